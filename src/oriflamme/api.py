@@ -1,0 +1,319 @@
+"""The public API of the rules: everything the CLI, servers, bots and RL adapters use.
+
+>>> game = new_game(players=3, cards="base", seed=7)
+>>> d = game.decision()
+>>> d.player, d.kind.slug
+(0, 'place')
+>>> action = game.legal_actions()[0]
+>>> game.apply(action)
+>>> game.history == [action]
+True
+>>> clone = game.copy()
+>>> clone.apply(clone.legal_actions()[0])
+>>> len(game.history), len(clone.history)
+(1, 2)
+>>> same = Game.from_replay(game.replay())
+>>> same.position() == game.position()
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .rules.abilities import DecisionKind
+from .rules.actions import END, FRONT, Action, ActionError, ActionKind
+from .rules.cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
+from .rules.config import ConfigError, GameConfig
+from .rules.engine import (
+    Decision,
+    IllegalAction,
+    Result,
+    apply,
+    apply_unchecked,
+    decision,
+    legal_actions,
+    new_state,
+    result,
+)
+from .rules.observe import events_for, observe
+from .rules.records import (
+    REPLAY_FORMAT,
+    SAVE_FORMAT,
+    RecordError,
+    position_of,
+    replay_dict,
+    save_dict,
+    state_from_position,
+    state_from_save,
+)
+from .rules.state import OVER, State
+from .rules.texts import FAMILY_COLOURS
+
+__all__ = [
+    "BASE_SET",
+    "CHOOSABLE",
+    "EMBRASEMENT_SET",
+    "END",
+    "FAMILY_COLOURS",
+    "FRONT",
+    "Action",
+    "ActionError",
+    "ActionKind",
+    "CardType",
+    "ConfigError",
+    "Decision",
+    "DecisionKind",
+    "Game",
+    "GameConfig",
+    "IllegalAction",
+    "RecordError",
+    "Result",
+    "load",
+    "new_game",
+]
+
+
+def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return Action.parse(action)
+    if isinstance(action, Mapping):
+        return Action.from_json(action)
+    raise ActionError(f"an action is an Action, its notation or its JSON form, not {action!r}")
+
+
+class Game:
+    """A game in progress: its state, its seed and the actions applied since the deal.
+
+    Create one with :func:`new_game`, :meth:`from_position`, :meth:`from_save` or
+    :meth:`from_replay`.
+    """
+
+    __slots__ = ("_history", "_seed", "_state")
+
+    def __init__(self, state: State, seed: int | None = None, history: Iterable[Action] = ()):
+        self._state = state
+        self._seed = seed
+        self._history = list(history)
+
+    # -- creation ------------------------------------------------------------------------
+    @classmethod
+    def new(cls, config: GameConfig, seed: int = 0, log: bool = True) -> Game:
+        return cls(new_state(config, seed, log_events=log), seed)
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any]) -> Game:
+        """Set up any position (see docs/formats.md); raises :class:`RecordError`."""
+        return cls(state_from_position(data))
+
+    @classmethod
+    def from_save(cls, data: Mapping[str, Any]) -> Game:
+        state = state_from_save(data)
+        history = data.get("history")
+        seed: int | None = None
+        actions: list[Action] = []
+        if isinstance(history, Mapping):
+            seed = history.get("seed")
+            try:
+                actions = [Action.from_json(a) for a in history.get("actions", [])]
+            except (ActionError, TypeError) as exc:
+                raise RecordError(f"history.actions: {exc}") from None
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                raise RecordError("history.seed must be an integer")
+        return cls(state, seed, actions)
+
+    @classmethod
+    def from_replay(cls, data: Mapping[str, Any], upto: int | None = None) -> Game:
+        """Replay ``config + seed + actions`` (the first ``upto`` actions if given)."""
+        if not isinstance(data, Mapping) or data.get("format") != REPLAY_FORMAT:
+            raise RecordError("not a replay file (format must be 'oriflamme-replay')")
+        try:
+            config = GameConfig.from_dict(data.get("config", {}))
+        except ConfigError as exc:
+            raise RecordError(f"config: {exc}") from None
+        seed = data.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError("seed must be an integer")
+        raw = data.get("actions")
+        if not isinstance(raw, list):
+            raise RecordError("actions must be a list")
+        game = cls.new(config, seed)
+        for i, item in enumerate(raw[:upto]):
+            try:
+                game.apply(Action.from_json(item))
+            except ActionError as exc:
+                raise RecordError(f"actions[{i}]: {exc}") from None
+        return game
+
+    # -- the decision contract ------------------------------------------------------------
+    @property
+    def config(self) -> GameConfig:
+        return self._state.config
+
+    @property
+    def seed(self) -> int | None:
+        return self._seed
+
+    @property
+    def history(self) -> list[Action]:
+        """Actions applied since the deal (or since the position was loaded)."""
+        return list(self._history)
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase == OVER
+
+    @property
+    def current_player(self) -> int | None:
+        d = decision(self._state)
+        return None if d is None else d.player
+
+    def decision(self) -> Decision | None:
+        """Who must decide what now (None once the game is over)."""
+        return decision(self._state)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, in a stable order."""
+        return legal_actions(self._state)
+
+    def apply(self, action: Action | str | Mapping[str, Any], auto: bool = False) -> None:
+        """Apply an action (an Action, its notation, or its JSON form).
+
+        An illegal or malformed action raises :class:`ActionError` and changes nothing. With
+        ``auto``, decisions that then have a single legal option are applied too.
+        """
+        act = _as_action(action)
+        apply(self._state, act)
+        self._history.append(act)
+        if auto:
+            self.auto()
+
+    def auto(self) -> int:
+        """Apply every decision that has a single legal option; return how many."""
+        n = 0
+        while True:
+            legal = legal_actions(self._state)
+            if len(legal) != 1:
+                return n
+            apply_unchecked(self._state, legal[0])
+            self._history.append(legal[0])
+            n += 1
+
+    def copy(self, log: bool = True) -> Game:
+        """An independent copy (cheap; ``log=False`` drops the event log for search)."""
+        return Game(self._state.copy(keep_log=log), self._seed, self._history)
+
+    def result(self) -> Result | None:
+        """Scores, tie-break counts and winners once the game is over (R-END-1)."""
+        return result(self._state)
+
+    # -- views --------------------------------------------------------------------------
+    def observe(self, player: int | None = None, log: bool = False) -> dict[str, Any]:
+        """What ``player`` may know (R-INFO-1); ``None`` for the spectators' public view."""
+        return observe(self._state, player, with_log=log)
+
+    def events(self, player: int | None = None, start: int = 0) -> list[dict[str, Any]]:
+        """The event log from ``start``, as ``player`` may see it."""
+        return events_for(self._state, player, start)
+
+    def card(self, ref: str) -> int:
+        """The id of a card named ``"colour:type"``, e.g. ``game.card("red:soldier")``."""
+        colour, _, name = ref.partition(":")
+        try:
+            family = FAMILY_COLOURS.index(colour.strip().lower())
+            found = self._state.family_card(family, CardType.from_name(name))
+        except ValueError:
+            found = -1
+        if found < 0 or family >= self.config.families:
+            raise KeyError(f"no card {ref!r} in this game")
+        return found
+
+    # -- records ------------------------------------------------------------------------
+    def position(self) -> dict[str, Any]:
+        """The complete position (loads back identical with :meth:`from_position`)."""
+        return position_of(self._state)
+
+    def save(self) -> dict[str, Any]:
+        """A save: position, log and (for a dealt game) seed and actions."""
+        return save_dict(self._state, self._seed, [a.to_json() for a in self._history])
+
+    def replay(self) -> dict[str, Any]:
+        """The replay record: configuration, seed and actions."""
+        if self._seed is None:
+            raise RecordError("a game set up from a position has no replay (no seed)")
+        return replay_dict(self.config, self._seed, [a.to_json() for a in self._history])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._state == other._state
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        d = self.decision()
+        what = "over" if d is None else f"player {d.player} to {d.kind.slug}"
+        return f"<Game {self.config.players}p round {self.round}: {what}>"
+
+
+def new_game(
+    players: int = 3,
+    cards: str | Iterable[CardType | str] = "base",
+    variant: str | None = None,
+    edition: str = "revised",
+    first_player: int | None = 0,
+    seed: int = 0,
+    log: bool = True,
+) -> Game:
+    """Deal a new game; raises :class:`ConfigError` for an impossible set-up."""
+    card_spec = cards if isinstance(cards, str) else tuple(cards)
+    config = GameConfig(
+        players=players,
+        cards=card_spec if isinstance(card_spec, str) else _types(card_spec),
+        variant=variant,
+        edition=edition,
+        first_player=first_player,
+    )
+    return Game.new(config, seed, log)
+
+
+def _types(items: Iterable[CardType | str]) -> tuple[CardType, ...]:
+    try:
+        return tuple(t if isinstance(t, CardType) else CardType.from_name(t) for t in items)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def load(source: str | Path | Mapping[str, Any]) -> Game:
+    """Load a save, replay or position (a dict, a JSON string or a file path)."""
+    data: Any
+    if isinstance(source, Mapping):
+        data = source
+    else:
+        text = str(source)
+        if not text.lstrip().startswith("{"):
+            try:
+                text = Path(text).read_text(encoding="utf-8")
+            except OSError as exc:
+                raise RecordError(f"cannot read {source}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise RecordError("a record must be a JSON object")
+    fmt = data.get("format")
+    if fmt == SAVE_FORMAT:
+        return Game.from_save(data)
+    if fmt == REPLAY_FORMAT:
+        return Game.from_replay(data)
+    return Game.from_position(data)

@@ -1,0 +1,402 @@
+"""The engine: set-up, whose decision it is, the legal options, applying an action.
+
+The state always rests at a decision (or at the end). :func:`apply` checks the action, applies
+it, then :func:`advance` runs everything that needs no choice (R-RES-1..3) until the next
+decision. Pending frames (tuples of ints) on ``state.pending`` hold unfinished abilities:
+
+``(REVEAL, card, family, 0)``     reveal-or-leave decision for the card under the cursor
+``(CHOOSE, card, family, type)``  the choice of the ability of ``type`` acting as ``card``
+``(GAP, decree, family, card)``   where the Royal Decree puts ``card``
+``(TWIN, prince, family, twin)``  where the Prince puts the Twin
+``(ACTIVATE, mach, family, n)``   the character a Machination activates, ``n`` tokens held
+``(TOKENS, mach, family, n)``     gain or spend the next of ``n`` held tokens
+``(DISCARD, card, family, 0)``    discard this Intrigue once its ability is done
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from .abilities import (
+    ABILITIES,
+    ACTIVATE,
+    CHOOSE,
+    DISCARD,
+    END,
+    FRONT,
+    GAP,
+    REVEAL,
+    TOKENS,
+    TWIN,
+    DecisionKind,
+    activable,
+    decree_gaps,
+    decree_move,
+    place_twin,
+    twin_places,
+)
+from .actions import Action, ActionError, ActionKind
+from .cards import INTRIGUES, CardType
+from .config import GameConfig
+from .effects import discard, gain, insert_stack, log
+from .events import EventKind
+from .state import (
+    HAND,
+    N_ZONES,
+    OVER,
+    PILE,
+    PLACEMENT,
+    RESERVE,
+    RESOLUTION,
+    SET_ASIDE,
+    State,
+)
+
+_new_action = tuple.__new__
+_PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
+_AMBUSH, _TRAP = CardType.AMBUSH, CardType.TRAP
+_KEEP_TOKENS = frozenset({CardType.CONSPIRACY, CardType.MACHINATION})  # their ability uses them
+_LOSE_TOKENS = frozenset({CardType.AMBUSH, CardType.TRAP})  # R-AMBUSH-1, R-TRAP-1
+
+
+class IllegalAction(ActionError):
+    """An action that is well formed but not legal in this position."""
+
+
+class Decision(NamedTuple):
+    """Who decides what: ``card`` is the card concerned (-1 for a placement) and ``ability``
+    the card type whose ability asks (e.g. Soldier when a Shapeshifter copies a Soldier)."""
+
+    player: int
+    kind: DecisionKind
+    card: int = -1
+    ability: int = -1
+
+
+# -- set-up (R-SETUP-1, R-2P-1) ---------------------------------------------------------------
+def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
+    """Deal a new game; everything random comes from ``seed``."""
+    rng = random.Random(seed)
+    size = config.family_size
+    nf = config.families
+    types: list[int] = []
+    s = State.__new__(State)
+    s.config = config
+    s.zones = [[] for _ in range(nf * N_ZONES)]
+    for f in range(nf):
+        deck = [int(t) for t in config.card_types]
+        rng.shuffle(deck)
+        if config.has_twin:
+            deck.append(int(CardType.TWIN))
+        types.extend(deck)
+        base = f * size
+        z = f * N_ZONES
+        s.zones[z + SET_ASIDE] = [base, base + 1, base + 2]
+        if config.two_families:
+            s.zones[z + HAND] = [base + 3, base + 4, base + 5]
+            s.zones[z + PILE] = [base + k for k in range(6, 10)]
+        else:
+            s.zones[z + HAND] = [base + k for k in range(3, 10)]
+        if config.has_twin:
+            s.zones[z + RESERVE] = [base + 10]
+    s.card_type = tuple(types)
+    s.card_family = tuple(c // size for c in range(nf * size))
+    n = nf * size
+    s.face_up = [False] * n
+    for f in range(nf):
+        if config.has_twin:
+            s.face_up[f * size + 10] = True  # the Twin waits face up (R-PRINCE-1)
+    s.tokens = [0] * n
+    s.corrupt = [-1] * n
+    s.queue = []
+    s.influence = [1] * config.players
+    s.round = 1
+    s.phase = PLACEMENT
+    fp = config.first_player
+    s.first_player = rng.randrange(config.players) if fp is None else fp
+    s.placed = 0
+    s.cursor = 0
+    s.resolving = -1
+    s.pending = []
+    s.log = [] if log_events else None
+    s.scores_by_round = []
+    return s
+
+
+# -- decisions ----------------------------------------------------------------------------------
+def placing_player(s: State) -> int:
+    return (s.first_player + s.placed) % s.config.players
+
+
+def decision(s: State) -> Decision | None:
+    """The decision the game waits for, or None when it is over."""
+    if s.pending:
+        kind, x, f, arg = s.pending[-1]
+        p = f % s.config.players
+        if kind == REVEAL:
+            return Decision(p, DecisionKind.REVEAL, x, s.card_type[x])
+        if kind == CHOOSE:
+            ability = ABILITIES[arg]
+            assert ability.decision is not None
+            return Decision(p, ability.decision, x, arg)
+        if kind == GAP:
+            return Decision(p, DecisionKind.MOVE_TO, arg, CardType.ROYAL_DECREE)
+        if kind == TWIN:
+            return Decision(p, DecisionKind.PLACE_TWIN, arg, CardType.PRINCE)
+        if kind == ACTIVATE:
+            return Decision(p, DecisionKind.ACTIVATE, x, CardType.MACHINATION)
+        return Decision(p, DecisionKind.TOKEN, x, CardType.MACHINATION)
+    if s.phase == PLACEMENT:
+        return Decision(placing_player(s), DecisionKind.PLACE)
+    return None
+
+
+def placement_targets(s: State, family: int) -> list[int]:
+    """Where a card of ``family`` may go (R-PLACE-1): front, end, or on a stack it controls."""
+    if not s.queue:
+        return [END]
+    out = [FRONT, END]
+    if s.round > 1:
+        out += [st[-1] for st in s.queue if s.controller(st[-1]) == family]
+    return out
+
+
+def hand_of(s: State, player: int) -> list[int]:
+    z = s.zones
+    if s.config.two_families:
+        return z[player * N_ZONES + HAND] + z[(player + 2) * N_ZONES + HAND]
+    return z[player * N_ZONES + HAND]
+
+
+def legal_actions(s: State) -> list[Action]:
+    """Every legal action now, in a stable order (empty when the game is over)."""
+    if s.pending:
+        kind, x, f, arg = s.pending[-1]
+        if kind == REVEAL:
+            return [_new_action(Action, (_REVEAL, x, -1)), _new_action(Action, (_LEAVE, x, -1))]
+        if kind == CHOOSE:
+            kind_of = _PLAYER if arg == CardType.SPY else _TARGET
+            if kind_of == _PLAYER:
+                return [_new_action(Action, (_PLAYER, -1, p)) for p in choices(s)]
+            return [_new_action(Action, (_TARGET, c, -1)) for c in choices(s)]
+        if kind == GAP:
+            return [_new_action(Action, (_MOVE, arg, g)) for g in decree_gaps(s, arg)]
+        if kind == TWIN:
+            return [_new_action(Action, (_TWIN, arg, t)) for t in twin_places(s, f)]
+        if kind == ACTIVATE:
+            return [_new_action(Action, (_TARGET, c, -1)) for c in activable(s, f)]
+        return [_new_action(Action, (_GAIN, -1, -1)), _new_action(Action, (_SPEND, -1, -1))]
+    if s.phase != PLACEMENT:
+        return []
+    out: list[Action] = []
+    p = placing_player(s)
+    for f in s.config.player_families(p):
+        targets = placement_targets(s, f)
+        for c in s.zones[f * N_ZONES + HAND]:
+            out.extend(_new_action(Action, (_PLACE, c, t)) for t in targets)
+    return out
+
+
+def choices(s: State) -> list[int]:
+    """Raw options of the CHOOSE frame on top (card ids, or players for a Spy)."""
+    _, x, f, arg = s.pending[-1]
+    return ABILITIES[arg].choices(s, x, f)
+
+
+# -- applying -----------------------------------------------------------------------------------
+def apply(s: State, action: Action) -> None:
+    """Apply a legal action (else raise :class:`IllegalAction` and change nothing)."""
+    if not isinstance(action, Action):
+        raise ActionError(f"not an Action: {action!r}")
+    legal = legal_actions(s)
+    if action not in legal:
+        if not legal:
+            raise IllegalAction("the game is over: no action is legal")
+        d = decision(s)
+        assert d is not None
+        raise IllegalAction(
+            f"{action} is not legal now; player {d.player} must decide {d.kind.slug}"
+            f" ({len(legal)} option{'s' if len(legal) != 1 else ''})"
+        )
+    apply_unchecked(s, action)
+
+
+def apply_unchecked(s: State, action: Action) -> None:
+    """Apply an action known to be legal (search and playouts), then advance."""
+    kind = action[0]
+    if kind == _PLACE:
+        _place(s, action[1], action[2])
+    else:
+        frame = s.pending.pop()
+        fk, x, f, arg = frame
+        if fk == REVEAL:
+            if kind == _REVEAL:
+                _reveal(s, x, f)
+            else:
+                s.tokens[x] += 1
+                log(s, EventKind.LEFT, f % s.config.players, x, -1, amount=s.tokens[x])
+        elif fk == CHOOSE:
+            ABILITIES[arg].choose(s, x, f, action[2] if kind == _PLAYER else action[1])
+        elif fk == GAP:
+            decree_move(s, x, f, arg, action[2])
+        elif fk == TWIN:
+            place_twin(s, x, f, arg, action[2])
+        elif fk == ACTIVATE:
+            y = action[1]
+            s.pending.append((TOKENS, x, f, arg))
+            log(s, EventKind.ACTIVATED, f % s.config.players, y, s.card_type[y], x)
+            ABILITIES[s.card_type[y]].start(s, y, f, False)
+        else:  # TOKENS
+            if kind == _GAIN:
+                gain(s, f % s.config.players, 1, x)
+                if arg > 1:
+                    s.pending.append((TOKENS, x, f, arg - 1))
+            else:
+                s.pending.append((ACTIVATE, x, f, arg - 1))
+    advance(s)
+
+
+def _place(s: State, card: int, to: int) -> None:
+    f = s.card_family[card]
+    s.zones[f * N_ZONES + HAND].remove(card)
+    if to == END:
+        s.queue.append([card])
+    elif to == FRONT:
+        s.queue.insert(0, [card])
+    else:
+        s.queue[s.stack_index(to)].append(card)
+    log(s, EventKind.PLACED, f % s.config.players, card, -1, to)
+    s.placed += 1
+
+
+def _reveal(s: State, x: int, f: int) -> None:
+    s.face_up[x] = True
+    t = s.card_type[x]
+    p = f % s.config.players
+    log(s, EventKind.REVEALED, p, x, t)
+    if t in _LOSE_TOKENS:
+        s.tokens[x] = 0
+    elif t not in _KEEP_TOKENS:
+        held, s.tokens[x] = s.tokens[x], 0
+        gain(s, p, held, x)
+    activate(s, x, f, True)
+
+
+def activate(s: State, x: int, f: int, on_reveal: bool) -> None:
+    """Apply the ability of ``x`` for family ``f``; an Intrigue is discarded afterwards."""
+    t = s.card_type[x]
+    if t in INTRIGUES and t != CardType.MACHINATION:
+        s.pending.append((DISCARD, x, f, 0))
+    ABILITIES[t].start(s, x, f, on_reveal)
+
+
+# -- advancing ----------------------------------------------------------------------------------
+def advance(s: State) -> None:
+    """Run everything that needs no decision, up to the next decision or the end."""
+    pending = s.pending
+    while True:
+        if pending:
+            kind, x, f, arg = pending[-1]
+            if kind == CHOOSE:
+                if ABILITIES[arg].choices(s, x, f):
+                    return
+                pending.pop()  # no legal choice: no effect (R-ABIL-1)
+            elif kind == DISCARD:
+                pending.pop()
+                discard(s, x)  # only if still in the Queue
+            elif kind == ACTIVATE or kind == TOKENS:
+                # The first activation is due even with no token; "spend" only while some
+                # character can be activated, else the held tokens are gained (R-MACH-1/2).
+                if (kind == ACTIVATE or arg) and activable(s, f):
+                    return
+                pending.pop()
+                gain(s, f % s.config.players, arg, x)
+            else:
+                return  # REVEAL, GAP, TWIN always offer a choice
+            continue
+        if s.phase == RESOLUTION:
+            q = s.queue
+            if s.resolving >= 0:  # R-RES-2: move on only if the card is still there
+                if s.cursor < len(q) and q[s.cursor][-1] == s.resolving:
+                    s.cursor += 1
+                s.resolving = -1
+            if s.cursor >= len(q):
+                _end_round(s)
+                continue
+            top = q[s.cursor][-1]
+            s.resolving = top
+            f = s.controller(top)
+            if s.face_up[top]:
+                activate(s, top, f, False)
+            else:
+                pending.append((REVEAL, top, f, 0))
+            continue
+        if s.phase == PLACEMENT and s.placed == s.config.players * s.config.placements_per_round:
+            s.phase = RESOLUTION
+            s.cursor = 0
+            s.resolving = -1
+            continue
+        return
+
+
+def _end_round(s: State) -> None:
+    log(s, EventKind.ROUND_ENDED, -1, amount=s.round)
+    s.scores_by_round.append(tuple(s.influence))
+    cfg = s.config
+    if cfg.two_families:  # R-2P-1: draw 2 (one per family) while the pile lasts
+        for k in range(cfg.players):
+            p = (s.first_player + k) % cfg.players
+            drawn = 0
+            for f in cfg.player_families(p):
+                pile = s.zones[f * N_ZONES + PILE]
+                if pile:
+                    s.zones[f * N_ZONES + HAND].append(pile.pop(0))
+                    drawn += 1
+            if drawn:
+                log(s, EventKind.DREW, p, amount=drawn)
+    if s.round >= 6:
+        s.phase = OVER
+        log(s, EventKind.GAME_ENDED)
+        return
+    s.round += 1
+    s.first_player = (s.first_player + 1) % cfg.players
+    s.placed = 0
+    s.phase = PLACEMENT
+    s.cursor = 0
+
+
+# -- result (R-END-1) ---------------------------------------------------------------------------
+class Result(NamedTuple):
+    scores: tuple[int, ...]
+    queue_cards: tuple[int, ...]  # tie-break: cards each player's families control in the Queue
+    winners: tuple[int, ...]
+
+
+def result(s: State) -> Result | None:
+    if s.phase != OVER:
+        return None
+    n = s.config.players
+    counts = [0] * n
+    for st in s.queue:
+        for c in st:
+            counts[s.controller(c) % n] += 1
+    best = max((s.influence[p], counts[p]) for p in range(n))
+    winners = tuple(p for p in range(n) if (s.influence[p], counts[p]) == best)
+    return Result(tuple(s.influence), tuple(counts), winners)
+
+
+__all__ = [
+    "Decision",
+    "DecisionKind",
+    "IllegalAction",
+    "Result",
+    "advance",
+    "apply",
+    "apply_unchecked",
+    "decision",
+    "insert_stack",
+    "legal_actions",
+    "new_state",
+    "result",
+]

@@ -1,0 +1,160 @@
+"""Views: what one player (or a spectator) may know, as plain JSON data (R-INFO-1).
+
+This is the only way information leaves the rules. A player sees the public facts plus their
+own hand, their own set-aside cards and the identity of their own face-down cards in the Queue;
+a spectator (``viewer=None``) sees the public facts only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .abilities import ACTIVATE, CHOOSE, DISCARD, GAP, REVEAL, TOKENS, TWIN
+from .cards import CardType
+from .engine import decision, legal_actions, result
+from .events import EventKind
+from .state import (
+    DISCARDED,
+    ELIMINATED,
+    HAND,
+    N_ZONES,
+    PHASE_NAMES,
+    PILE,
+    RESERVE,
+    RESOLUTION,
+    SET_ASIDE,
+    Event,
+    State,
+)
+from .texts import FAMILY_COLOURS
+
+FRAME_NAMES = {
+    REVEAL: "reveal",
+    CHOOSE: "choose",
+    GAP: "gap",
+    TWIN: "twin",
+    ACTIVATE: "activate",
+    TOKENS: "tokens",
+    DISCARD: "discard",
+}
+
+
+def knows(s: State, viewer: int | None, card: int) -> bool:
+    """Whether ``viewer`` may know the identity of ``card`` now."""
+    if s.face_up[card]:
+        return True
+    return viewer is not None and s.card_family[card] % s.config.players == viewer
+
+
+def _card(s: State, viewer: int | None, card: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": card, "family": s.card_family[card]}
+    out["type"] = CardType(s.card_type[card]).slug if knows(s, viewer, card) else None
+    return out
+
+
+def observe(s: State, viewer: int | None, with_log: bool = False) -> dict[str, Any]:
+    """The view of player ``viewer`` (``None``: a spectator's public view)."""
+    cfg = s.config
+    n = cfg.players
+    if viewer is not None and not 0 <= viewer < n:
+        raise ValueError(f"viewer must be a player 0 to {n - 1} or None, not {viewer}")
+    queue = []
+    for stack in s.queue:
+        cards = []
+        for c in stack:
+            entry = _card(s, viewer, c)
+            entry["face_up"] = s.face_up[c]
+            entry["tokens"] = s.tokens[c]
+            entry["corrupted_by"] = s.corrupt[c] if s.corrupt[c] >= 0 else None
+            entry["controller"] = s.controller(c)
+            cards.append(entry)
+        queue.append(cards)
+    families = []
+    for f in range(cfg.families):
+        z = f * N_ZONES
+        mine = viewer is not None and f % n == viewer
+        fam: dict[str, Any] = {
+            "family": f,
+            "player": f % n,
+            "colour": FAMILY_COLOURS[f],
+            "hand_size": len(s.zones[z + HAND]),
+            "set_aside_size": len(s.zones[z + SET_ASIDE]),
+            "pile_size": len(s.zones[z + PILE]),
+            "reserve": [_card(s, viewer, c) for c in s.zones[z + RESERVE]],
+            "discarded": [_card(s, viewer, c) for c in s.zones[z + DISCARDED]],
+            "eliminated": [_card(s, viewer, c) for c in s.zones[z + ELIMINATED]],
+            "corruption_on": next((c for c in range(len(s.corrupt)) if s.corrupt[c] == f), None),
+        }
+        if mine:
+            fam["hand"] = [_card(s, viewer, c) for c in s.zones[z + HAND]]
+            fam["set_aside"] = [_card(s, viewer, c) for c in s.zones[z + SET_ASIDE]]
+        families.append(fam)
+    d = decision(s)
+    view: dict[str, Any] = {
+        "viewer": viewer,
+        "config": cfg.to_dict(),
+        "round": s.round,
+        "phase": PHASE_NAMES[s.phase],
+        "first_player": s.first_player,
+        "influence": list(s.influence),
+        "scores_by_round": [list(r) for r in s.scores_by_round],
+        "queue": queue,
+        "families": families,
+        "cursor": s.cursor if s.phase == RESOLUTION else None,
+        "resolving": s.resolving if s.phase == RESOLUTION and s.resolving >= 0 else None,
+        "pending": [
+            {"frame": FRAME_NAMES[k], "card": x, "family": f, "arg": a}
+            for k, x, f, a in s.pending
+        ],
+        "decision": None,
+        "legal": [],
+        "result": None,
+    }
+    if d is not None:
+        view["decision"] = {
+            "player": d.player,
+            "kind": d.kind.slug,
+            "card": d.card if d.card >= 0 else None,
+            "ability": CardType(d.ability).slug if d.ability >= 0 else None,
+        }
+        if viewer == d.player:
+            view["legal"] = [a.to_json() for a in legal_actions(s)]
+    r = result(s)
+    if r is not None:
+        view["result"] = {
+            "scores": list(r.scores),
+            "queue_cards": list(r.queue_cards),
+            "winners": list(r.winners),
+        }
+    if with_log:
+        view["log"] = events_for(s, viewer)
+    return view
+
+
+def event_type_for(s: State, viewer: int | None, e: Event) -> int:
+    """The card type an event may show ``viewer``: public at the time, or the viewer's own."""
+    if e.card_type >= 0:
+        return e.card_type
+    if e.card >= 0 and viewer is not None and s.card_family[e.card] % s.config.players == viewer:
+        return s.card_type[e.card]
+    return -1
+
+
+def event_json(s: State, viewer: int | None, e: Event) -> dict[str, Any]:
+    t = event_type_for(s, viewer, e)
+    return {
+        "kind": EventKind(e.kind).slug,
+        "round": e.round,
+        "player": e.player if e.player >= 0 else None,
+        "card": e.card if e.card >= 0 else None,
+        "card_type": CardType(t).slug if t >= 0 else None,
+        "other": e.other,
+        "amount": e.amount,
+    }
+
+
+def events_for(s: State, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
+    """The log from ``start`` as ``viewer`` may see it (public form for ``None``)."""
+    if s.log is None:
+        return []
+    return [event_json(s, viewer, e) for e in s.log[start:]]
