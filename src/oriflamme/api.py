@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from .rules.engine import (
     result,
 )
 from .rules.observe import events_for, observe
+from .rules.playout import random_action
 from .rules.records import (
     REPLAY_FORMAT,
     SAVE_FORMAT,
@@ -207,6 +209,23 @@ class Game:
             apply_unchecked(self._state, legal[0])
             self._history.append(legal[0])
             n += 1
+
+    def random_action(self, rng: random.Random) -> Action:
+        """A uniformly random legal action, drawn with ``rng`` (fast: no option list)."""
+        if self.is_over:
+            raise IllegalAction("the game is over: no action is legal")
+        return random_action(self._state, rng)
+
+    def playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal actions to the end; return how many were played."""
+        state, history = self._state, self._history
+        n = 0
+        while state.phase != OVER:
+            action = random_action(state, rng)
+            apply_unchecked(state, action)
+            history.append(action)
+            n += 1
+        return n
 
     def copy(self, log: bool = True) -> Game:
         """An independent copy (cheap; ``log=False`` drops the event log for search)."""

@@ -154,11 +154,17 @@ def decision(s: State) -> Decision | None:
 
 def placement_targets(s: State, family: int) -> list[int]:
     """Where a card of ``family`` may go (R-PLACE-1): front, end, or on a stack it controls."""
-    if not s.queue:
+    q = s.queue
+    if not q:
         return [END]
     out = [FRONT, END]
     if s.round > 1:
-        out += [st[-1] for st in s.queue if s.controller(st[-1]) == family]
+        corrupt, owner = s.corrupt, s.card_family
+        for st in q:
+            c = st[-1]
+            k = corrupt[c]
+            if (k if k >= 0 else owner[c]) == family:
+                out.append(c)
     return out
 
 
@@ -326,7 +332,9 @@ def advance(s: State) -> None:
                 continue
             top = q[s.cursor][-1]
             s.resolving = top
-            f = s.controller(top)
+            f = s.corrupt[top]
+            if f < 0:
+                f = s.card_family[top]
             if s.face_up[top]:
                 activate(s, top, f, False)
             else:

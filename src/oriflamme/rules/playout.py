@@ -1,0 +1,87 @@
+"""Fast random playouts for search and benchmarks.
+
+:func:`random_action` draws uniformly from exactly the list :func:`legal_actions` would build,
+without building it for placements (the largest lists); :func:`random_playout` plays to the
+end. The caller passes the random generator: the rules keep no random state of their own.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .abilities import (
+    ABILITIES,
+    ACTIVATE,
+    CHOOSE,
+    GAP,
+    REVEAL,
+    TWIN,
+    activable,
+    decree_gaps,
+    twin_places,
+)
+from .actions import Action, ActionKind
+from .cards import CardType
+from .engine import apply_unchecked, legal_actions, placement_targets, placing_player
+from .state import HAND, N_ZONES, OVER, State
+
+_new = tuple.__new__
+_PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
+
+
+def random_action(s: State, rng: random.Random) -> Action:
+    """A uniformly random legal action (the game must not be over)."""
+    r = rng.random()
+    pending = s.pending
+    if not pending:
+        cfg = s.config
+        p = placing_player(s)
+        if cfg.variant != "two-families":
+            hand = s.zones[p * N_ZONES + HAND]
+            targets = placement_targets(s, p)
+            n = len(targets)
+            i = int(r * len(hand) * n)
+            return _new(Action, (_PLACE, hand[i // n], targets[i % n]))
+        options = [(s.zones[f * N_ZONES + HAND], placement_targets(s, f)) for f in (p, p + 2)]
+        i = int(r * sum(len(h) * len(t) for h, t in options))
+        for hand, targets in options:
+            n = len(targets)
+            if i < len(hand) * n:
+                return _new(Action, (_PLACE, hand[i // n], targets[i % n]))
+            i -= len(hand) * n
+        raise AssertionError("no placement available")
+    kind, x, f, arg = pending[-1]
+    if kind == REVEAL:
+        return _new(Action, (_REVEAL if r < 0.5 else _LEAVE, x, -1))
+    if kind == CHOOSE:
+        options = ABILITIES[arg].choices(s, x, f)
+        c = options[int(r * len(options))]
+        if arg == CardType.SPY:
+            return _new(Action, (_PLAYER, -1, c))
+        return _new(Action, (_TARGET, c, -1))
+    if kind == GAP:
+        gaps = decree_gaps(s, arg)
+        return _new(Action, (_MOVE, arg, gaps[int(r * len(gaps))]))
+    if kind == TWIN:
+        places = twin_places(s, f)
+        return _new(Action, (_TWIN, arg, places[int(r * len(places))]))
+    if kind == ACTIVATE:
+        chars = activable(s, f)
+        return _new(Action, (_TARGET, chars[int(r * len(chars))], -1))
+    return _new(Action, (_GAIN if r < 0.5 else _SPEND, -1, -1))
+
+
+def random_playout(s: State, rng: random.Random) -> int:
+    """Play uniformly random legal actions until the end; return how many were played."""
+    n = 0
+    while s.phase != OVER:
+        apply_unchecked(s, random_action(s, rng))
+        n += 1
+    return n
+
+
+def check_random_action(s: State, rng: random.Random) -> Action:
+    """:func:`random_action`, asserting it is legal (used by the tests)."""
+    action = random_action(s, rng)
+    assert action in legal_actions(s), action
+    return action
