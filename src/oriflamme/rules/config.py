@@ -49,7 +49,7 @@ def parse_cards(cards: str | Iterable[CardType | str]) -> tuple[CardType, ...]:
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         if t is CardType.TWIN:
-            raise ConfigError("the Twin is not chosen on its own: it comes with the Prince (R-SET-1)")
+            raise ConfigError("the Twin is not chosen: it comes with the Prince (R-SET-1)")
         if t in out:
             raise ConfigError(f"card type {t.slug} is listed twice (R-SET-1)")
         out.append(t)

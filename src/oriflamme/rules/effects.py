@@ -144,7 +144,7 @@ def eliminate(s: State, target: int, by: int, family: int, reward: bool = True) 
         if victim != me:
             discard(s, by)
             steal(s, victim, me, 3)
-    elif kind == _PRINCE or kind == _TWIN:
+    elif kind in (_PRINCE, _TWIN):
         linked = _TWIN if kind == _PRINCE else _PRINCE
         types = s.card_type
         for card in [st[-1] for st in s.queue if types[st[-1]] == linked]:

@@ -135,7 +135,7 @@ def decision(s: State) -> Decision | None:
         kind, x, f, arg = s.pending[-1]
         p = f % s.config.players
         if kind == REVEAL:
-            return Decision(p, DecisionKind.REVEAL, x, s.card_type[x])
+            return Decision(p, DecisionKind.REVEAL, x)  # its type is hidden (R-INFO-1)
         if kind == CHOOSE:
             ability = ABILITIES[arg]
             assert ability.decision is not None
@@ -311,7 +311,7 @@ def advance(s: State) -> None:
             elif kind == DISCARD:
                 pending.pop()
                 discard(s, x)  # only if still in the Queue
-            elif kind == ACTIVATE or kind == TOKENS:
+            elif kind in (ACTIVATE, TOKENS):
                 # The first activation is due even with no token; "spend" only while some
                 # character can be activated, else the held tokens are gained (R-MACH-1/2).
                 if (kind == ACTIVATE or arg) and activable(s, f):

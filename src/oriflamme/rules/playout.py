@@ -42,9 +42,9 @@ def random_action(s: State, rng: random.Random) -> Action:
             n = len(targets)
             i = int(r * len(hand) * n)
             return _new(Action, (_PLACE, hand[i // n], targets[i % n]))
-        options = [(s.zones[f * N_ZONES + HAND], placement_targets(s, f)) for f in (p, p + 2)]
-        i = int(r * sum(len(h) * len(t) for h, t in options))
-        for hand, targets in options:
+        per_family = [(s.zones[f * N_ZONES + HAND], placement_targets(s, f)) for f in (p, p + 2)]
+        i = int(r * sum(len(h) * len(t) for h, t in per_family))
+        for hand, targets in per_family:
             n = len(targets)
             if i < len(hand) * n:
                 return _new(Action, (_PLACE, hand[i // n], targets[i % n]))

@@ -67,7 +67,7 @@ def colour_index(name: str, families: int) -> int:
 
 
 class _Ref:
-    __slots__ = ("corrupt", "family", "face_up", "tokens", "type")
+    __slots__ = ("corrupt", "face_up", "family", "tokens", "type")
 
     def __init__(self, text: Any, families: int, family: int | None, where: str) -> None:
         if not isinstance(text, str):
@@ -270,7 +270,8 @@ def state_from_position(data: Mapping[str, Any], log_events: bool = True) -> Sta
             assert ref.family is not None
             base = ref.family * size
             if not isinstance(cid, int) or isinstance(cid, bool) or not base <= cid < base + size:
-                raise RecordError(f"ids[{text!r}] must be an id of its family ({base}..{base + size - 1})")
+                raise RecordError(
+                    f"ids[{text!r}] must be an id of its family ({base}..{base + size - 1})")
             ids[(ref.family, int(ref.type))] = cid
         if sorted(ids) != sorted(located) or len(set(ids.values())) != len(ids):
             raise RecordError("ids must give every card of the game a distinct id of its family")
@@ -284,7 +285,7 @@ def state_from_position(data: Mapping[str, Any], log_events: bool = True) -> Sta
 
     n = nf * size
     card_type = [0] * n
-    for (f, t), cid in ids.items():
+    for (_f, t), cid in ids.items():
         card_type[cid] = t
 
     s = State.__new__(State)
@@ -420,7 +421,8 @@ def save_dict(
 
 def state_from_save(data: Mapping[str, Any]) -> State:
     if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
-        raise RecordError(f"not a save file (format {data.get('format') if isinstance(data, Mapping) else None!r})")
+        fmt = data.get("format") if isinstance(data, Mapping) else None
+        raise RecordError(f"not a save file (format {fmt!r})")
     if data.get("version") != VERSION:
         raise RecordError(f"unsupported save version {data.get('version')!r}")
     position = data.get("position")
