@@ -17,7 +17,7 @@ oriflamme.rules.config.ConfigError: players must be 2 to 5, not 6
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
@@ -73,6 +73,8 @@ class GameConfig:
     variant: str | None = None
     edition: str = "revised"
     first_player: int | None = 0
+    #: Placements in a round (derived; kept as a field because the engine reads it often).
+    placements: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not 2 <= self.players <= 5:
@@ -91,6 +93,7 @@ class GameConfig:
         fp = self.first_player
         if fp is not None and (not isinstance(fp, int) or not 0 <= fp < self.players):
             raise ConfigError(f"first_player must be 0 to {self.players - 1} or None, not {fp}")
+        object.__setattr__(self, "placements", self.players * self.placements_per_round)
 
     @property
     def card_types(self) -> tuple[CardType, ...]:

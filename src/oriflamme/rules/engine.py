@@ -241,7 +241,8 @@ def apply_unchecked(s: State, action: Action) -> None:
                 _reveal(s, x, f)
             else:
                 s.tokens[x] += 1
-                log(s, EventKind.LEFT, f % s.config.players, x, -1, amount=s.tokens[x])
+                if s.log is not None:
+                    log(s, EventKind.LEFT, f % s.config.players, x, -1, amount=s.tokens[x])
         elif fk == CHOOSE:
             ABILITIES[arg].choose(s, x, f, action[2] if kind == _PLAYER else action[1])
         elif fk == GAP:
@@ -272,7 +273,8 @@ def _place(s: State, card: int, to: int) -> None:
         s.queue.insert(0, [card])
     else:
         s.queue[s.stack_index(to)].append(card)
-    log(s, EventKind.PLACED, f % s.config.players, card, -1, to)
+    if s.log is not None:
+        log(s, EventKind.PLACED, f % s.config.players, card, -1, to)
     s.placed += 1
 
 
@@ -280,7 +282,8 @@ def _reveal(s: State, x: int, f: int) -> None:
     s.face_up[x] = True
     t = s.card_type[x]
     p = f % s.config.players
-    log(s, EventKind.REVEALED, p, x, t)
+    if s.log is not None:
+        log(s, EventKind.REVEALED, p, x, t)
     if t in _LOSE_TOKENS:
         s.tokens[x] = 0
     elif t not in _KEEP_TOKENS:
@@ -340,7 +343,7 @@ def advance(s: State) -> None:
             else:
                 pending.append((REVEAL, top, f, 0))
             continue
-        if s.phase == PLACEMENT and s.placed == s.config.players * s.config.placements_per_round:
+        if s.phase == PLACEMENT and s.placed == s.config.placements:
             s.phase = RESOLUTION
             s.cursor = 0
             s.resolving = -1
