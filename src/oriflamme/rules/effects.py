@@ -137,7 +137,9 @@ def eliminate(s: State, target: int, by: int, family: int, reward: bool = True) 
         if ambush_fires:
             discard(s, by)
             gain(s, victim, 4, target)
-        elif s.config.edition == "first":
+        elif s.config.edition == "first" and owner == family:
+            # First edition, the family's own card: +2 in all, attacker discarded. Between a
+            # player's two families only the +1 (seed 003's 2-player example; docs/rules.md).
             gain(s, me, 1, target)
             discard(s, by)
     elif kind == _TRAP:
