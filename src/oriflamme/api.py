@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .rules import labels
 from .rules.abilities import DecisionKind
 from .rules.actions import END, FRONT, Action, ActionError, ActionKind
 from .rules.cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
@@ -247,12 +248,13 @@ class Game:
     def card(self, ref: str) -> int:
         """The id of a card named ``"colour:type"``, e.g. ``game.card("red:soldier")``."""
         colour, _, name = ref.partition(":")
+        colours = FAMILY_COLOURS[: self.config.families]
         try:
-            family = FAMILY_COLOURS.index(colour.strip().lower())
-            found = self._state.family_card(family, CardType.from_name(name))
+            found = self._state.family_card(
+                colours.index(colour.strip().lower()), CardType.from_name(name))
         except ValueError:
             found = -1
-        if found < 0 or family >= self.config.families:
+        if found < 0:
             raise KeyError(f"no card {ref!r} in this game")
         return found
 
@@ -282,6 +284,44 @@ class Game:
         d = self.decision()
         what = "over" if d is None else f"player {d.player} to {d.kind.slug}"
         return f"<Game {self.config.players}p round {self.round}: {what}>"
+
+    # -- labels -------------------------------------------------------------------------
+    def label(
+        self, action: Action | str | Mapping[str, Any], lang: str = "en", viewer: int | None = None
+    ) -> str:
+        """What ``action`` does now, in words, as ``viewer`` may know it (R-INFO-1).
+
+        >>> game = Game.from_position({"config": {"players": 3}, "round": 2,
+        ...     "phase": "resolution", "queue": [["red:soldier*"], ["blue:archer*"]],
+        ...     "families": {c: {"rest": "set_aside"} for c in ("red", "blue", "green")}})
+        >>> game.label({"kind": "target", "card": game.card("blue:archer")})
+        'Eliminate Blue Archer'
+        >>> game.label(game.legal_actions()[0], lang="fr")
+        "Éliminer l'Archer bleu"
+        """
+        return labels.action_label(self._state, _as_action(action), viewer, lang)
+
+    def prompt(self, lang: str = "en", viewer: int | None = None) -> str:
+        """The current decision as a prompt ("The game is over" at the end).
+
+        >>> new_game(players=3, seed=7).prompt()
+        'Red: choose a card to place'
+        >>> new_game(players=2, seed=7).prompt(lang="fr")
+        'Joueur 1 (rouge & vert) : choisissez une carte à placer'
+        """
+        return labels.decision_label(self._state, viewer, lang)
+
+    def log_lines(self, viewer: int | None = None, lang: str = "en", start: int = 0) -> list[str]:
+        """The event log from ``start``, one sentence per event, as ``viewer`` may see it."""
+        return labels.log_lines(self._state, viewer, lang, start)
+
+    def card_label(self, card: int, viewer: int | None = None, lang: str = "en") -> str:
+        """A card by id, named only if ``viewer`` may know it ("Blue face-down card" if not)."""
+        return labels.card_label(self._state, card, viewer, lang)
+
+    def player_label(self, player: int, lang: str = "en") -> str:
+        """A player's name: their colour, or "Player 1 (red & green)" with two families."""
+        return labels.player_label(self._state, player, lang)
 
 
 def new_game(

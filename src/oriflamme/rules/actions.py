@@ -128,9 +128,9 @@ class Action(NamedTuple):
         try:
             if kind in (ActionKind.PLACE, ActionKind.TWIN):
                 if len(words) == 3 and words[2] in ("front", "end"):
-                    return cls(kind, int(words[1]), FRONT if words[2] == "front" else END)
+                    return cls(kind, _card_id(words[1]), FRONT if words[2] == "front" else END)
                 if len(words) == 4 and words[2] == "on":
-                    return cls(kind, int(words[1]), _card_id(words[3]))
+                    return cls(kind, _card_id(words[1]), _card_id(words[3]))
             elif kind in (ActionKind.REVEAL, ActionKind.LEAVE, ActionKind.TARGET):
                 if len(words) == 2:
                     return cls(kind, _card_id(words[1]))

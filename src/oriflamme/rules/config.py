@@ -78,7 +78,7 @@ class GameConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not 2 <= self.players <= 5:
-            raise ConfigError(f"players must be 2 to 5, not {self.players}")
+            raise ConfigError(f"players must be 2 to 5, not {self.players!r}")
         object.__setattr__(self, "cards", parse_cards(self.cards))
         variant = self.variant
         if variant is None:

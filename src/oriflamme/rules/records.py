@@ -344,7 +344,17 @@ def state_from_position(data: Mapping[str, Any], log_events: bool = True) -> Sta
     ]
     if s.pending and s.phase != RESOLUTION:
         raise RecordError("pending abilities exist only in the resolution phase")
-    s.scores_by_round = [tuple(r) for r in _get(data, "scores_by_round", list, [])]
+    s.scores_by_round = []
+    for i, row in enumerate(_get(data, "scores_by_round", list, [])):
+        if not isinstance(row, list) or len(row) != cfg.players or any(
+            not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in row
+        ):
+            raise RecordError(f"scores_by_round[{i}] must be {cfg.players} non-negative integers")
+        s.scores_by_round.append(tuple(row))
+    if len(s.scores_by_round) > s.round:
+        raise RecordError("scores_by_round has more rows than rounds played")
+    if s.phase == OVER and s.round != 6:
+        raise RecordError("a game is over only after round 6 (R-END-1)")
     s.log = [] if log_events else None
     _check_frames(s)
     if s.phase != OVER:
@@ -395,6 +405,8 @@ def _check_frames(s: State) -> None:
         top = i == len(s.pending) - 1
         if kind == REVEAL and (not top or s.face_up[x] or s.stack_index(x) < 0):
             raise RecordError(f"pending[{i}]: reveal needs the last frame, on a face-down top card")
+        if kind in (CHOOSE, GAP, TWIN) and s.stack_index(x) < 0:
+            raise RecordError(f"pending[{i}]: the acting card must be a top card of the Queue")
         if kind == GAP and s.stack_index(arg) < 0:
             raise RecordError(f"pending[{i}]: the card to move must be a top card")
         if kind == TWIN and s.card_type[arg] != CardType.TWIN:

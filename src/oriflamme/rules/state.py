@@ -2,8 +2,8 @@
 
 Cards are integers ``0 .. families*family_size-1``; family ``f`` owns the ids
 ``f*family_size .. f*family_size+family_size-1``. Which type each id is (``card_type``) is dealt
-at random from the seed, so an id says nothing about the card (R-INFO-1); the Twin, which is
-public, takes the last id of its family.
+at random from the seed, so an id says nothing about the card (R-INFO-1). (A dealt game gives
+the Twin, which is public, the last id of its family; a position may give it any id.)
 
 Everything that can happen between two decisions is data: the Queue (a list of stacks, bottom
 first), one list per family and zone, per-card face/tokens/Corruption, Influence, the round,
