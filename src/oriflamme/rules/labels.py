@@ -415,9 +415,10 @@ def _fixed_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
 
 
 def _target_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
-    key = f"target.{_current(s).kind.slug}"
+    kind = _current(s).kind
+    key = f"target.{kind.slug}"
     if key not in _words(lang):
-        raise ValueError(f"a target action does not answer a {_current(s).kind.slug} decision")
+        raise ValueError(f"a target action does not answer a {kind.slug} decision")
     return _say(lang, key, card=_the(_queue_noun(s, a.card, viewer, lang)))
 
 
