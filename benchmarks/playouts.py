@@ -1,0 +1,26 @@
+"""Random-playout benchmark: games/s and decisions/s per set-up, and the cost of a copy.
+
+Run: ``python benchmarks/playouts.py [SECONDS]`` (the same figures as ``oriflamme bench``).
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+
+from oriflamme.benchmark import run
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    print(f"Python {platform.python_version()} on {platform.machine()}, one core, {seconds} s each")
+    print(f"{'set-up':30} {'games/s':>9} {'decisions/s':>12} {'dec/game':>9} {'copy µs':>8}")
+    for row in run(seconds):
+        print(
+            f"{row['setup']:30} {row['games_per_s']:>9.0f} {row['decisions_per_s']:>12.0f}"
+            f" {row['decisions_per_game']:>9.1f} {row['copy_us']:>8.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
