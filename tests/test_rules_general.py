@@ -349,7 +349,7 @@ def test_observation_hides_other_players_cards() -> None:
     """R-INFO-1: a player knows their own hand, set-aside and face-down Queue cards; others'
     face-down cards have type None; face-up cards, tokens and piles are public."""
     g = setup(
-        [["red:lord"], ["blue:spy*+1"], ["blue:heir+2"]],
+        [["red:lord+1"], ["blue:spy*"], ["blue:heir+2"]],
         cursor=3,
         families={
             "red": {"hand": ["soldier"], "set_aside": ["archer"], "eliminated": ["conspiracy"]},
@@ -359,7 +359,7 @@ def test_observation_hides_other_players_cards() -> None:
     )
     red = g.observe(0)
     assert [[c["type"] for c in st] for st in red["queue"]] == [["lord"], ["spy"], [None]]
-    assert [[c["tokens"] for c in st] for st in red["queue"]] == [[0], [1], [2]]
+    assert [[c["tokens"] for c in st] for st in red["queue"]] == [[1], [0], [2]]
     assert [c["type"] for c in red["families"][0]["hand"]] == ["soldier"]
     assert [c["type"] for c in red["families"][0]["set_aside"]] == ["archer"]
     assert "hand" not in red["families"][1] and "set_aside" not in red["families"][1]

@@ -359,7 +359,7 @@ def load(source: str | Path | Mapping[str, Any]) -> Game:
         data = source
     else:
         text = str(source)
-        if not text.lstrip().startswith("{"):
+        if not text.lstrip().startswith(("{", "[")):
             try:
                 text = Path(text).read_text(encoding="utf-8")
             except OSError as exc:

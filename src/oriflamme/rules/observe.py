@@ -56,7 +56,7 @@ def observe(s: State, viewer: int | None, with_log: bool = False) -> dict[str, A
     """The view of player ``viewer`` (``None``: a spectator's public view)."""
     cfg = s.config
     n = cfg.players
-    if viewer is not None and not 0 <= viewer < n:
+    if viewer is not None and (isinstance(viewer, bool) or not 0 <= viewer < n):
         raise ValueError(f"viewer must be a player 0 to {n - 1} or None, not {viewer}")
     queue = []
     for stack in s.queue:

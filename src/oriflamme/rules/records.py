@@ -198,6 +198,7 @@ def state_from_position(data: Mapping[str, Any], log_events: bool = True) -> Sta
         located[key] = where
 
     queue_refs: list[list[_Ref]] = []
+    corrupters: set[int] = set()
     raw_queue = _get(data, "queue", list, [])
     for i, stack in enumerate(raw_queue):
         if not isinstance(stack, list) or not stack:
@@ -212,6 +213,13 @@ def state_from_position(data: Mapping[str, Any], log_events: bool = True) -> Sta
             if ref.corrupt >= 0 and not (ref.face_up and ref.type.is_character):
                 raise RecordError(
                     f"queue[{i}][{j}]: only a revealed Character can carry a Corruption token")
+            if ref.corrupt >= 0 and ref.corrupt in corrupters:
+                raise RecordError(
+                    f"queue[{i}][{j}]: {FAMILY_COLOURS[ref.corrupt]} has one Corruption token"
+                    " and it is already on another card (R-CORR-1)")
+            corrupters.add(ref.corrupt)
+            if ref.face_up and ref.tokens:
+                raise RecordError(f"queue[{i}][{j}]: a face-up card carries no token (R-RES-1)")
             refs.append(ref)
         queue_refs.append(refs)
 
@@ -357,6 +365,15 @@ def state_from_position(data: Mapping[str, Any], log_events: bool = True) -> Sta
         raise RecordError("a game is over only after round 6 (R-END-1)")
     s.log = [] if log_events else None
     _check_frames(s)
+    ending = {x for kind, x, _f, _a in s.pending if kind == DISCARD}
+    if s.phase == RESOLUTION and not s.pending and s.resolving < 0 and s.cursor < len(s.queue):
+        ending.add(s.queue[s.cursor][-1])  # about to apply at the cursor: a test's set-up
+    for st in s.queue:
+        for c in st:
+            if s.face_up[c] and CardType(s.card_type[c]).is_intrigue and c not in ending:
+                raise RecordError(
+                    f"{card_ref(s, c)}: a face-up Intrigue stays in the Queue only while its"
+                    " ability resolves (under the cursor or with a pending discard frame)")
     if s.phase != OVER:
         advance(s)
     return s
