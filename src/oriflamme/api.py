@@ -54,7 +54,7 @@ from .rules.records import (
     state_from_save,
 )
 from .rules.state import OVER, State
-from .rules.texts import FAMILY_COLOURS
+from .rules.texts import FAMILY_COLOURS, LANGS, card_help, card_name, family_colour_name
 
 __all__ = [
     "BASE_SET",
@@ -63,6 +63,7 @@ __all__ = [
     "END",
     "FAMILY_COLOURS",
     "FRONT",
+    "LANGS",
     "Action",
     "ActionError",
     "ActionKind",
@@ -75,6 +76,9 @@ __all__ = [
     "IllegalAction",
     "RecordError",
     "Result",
+    "card_help",
+    "card_name",
+    "family_colour_name",
     "load",
     "new_game",
 ]

@@ -1,0 +1,20 @@
+"""Bots: the :class:`Bot` interface, the registry (:func:`make_bot`) and the runner."""
+
+from .base import Bot, BotEntry, BotFactory, BotSpecError, known_bots, make_bot, register_bot
+from .random_bot import RandomBot
+from .runner import BotError, StepCallback, bot_move, play_game
+
+__all__ = [
+    "Bot",
+    "BotEntry",
+    "BotError",
+    "BotFactory",
+    "BotSpecError",
+    "RandomBot",
+    "StepCallback",
+    "bot_move",
+    "known_bots",
+    "make_bot",
+    "play_game",
+    "register_bot",
+]

@@ -1,0 +1,106 @@
+"""The bot interface and the registry that builds bots from a text spec.
+
+A bot sees only its own player's observation (``game.observe(player)``) and the legal actions;
+:mod:`oriflamme.bots.runner` is what hands them over, so a bot never holds the game itself.
+
+A *spec* names a registered bot, optionally with options: ``"random"``, ``"ismcts:iterations=500"``
+or ``"name:key=value:key=value"``.
+
+>>> bot = make_bot("random", seed=1)
+>>> bot.name
+'random'
+>>> make_bot("nobody", seed=1)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+oriflamme.bots.base.BotSpecError: unknown bot 'nobody'; known bots: ...random...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from oriflamme.api import Action
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player program: picks one of the legal actions from what its player may know."""
+
+    name: str
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """Return one of ``legal`` (never empty) given the player's ``observation``."""
+        ...
+
+
+class BotFactory(Protocol):
+    """Builds a bot from a seed and the options of its spec (strings, already checked)."""
+
+    def __call__(self, seed: int, options: Mapping[str, str]) -> Bot: ...
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names no registered bot or gives it options it does not take."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    """A registered bot: its name, how to build it, a one-line description, its options."""
+
+    name: str
+    factory: BotFactory
+    description: str
+    options: tuple[str, ...] = ()
+
+
+_REGISTRY: dict[str, BotEntry] = {}
+
+
+def register_bot(
+    name: str, factory: BotFactory, description: str, options: Sequence[str] = ()
+) -> None:
+    """Make ``name`` available to :func:`make_bot` (and to the command line's ``--bots``)."""
+    key = name.strip().lower()
+    if not key or any(ch in key for ch in ":=, "):
+        raise ValueError(f"invalid bot name {name!r}")
+    if key in _REGISTRY:
+        raise ValueError(f"a bot named {key!r} is already registered")
+    _REGISTRY[key] = BotEntry(key, factory, description, tuple(options))
+
+
+def known_bots() -> dict[str, BotEntry]:
+    """The registered bots by name, sorted by name."""
+    return dict(sorted(_REGISTRY.items()))
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"name:key=value:..."`` into the name and its options (no check of the name)."""
+    name, *parts = spec.strip().split(":")
+    options: dict[str, str] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if not sep or not key:
+            raise BotSpecError(f"bad option {part!r} in bot spec {spec!r}: expected key=value")
+        if key in options:
+            raise BotSpecError(f"option {key!r} given twice in bot spec {spec!r}")
+        options[key] = value.strip()
+    return name.strip().lower(), options
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """Build the bot a spec names; raises :class:`BotSpecError` listing what is known."""
+    name, options = parse_spec(spec)
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        known = ", ".join(known_bots()) or "none"
+        raise BotSpecError(f"unknown bot {name!r}; known bots: {known}")
+    unknown = sorted(set(options) - set(entry.options))
+    if unknown:
+        allowed = ", ".join(entry.options) or "no options"
+        raise BotSpecError(
+            f"bot {name!r} does not take option(s) {', '.join(unknown)} (it takes {allowed})"
+        )
+    return entry.factory(seed, options)

@@ -1,0 +1,32 @@
+"""A bot that picks uniformly among the legal actions, with its own random generator."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from oriflamme.api import Action
+
+from .base import Bot, register_bot
+
+
+class RandomBot:
+    """Uniform over the legal actions; the same seed gives the same choices."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        return legal[self._rng.randrange(len(legal))]
+
+
+def _make_random(seed: int, options: Mapping[str, str]) -> Bot:
+    return RandomBot(seed)
+
+
+register_bot("random", _make_random, "uniform over the legal actions")

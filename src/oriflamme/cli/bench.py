@@ -1,0 +1,73 @@
+"""``oriflamme bench``: the engine's speed, measured by :mod:`oriflamme.benchmark`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .common import CliError
+
+#: The columns shown, with their titles (``--json`` gives every figure).
+HEADINGS = {
+    "setup": "Configuration",
+    "games_per_s": "games/s",
+    "decisions_per_s": "decisions/s",
+    "decisions_per_game": "decisions/game",
+    "copy_us": "copy (µs)",
+}
+
+
+def load_benchmark() -> Callable[[float], list[dict[str, Any]]]:
+    try:
+        module = importlib.import_module("oriflamme.benchmark")
+    except ModuleNotFoundError as exc:
+        if exc.name != "oriflamme.benchmark":
+            raise
+        raise CliError("the benchmark is not available (no module oriflamme.benchmark)") from None
+    run: Callable[[float], list[dict[str, Any]]] = module.run
+    return run
+
+
+def bench_table(rows: Sequence[dict[str, Any]]) -> Table:
+    """The usual figures of each set-up; any other row layout is shown key by key."""
+    keys = [k for k in HEADINGS if any(k in row for row in rows)]
+    if not keys:
+        keys = list(dict.fromkeys(k for row in rows for k in row))
+    table = Table(title="Random playouts, one core")
+    for i, key in enumerate(keys):
+        first = i == 0
+        table.add_column(
+            HEADINGS.get(key, key), justify="left" if first else "right", no_wrap=first
+        )
+    for row in rows:
+        table.add_row(*(_cell(row.get(key, "")) for key in keys))
+    return table
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+    return str(value)
+
+
+def run_bench(args: argparse.Namespace, console: Console | None = None) -> int:
+    console = console or Console()
+    if args.seconds <= 0:
+        raise CliError(f"--seconds must be positive, not {args.seconds}")
+    run = load_benchmark()
+    if console.is_terminal and not args.json:
+        with console.status("Measuring the engine's speed…"):
+            rows = run(args.seconds)
+    else:
+        rows = run(args.seconds)
+    if args.json:
+        console.out(json.dumps(rows), highlight=False)
+    else:
+        console.print(bench_table(rows))
+    return 0

@@ -1,0 +1,219 @@
+"""The ``oriflamme`` command: play, simulate, replay, bench.
+
+Bad input ends with a one-line message on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from rich.console import Console
+
+from oriflamme import __version__
+from oriflamme.api import ConfigError, RecordError
+from oriflamme.bots import BotSpecError, known_bots
+
+from .bench import run_bench
+from .common import CliError, LineSource
+from .play import run_play
+from .replay import run_replay
+from .simulate import run_simulate
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _first_player(text: str) -> int | None:
+    if text.strip().lower() == "random":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a player number or 'random', not {text!r}"
+        ) from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return value
+
+
+def _add_game_options(parser: argparse.ArgumentParser, default_players: int | None) -> None:
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=default_players,
+        required=default_players is None,
+        metavar="N",
+        help="number of players, 2 to 5"
+        + (f" (default {default_players})" if default_players else ""),
+    )
+    parser.add_argument(
+        "--cards",
+        default="base",
+        metavar="SET",
+        help="'base', 'embrasement', or 10 card names separated by commas (default base)",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=("two-families", "standard"),
+        default=None,
+        help="two-families (the 2-player variant, default for 2 players) or standard",
+    )
+    parser.add_argument(
+        "--first-player",
+        type=_first_player,
+        default=0,
+        metavar="P",
+        help="who places first in round 1: a player number or 'random' (default 0)",
+    )
+    parser.add_argument(
+        "--edition",
+        choices=("revised", "first"),
+        default="revised",
+        help="rules edition (default revised)",
+    )
+    bots = ", ".join(known_bots())
+    parser.add_argument(
+        "--bots",
+        default="random",
+        metavar="SPEC",
+        help=f"bot for the bot seats, or a comma list, one per seat (known bots: {bots})",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="oriflamme",
+        description="Oriflamme and Oriflamme Embrasement in the terminal.",
+        epilog="Run 'oriflamme COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"oriflamme {__version__}")
+    commands = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal against bots or friends (hot-seat)",
+        description="Play a game. You are player 0; the other seats are bots unless --humans "
+        "gives more seats to people sharing this terminal.",
+    )
+    _add_game_options(play, default_players=3)
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seed of the deal (default: a random one, printed)",
+    )
+    play.add_argument("--lang", choices=("en", "fr"), default="en", help="language (default en)")
+    play.add_argument(
+        "--humans",
+        type=int,
+        default=1,
+        metavar="K",
+        help="the first K seats are humans taking turns at this terminal "
+        "(default 1; 0 watches bots play)",
+    )
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="play many bot games and summarise the results",
+        description="Play K games between bots and report mean scores, wins and game length.",
+    )
+    _add_game_options(simulate, default_players=None)
+    simulate.add_argument(
+        "--games", type=_positive_int, required=True, metavar="K", help="number of games"
+    )
+    simulate.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="seed of the first game; game i uses S+i (default 0)",
+    )
+    simulate.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of a table"
+    )
+
+    replay = commands.add_parser(
+        "replay",
+        help="step through a replay or a saved game",
+        description="Show a replay or a save action by action: the events and the board.",
+    )
+    replay.add_argument("file", metavar="FILE", help="a replay or save file (JSON)")
+    replay.add_argument("--lang", choices=("en", "fr"), default="en", help="language")
+    seen = replay.add_mutually_exclusive_group()
+    seen.add_argument(
+        "--player", type=int, default=None, metavar="P", help="show what player P could see"
+    )
+    seen.add_argument(
+        "--public", action="store_true", help="show what a spectator could see (the default)"
+    )
+    pace = replay.add_mutually_exclusive_group()
+    pace.add_argument(
+        "--step",
+        action="store_true",
+        help="wait for Enter after each action, q to quit (the default)",
+    )
+    pace.add_argument("--all", action="store_true", help="print everything without waiting")
+
+    bench = commands.add_parser(
+        "bench",
+        help="measure the speed of the engine",
+        description="Run the engine benchmark and print games and decisions per second.",
+    )
+    bench.add_argument(
+        "--seconds", type=float, default=2.0, metavar="T", help="time per configuration (default 2)"
+    )
+    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: LineSource | None = None,
+    console: Console | None = None,
+) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    try:
+        if args.command == "play":
+            return run_play(args, input=stdin, console=console)
+        if args.command == "simulate":
+            return run_simulate(args, console=console)
+        if args.command == "replay":
+            return run_replay(args, input=stdin, console=console)
+        if args.command == "bench":
+            return run_bench(args, console=console)
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    except (CliError, ConfigError, RecordError, BotSpecError) as exc:
+        print(f"oriflamme {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

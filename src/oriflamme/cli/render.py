@@ -1,0 +1,155 @@
+"""Rich renderables of a board, built only from one viewer's observation.
+
+Everything shown comes from ``game.observe(viewer)``: a card's name appears only when that
+viewer may know it (R-INFO-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from oriflamme.api import CardType, Result
+
+from .labels import Labels
+
+#: Rich style of each family colour (purple is rendered magenta).
+FAMILY_STYLES: tuple[str, ...] = ("red", "blue", "green", "yellow", "magenta")
+ROUNDS = 6
+
+
+def family_style(family: int) -> str:
+    return FAMILY_STYLES[family]
+
+
+def card_name_text(entry: Mapping[str, Any], labels: Labels) -> Text:
+    """``#12 Soldier`` in its owner's colour, or ``#12 ?`` for a card the viewer cannot know."""
+    kind = entry.get("type")
+    name = labels.type_name(CardType.from_name(kind)) if kind else "?"
+    return Text(f"#{entry['id']} {name}", style=family_style(entry["family"]))
+
+
+def stack_panel(
+    stack: Sequence[Mapping[str, Any]], index: int, labels: Labels, at_cursor: bool
+) -> Panel:
+    """One stack of the Queue: its top card with its state, then the cards below it."""
+    top = stack[-1]
+    body = card_name_text(top, labels)
+    body.stylize("bold")
+    body.append("\nface up" if top["face_up"] else "\nface down", style="dim")
+    if top["tokens"]:
+        body.append(f"\n{top['tokens']} token{'s' if top['tokens'] != 1 else ''}")
+    if top["corrupted_by"] is not None:
+        body.append("\ncorrupted: ")
+        body.append(labels.colour(top["corrupted_by"]), style=family_style(top["corrupted_by"]))
+    for below in reversed(stack[:-1]):
+        body.append("\n below: ", style="dim")
+        body.append_text(card_name_text(below, labels))
+        if below["face_up"]:
+            body.append(" (up)", style="dim")
+    title = f"▶ {index + 1}" if at_cursor else str(index + 1)
+    return Panel(body, title=title, border_style=family_style(top["controller"]), expand=False)
+
+
+def queue_view(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
+    queue = observation["queue"]
+    if not queue:
+        return Text("The Queue is empty.", style="dim")
+    cursor = observation.get("cursor")
+    panels = [stack_panel(st, i, labels, i == cursor) for i, st in enumerate(queue)]
+    return Columns(panels)
+
+
+def players_table(observation: Mapping[str, Any], labels: Labels) -> Table:
+    viewer = observation["viewer"]
+    decision = observation["decision"]
+    table = Table(show_edge=False, pad_edge=False, box=None)
+    for heading in ("Player", "Influence", "Hand", "Set aside", ""):
+        table.add_column(heading)
+    for p, influence in enumerate(observation["influence"]):
+        families = [f for f in observation["families"] if f["player"] == p]
+        name = Text()
+        for i, fam in enumerate(families):
+            if i:
+                name.append(" & ")
+            name.append(labels.colour(fam["family"]), style=family_style(fam["family"]))
+        notes = []
+        if p == viewer:
+            notes.append("you")
+        if decision is not None and decision["player"] == p:
+            notes.append("to decide")
+        table.add_row(
+            name,
+            str(influence),
+            str(sum(f["hand_size"] for f in families)),
+            str(sum(f["set_aside_size"] for f in families)),
+            ", ".join(notes),
+        )
+    return table
+
+
+def own_cards(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
+    """The viewer's hand and set-aside cards, per family."""
+    lines = []
+    for fam in observation["families"]:
+        if "hand" not in fam:
+            continue
+        for zone, title in (("hand", "Hand"), ("set_aside", "Set aside")):
+            line = Text(f"{title} ({labels.colour(fam['family'])}): ", style="bold")
+            cards = fam[zone]
+            if not cards:
+                line.append("none", style="dim")
+            for i, entry in enumerate(cards):
+                if i:
+                    line.append(", ")
+                line.append_text(card_name_text(entry, labels))
+            lines.append(line)
+    return Group(*lines)
+
+
+def board(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
+    """The whole table as ``observation``'s viewer may see it."""
+    phase = observation["phase"]
+    header = Text(f"Round {observation['round']} of {ROUNDS}", style="bold")
+    if phase != "over":
+        first = observation["first_player"]
+        header.append(f" · {phase} · first player: {labels.player(first)}")
+    parts: list[RenderableType] = [header, queue_view(observation, labels)]
+    parts.append(players_table(observation, labels))
+    if observation["viewer"] is not None:
+        parts.append(own_cards(observation, labels))
+    return Group(*parts)
+
+
+def options_list(lines: Sequence[str]) -> Text:
+    text = Text()
+    for i, line in enumerate(lines, start=1):
+        if i > 1:
+            text.append("\n")
+        text.append(f"{i:>3}. ", style="bold")
+        text.append(line)
+    return text
+
+
+def result_table(result: Result, labels: Labels) -> Table:
+    """Final Influence, the tie-break (cards controlled in the Queue) and the winners."""
+    table = Table(title="Final scores")
+    for heading in ("Player", "Influence", "Cards in the Queue", ""):
+        table.add_column(heading)
+    for p, score in enumerate(result.scores):
+        mark = "winner" if p in result.winners else ""
+        table.add_row(labels.player(p), str(score), str(result.queue_cards[p]), mark)
+    return table
+
+
+def winners_line(result: Result, labels: Labels) -> str:
+    names = [labels.player(p) for p in result.winners]
+    if len(names) == 1:
+        return f"Winner: {names[0]}."
+    return f"Shared victory: {', '.join(names)}."

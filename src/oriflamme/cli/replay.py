@@ -1,0 +1,68 @@
+"""``oriflamme replay``: step through a replay or a save, action by action."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.text import Text
+
+from oriflamme.api import ActionError, Game, RecordError, load
+
+from .common import CliError, LineReader, LineSource
+from .labels import Labels
+from .render import board, result_table, winners_line
+
+
+def run_replay(
+    args: argparse.Namespace, input: LineSource | None = None, console: Console | None = None
+) -> int:
+    console = console or Console()
+    final = load(args.file)
+    viewer: int | None = args.player
+    if viewer is not None and not 0 <= viewer < final.config.players:
+        raise CliError(f"--player must be 0 to {final.config.players - 1}, not {viewer}")
+    if final.seed is None:
+        console.print("This record has no history: here is its position.")
+        console.print(board(final.observe(viewer), Labels(final, args.lang)))
+        return 0
+    actions = final.history
+    game = Game.from_replay(final.replay(), upto=0)
+    labels = Labels(game, args.lang)
+    cfg = game.config
+    console.print(
+        f"Replay: {cfg.players} players, {cfg.card_set_name()} cards, {cfg.variant},"
+        f" seed {game.seed}, {len(actions)} actions; viewed by "
+        + (labels.player(viewer) if viewer is not None else "a spectator")
+        + ".",
+        markup=False,
+    )
+    console.print(board(game.observe(viewer), labels))
+    reader = LineReader(console, input)
+    waiting = not args.all
+    for step, action in enumerate(actions, start=1):
+        if waiting:
+            answer = reader.read("Enter: next action, q: quit > ")
+            if answer is None:
+                waiting = False
+            elif answer.strip().lower() in ("q", "quit"):
+                return 0
+        d = game.decision()
+        who = labels.player(d.player) if d is not None else "?"
+        label = labels.action(action, viewer)
+        start = len(game.events(None))
+        try:
+            game.apply(action)
+        except ActionError as exc:
+            raise RecordError(f"action {step} ({action}): {exc}") from None
+        console.rule(f"{step}/{len(actions)} · {who}: {label}")
+        for line in labels.log_lines(viewer, start):
+            console.print(f"  {line}", markup=False, highlight=False)
+        console.print(board(game.observe(viewer), labels))
+    if game.position() != final.position():
+        console.print("[red]Warning: the saved position differs from its replayed history.[/red]")
+    result = game.result()
+    if result is not None:
+        console.print(result_table(result, labels))
+        console.print(Text(winners_line(result, labels), style="bold"))
+    return 0

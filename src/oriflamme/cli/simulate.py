@@ -1,0 +1,117 @@
+"""``oriflamme simulate``: many bot games and a summary of their results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from oriflamme.api import new_game
+from oriflamme.bots import play_game
+
+from .common import CliError, seat_bots
+
+
+def simulate(
+    players: int,
+    cards: str,
+    games: int,
+    seed: int,
+    variant: str | None = None,
+    edition: str = "revised",
+    first_player: int | None = 0,
+    bots: str = "random",
+    on_game: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and summarise them.
+
+    Wins are shared: every co-winner of a game counts a win, and ``tied_games`` counts the
+    games with more than one winner, so ``sum(wins) == games`` exactly when there is no tie.
+    """
+    if games < 1:
+        raise CliError(f"--games must be at least 1, not {games}")
+    totals = [0] * players
+    wins = [0] * players
+    tied = 0
+    decisions = 0
+    names: list[str] = []
+    started = time.perf_counter()
+    for i in range(games):
+        game = new_game(
+            players, cards, variant, edition, first_player=first_player, seed=seed + i, log=False
+        )
+        seat_of = seat_bots(bots, range(players), seed + i)
+        names = [seat_of[p].name for p in range(players)]
+        result = play_game(game, seat_of)
+        assert result is not None
+        for p, score in enumerate(result.scores):
+            totals[p] += score
+        for p in result.winners:
+            wins[p] += 1
+        tied += len(result.winners) > 1
+        decisions += len(game.history)
+        if on_game is not None:
+            on_game()
+    seconds = time.perf_counter() - started
+    config = game.config
+    return {
+        "games": games,
+        "players": players,
+        "cards": config.to_dict()["cards"],
+        "variant": config.variant,
+        "seed": seed,
+        "bots": names,
+        "mean_scores": [t / games for t in totals],
+        "wins": wins,
+        "tied_games": tied,
+        "mean_decisions": decisions / games,
+        "seconds": round(seconds, 3),
+    }
+
+
+def run_simulate(args: argparse.Namespace, console: Console | None = None) -> int:
+    console = console or Console()
+    kwargs: dict[str, Any] = {
+        "players": args.players,
+        "cards": args.cards,
+        "games": args.games,
+        "seed": args.seed,
+        "variant": args.variant,
+        "edition": args.edition,
+        "first_player": args.first_player,
+        "bots": args.bots,
+    }
+    if console.is_terminal and not args.json:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("Playing", total=args.games)
+            summary = simulate(**kwargs, on_game=lambda: progress.advance(task))
+    else:
+        summary = simulate(**kwargs)
+    if args.json:
+        console.out(json.dumps(summary), highlight=False)
+        return 0
+    console.print(summary_table(summary))
+    console.print(
+        f"{summary['games']} games, {summary['tied_games']} with a shared victory;"
+        f" {summary['mean_decisions']:.1f} decisions per game; {summary['seconds']:.2f} s.",
+        markup=False,
+    )
+    return 0
+
+
+def summary_table(summary: dict[str, Any]) -> Table:
+    games = summary["games"]
+    table = Table(title=f"{games} games, {summary['players']} players, {summary['cards']} cards")
+    for heading in ("Seat", "Bot", "Mean score", "Wins", "Win share"):
+        table.add_column(heading, justify="right")
+    for p, (bot, mean, wins) in enumerate(
+        zip(summary["bots"], summary["mean_scores"], summary["wins"], strict=True)
+    ):
+        table.add_row(str(p), bot, f"{mean:.2f}", str(wins), f"{wins / games:.1%}")
+    return table

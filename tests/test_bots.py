@@ -1,0 +1,210 @@
+"""Bots: the interface, the random bot, the registry and the runner."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from oriflamme.api import FAMILY_COLOURS, Action, Game, new_game
+from oriflamme.bots import (
+    Bot,
+    BotError,
+    BotSpecError,
+    RandomBot,
+    known_bots,
+    make_bot,
+    play_game,
+    register_bot,
+)
+from oriflamme.bots.base import parse_spec
+
+CONFIGS = [
+    {"players": 3, "cards": "base"},
+    {"players": 4, "cards": "embrasement"},
+    {"players": 2, "cards": "base", "variant": "two-families"},
+    {"players": 2, "cards": "embrasement", "variant": "standard"},
+    {"players": 5, "cards": "embrasement"},
+]
+
+
+class RecordingBot:
+    """Wraps a random bot and records what it was given and what it answered."""
+
+    def __init__(self, seed: int) -> None:
+        self.name = "recording"
+        self.inner = RandomBot(seed)
+        self.calls: list[tuple[Mapping[str, Any], Sequence[Action], Action]] = []
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        action = self.inner.act(observation, legal)
+        self.calls.append((observation, legal, action))
+        return action
+
+
+def hidden_ids(game: Game, viewer: int) -> set[int]:
+    """Ids of the cards of other players that ``viewer`` may not identify, from the position:
+    cards in their hands, set-aside cards, draw piles and face-down cards in the Queue."""
+    pos = game.position()
+    ids: Mapping[str, int] = pos["ids"]
+    players = pos["config"]["players"]
+    out: set[int] = set()
+    for colour, zones in pos["families"].items():
+        if FAMILY_COLOURS.index(colour) % players == viewer:
+            continue
+        for zone in ("hand", "set_aside", "pile"):
+            out.update(ids[f"{colour}:{slug}"] for slug in zones.get(zone, []))
+    for stack in pos["queue"]:
+        for ref in stack:
+            name = ref.split("@")[0].split("+")[0]
+            colour = name.split(":")[0]
+            if "*" not in name and FAMILY_COLOURS.index(colour) % players != viewer:
+                out.add(ids[name])
+    return out
+
+
+def card_entries(value: Any) -> list[Mapping[str, Any]]:
+    """Every dict with an ``id`` anywhere in an observation."""
+    found: list[Mapping[str, Any]] = []
+    if isinstance(value, Mapping):
+        if "id" in value:
+            found.append(value)
+        for item in value.values():
+            found.extend(card_entries(item))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found.extend(card_entries(item))
+    return found
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['cards']}")
+def test_random_bots_play_legal_actions_to_the_end(config: dict[str, Any]) -> None:
+    for seed in range(3):
+        game = new_game(**config, seed=seed)
+        bots = {p: RecordingBot(seed * 10 + p) for p in range(game.config.players)}
+        result = play_game(game, bots)
+        assert game.is_over and result == game.result()
+        calls = [call for bot in bots.values() for call in bot.calls]
+        assert len(calls) == len(game.history) > 0
+        for _, legal, action in calls:
+            assert action in legal
+
+
+def test_random_bot_is_uniform_and_seeded() -> None:
+    legal = [Action.reveal(3), Action.leave(3)]
+    picks = [RandomBot(seed).act({}, legal) for seed in range(200)]
+    assert 60 < picks.count(Action.reveal(3)) < 140
+    bot_a, bot_b = RandomBot(7), RandomBot(7)
+    assert [bot_a.act({}, legal) for _ in range(30)] == [bot_b.act({}, legal) for _ in range(30)]
+
+
+def test_same_seeds_give_the_same_game_and_other_seeds_another() -> None:
+    def history(deal: int, bot_seed: int) -> list[Action]:
+        game = new_game(players=3, cards="embrasement", seed=deal)
+        play_game(game, {p: make_bot("random", bot_seed + p) for p in range(3)})
+        return game.history
+
+    assert history(4, 100) == history(4, 100)
+    assert any(history(4, 100) != history(4, s) for s in (200, 300, 400))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['cards']}")
+def test_a_bot_never_sees_the_hidden_cards_of_others(config: dict[str, Any]) -> None:
+    game = new_game(**config, seed=11)
+    checked = 0
+
+    class SpyBot(RecordingBot):
+        def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+            nonlocal checked
+            viewer = observation["viewer"]
+            d = game.decision()
+            assert d is not None and viewer == d.player
+            hidden = hidden_ids(game, viewer)
+            for entry in card_entries(observation):
+                if entry["id"] in hidden:
+                    assert entry.get("type") is None, (entry, viewer)
+                    checked += 1
+            return super().act(observation, legal)
+
+    play_game(game, {p: SpyBot(p) for p in range(game.config.players)})
+    assert game.is_over
+    assert checked > 0  # hidden cards of others were in view and stayed anonymous
+
+
+def test_hidden_ids_helper_finds_face_down_cards() -> None:
+    game = Game.from_position(
+        {
+            "config": {"players": 3},
+            "round": 2,
+            "phase": "resolution",
+            "queue": [["red:soldier"], ["blue:heir"], ["green:spy*"]],
+            "families": {c: {"rest": "set_aside"} for c in ("red", "blue", "green")},
+        }
+    )
+    hidden = hidden_ids(game, 0)
+    assert game.card("blue:heir") in hidden
+    assert game.card("red:soldier") not in hidden
+    assert game.card("green:spy") not in hidden
+    assert game.card("green:lord") in hidden  # set aside
+    assert len(hidden) == 2 * 10 - 1
+
+
+def test_play_game_stops_at_a_seat_without_a_bot() -> None:
+    game = new_game(players=3, seed=2, first_player=1)
+    steps: list[tuple[int, Action]] = []
+    result = play_game(
+        game, {1: RandomBot(1), 2: RandomBot(2)}, lambda g, p, a: steps.append((p, a))
+    )
+    assert result is None
+    assert [p for p, _ in steps] == [1, 2]
+    d = game.decision()
+    assert d is not None and d.player == 0
+    assert game.history == [a for _, a in steps]
+
+
+class FixedBot:
+    def __init__(self, answer: Any) -> None:
+        self.name = "stubborn"
+        self.answer = answer
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return self.answer  # type: ignore[no-any-return]
+
+
+def test_an_illegal_answer_raises_naming_the_bot() -> None:
+    game = new_game(players=3, seed=1)
+    with pytest.raises(BotError, match=r"bot 'stubborn' \(player 0\).*illegal action reveal 3"):
+        play_game(game, {0: FixedBot(Action.reveal(3))})
+    assert game.history == []
+    with pytest.raises(BotError, match="not an Action"):
+        play_game(game, {0: FixedBot("place 3 end")})
+
+
+def test_make_bot_and_the_registry() -> None:
+    assert "random" in known_bots()
+    bot = make_bot(" Random ", 5)
+    assert isinstance(bot, RandomBot) and isinstance(bot, Bot)
+    with pytest.raises(BotSpecError, match=r"unknown bot 'alphago'; known bots: .*random"):
+        make_bot("alphago", 1)
+    with pytest.raises(BotSpecError, match="does not take option"):
+        make_bot("random:depth=3", 1)
+    with pytest.raises(ValueError, match="already registered"):
+        register_bot("random", lambda seed, options: RandomBot(seed), "again")
+
+
+def test_bot_spec_options_reach_the_factory() -> None:
+    seen: list[tuple[int, Mapping[str, str]]] = []
+
+    def factory(seed: int, options: Mapping[str, str]) -> Bot:
+        seen.append((seed, dict(options)))
+        return RandomBot(seed)
+
+    register_bot("test-options", factory, "a bot for this test", options=("depth", "width"))
+    make_bot("test-options:depth=3:width=2", 9)
+    assert seen == [(9, {"depth": "3", "width": "2"})]
+    assert parse_spec("x") == ("x", {})
+    with pytest.raises(BotSpecError, match="expected key=value"):
+        parse_spec("x:depth")
+    with pytest.raises(BotSpecError, match="twice"):
+        parse_spec("x:a=1:a=2")

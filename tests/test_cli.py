@@ -1,0 +1,366 @@
+"""The command line: play (scripted), simulate, replay, bench and clean errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import random
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from oriflamme import __version__
+from oriflamme.api import Game, new_game
+from oriflamme.bots import RandomBot, make_bot, play_game
+from oriflamme.cli import build_parser, main
+from oriflamme.cli.common import bot_seed
+from oriflamme.cli.labels import Labels
+from oriflamme.cli.play import run_play
+from oriflamme.cli.render import board
+
+OPTION = re.compile(r"^\s*(\d+)\. .*\[([^\]]+)\]\s*$", re.MULTILINE)
+
+
+class Player:
+    """Scripted input: first the given lines, then answers read off the options on screen,
+    alternately by number and by notation; Enter when asked to pass the screen."""
+
+    def __init__(self, screen: io.StringIO, script: Sequence[str], seed: int = 0) -> None:
+        self.screen = screen
+        self.script = list(script)
+        self.rng = random.Random(seed)
+        self.read_upto = 0
+        self.options: list[tuple[str, str]] = []
+        self.answers = 0
+
+    def readline(self) -> str:
+        text = self.screen.getvalue()
+        new, self.read_upto = text[self.read_upto :], len(text)
+        shown = OPTION.findall(new)
+        if shown:
+            self.options = shown
+        elif "press Enter" in new:
+            return "\n"
+        if self.script:
+            return self.script.pop(0) + "\n"
+        if not self.options:
+            return ""
+        number, notation = self.rng.choice(self.options)
+        self.options = []
+        self.answers += 1
+        return (number if self.answers % 2 else notation) + "\n"
+
+
+def run(argv: list[str], script: Sequence[str] = (), seed: int = 0) -> tuple[int, str]:
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, force_terminal=False, color_system=None)
+    code = main(argv, stdin=Player(screen, script, seed), console=console)
+    return code, screen.getvalue()
+
+
+# -- play -----------------------------------------------------------------------------------------
+def test_full_three_player_base_game_with_commands_and_mistakes(tmp_path: Path) -> None:
+    saved = tmp_path / "mid.json"
+    script = [
+        "help soldier",
+        "help",
+        "help nobody",
+        "what now",
+        "99",
+        "reveal 9999",
+        "",
+        "log",
+        "board",
+        f"save {saved}",
+    ]
+    code, out = run(["play", "--players", "3", "--cards", "base", "--seed", "4"], script)
+    assert code == 0, out[-2000:]
+    assert "seat 0, Red: human" in out and "seat 1, Blue: random bot" in out
+    assert "Soldier (Character)" in out  # help soldier
+    assert "save FILE" in out  # help
+    assert "No card named 'nobody'" in out
+    assert "Not understood: 'what now'" in out
+    assert "There is no option 99: choose 1 to" in out
+    assert "'reveal 9999' is not a legal option now" in out
+    assert f"Saved to {saved}." in out
+    assert "Final scores" in out and re.search(r"Winner: |Shared victory: ", out)
+    assert json.loads(saved.read_text())["format"] == "oriflamme-save"
+
+
+def test_full_embrasement_game_in_french() -> None:
+    code, out = run(
+        ["play", "--players", "4", "--cards", "embrasement", "--seed", "8", "--lang", "fr"],
+        ["help soldat"],
+        seed=3,
+    )
+    assert code == 0, out[-2000:]
+    assert "Soldat (Personnage)" in out
+    assert "Final scores" in out
+
+
+def test_full_two_family_hot_seat_game() -> None:
+    argv = ["play", "--players", "2", "--variant", "two-families", "--humans", "2", "--seed", "1"]
+    code, out = run(argv, seed=5)
+    assert code == 0, out[-2000:]
+    assert "Pass to Player 2 (blue & yellow), then press Enter." in out
+    assert "Final scores" in out
+
+
+def test_run_play_directly_and_forced_moves_are_announced() -> None:
+    # With every seat a bot except one human, single-option decisions of the human are applied
+    # and announced; any seed where that happens will do, so look for one among a few.
+    for seed in range(6):
+        args = build_parser().parse_args(["play", "--seed", str(seed), "--cards", "embrasement"])
+        screen = io.StringIO()
+        console = Console(file=screen, width=200, force_terminal=False)
+        assert run_play(args, input=Player(screen, [], seed), console=console) == 0
+        if "(applied automatically)" in screen.getvalue():
+            break
+    else:
+        pytest.fail("no forced decision in six games")
+
+
+def test_quit_and_end_of_input() -> None:
+    code, out = run(["play", "--seed", "1"], ["quit"])
+    assert code == 0 and "Game abandoned." in out and "Final scores" not in out
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, force_terminal=False)
+    assert main(["play", "--seed", "1"], stdin=io.StringIO(""), console=console) == 1
+    assert "The input ended before the game did." in screen.getvalue()
+
+
+def test_bots_only_game_prints_the_public_log() -> None:
+    code, out = run(["play", "--humans", "0", "--seed", "2", "--players", "5"])
+    assert code == 0
+    assert "Round 1 ended" in out and "Final scores" in out
+    assert "Type 'help'" not in out
+
+
+def test_the_board_names_only_the_cards_the_viewer_may_know() -> None:
+    game = Game.from_position(
+        {
+            "config": {"players": 3},
+            "round": 2,
+            "phase": "resolution",
+            "queue": [["red:soldier"], ["blue:heir"], ["green:spy*"]],
+            "families": {c: {"rest": "set_aside"} for c in ("red", "blue", "green")},
+        }
+    )
+    console = Console(file=io.StringIO(), width=200, force_terminal=False)
+    labels = Labels(game)
+
+    def shown(viewer: int | None) -> str:
+        with console.capture() as capture:
+            console.print(board(game.observe(viewer), labels))
+        return capture.get()
+
+    red_soldier, blue_heir, green_spy = (
+        game.card(r) for r in ("red:soldier", "blue:heir", "green:spy")
+    )
+    as_red = shown(0)
+    assert f"#{red_soldier} Soldier" in as_red and f"#{green_spy} Spy" in as_red
+    assert f"#{blue_heir} ?" in as_red and f"#{blue_heir} Heir" not in as_red
+    as_blue = shown(1)
+    assert f"#{blue_heir} Heir" in as_blue and f"#{red_soldier} ?" in as_blue
+    public = shown(None)
+    assert f"#{red_soldier} ?" in public and f"#{blue_heir} ?" in public
+    assert "Hand (" not in public
+
+
+# -- simulate -------------------------------------------------------------------------------------
+def test_simulate_json_is_one_consistent_object(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--players", "3", "--cards", "base", "--games", "12", "--seed", "3"]
+    assert main([*argv, "--json"]) == 0
+    out = capsys.readouterr().out
+    summary = json.loads(out)
+    assert out.strip().count("\n") == 0
+    assert summary["games"] == 12 and summary["players"] == 3
+    wins, tied = summary["wins"], summary["tied_games"]
+    assert len(wins) == len(summary["mean_scores"]) == 3
+    # every game has one winner, or several who each count a win
+    assert 12 + tied <= sum(wins) <= 12 + 2 * tied
+    assert all(score >= 0 for score in summary["mean_scores"])
+    assert summary["mean_decisions"] > 3 * 6  # at least one placement per player and round
+    assert main([*argv, "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in again.items() if k != "seconds"} == {
+        k: v for k, v in summary.items() if k != "seconds"
+    }
+
+
+def test_simulate_figures_match_the_games_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--players", "2", "--cards", "embrasement", "--games", "4", "--json"]
+    assert main([*argv, "--seed", "20", "--variant", "two-families"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    # play the same games again through the API (deals 20..23, the same bot seeds)
+    totals, wins, tied, decisions = [0, 0], [0, 0], 0, 0
+    for seed in range(20, 24):
+        game = new_game(players=2, cards="embrasement", seed=seed)
+        result = play_game(game, {p: make_bot("random", bot_seed(seed, p)) for p in (0, 1)})
+        assert result is not None
+        totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+        for p in result.winners:
+            wins[p] += 1
+        tied += len(result.winners) > 1
+        decisions += len(game.history)
+    assert summary["games"] == 4 and summary["variant"] == "two-families"
+    assert summary["mean_scores"] == [t / 4 for t in totals]
+    assert summary["wins"] == wins and summary["tied_games"] == tied
+    assert summary["mean_decisions"] == decisions / 4
+
+
+def test_simulate_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--players", "4", "--cards", "embrasement", "--games", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Mean score" in out and "Wins" in out
+    assert "3 games" in out and "decisions per game" in out
+
+
+# -- replay ---------------------------------------------------------------------------------------
+def finished_game_file(tmp_path: Path) -> tuple[Path, Game]:
+    game = new_game(players=3, cards="embrasement", seed=6)
+    play_game(game, {p: RandomBot(p) for p in range(3)})
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(game.replay()))
+    return path, game
+
+
+def test_replay_all_prints_every_action_and_the_result(tmp_path: Path) -> None:
+    path, game = finished_game_file(tmp_path)
+    code, out = run(["replay", str(path), "--all"])
+    assert code == 0
+    n = len(game.history)
+    assert f"{n}/{n} · " in out and "Final scores" in out
+    assert "Warning" not in out
+    result = game.result()
+    assert result is not None
+    assert ("Winner: " if len(result.winners) == 1 else "Shared victory: ") in out
+
+
+def test_replay_steps_and_quits(tmp_path: Path) -> None:
+    path, _ = finished_game_file(tmp_path)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, force_terminal=False)
+    code = main(
+        ["replay", str(path), "--player", "1"], stdin=io.StringIO("\n\nq\n"), console=console
+    )
+    out = screen.getvalue()
+    assert code == 0
+    assert " 2/" in out and " 3/" not in out
+    assert "viewed by Blue" in out
+
+
+def test_replay_of_a_save_made_during_play(tmp_path: Path) -> None:
+    saved = tmp_path / "save.json"
+    code, _ = run(["play", "--players", "2", "--seed", "3"], ["1", "2", f"save {saved}", "quit"])
+    assert code == 0
+    actions = json.loads(saved.read_text())["history"]["actions"]
+    assert len(actions) >= 2  # two answers of Red, and the bots' moves in between
+    code, out = run(["replay", str(saved), "--all", "--public"])
+    assert code == 0
+    n = len(actions)
+    assert f"{n} actions" in out and f"{n}/{n} · " in out and f"{n + 1}/" not in out
+    assert "Warning" not in out
+
+
+def test_replay_of_a_position_shows_it(tmp_path: Path) -> None:
+    game = Game.from_position(
+        {
+            "config": {"players": 3},
+            "round": 3,
+            "queue": [["red:soldier+1"], ["blue:heir"]],
+            "families": {c: {"rest": "set_aside"} for c in ("red", "blue", "green")},
+        }
+    )
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(game.position()))
+    code, out = run(["replay", str(path), "--player", "0"])
+    assert code == 0
+    assert "has no history" in out and "Round 3 of 6" in out
+    assert f"#{game.card('red:soldier')} Soldier" in out and "1 token" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"format": "oriflamme-replay", "config": {}, "seed": "x", "actions": []}', "seed"),
+        (
+            '{"format": "oriflamme-replay", "config": {}, "seed": 1, "actions": [{"kind": "fly"}]}',
+            "actions[0]",
+        ),
+        ("[1, 2]", "JSON object"),
+    ],
+)
+def test_a_corrupt_record_is_a_clean_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert main(["replay", str(path), "--all"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+# -- errors, help, version, bench -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--players", "9"], "players must be 2 to 5"),
+        (["play", "--cards", "base,foo"], "unknown card type"),
+        (["play", "--bots", "nobody"], "known bots: "),
+        (["play", "--humans", "4"], "--humans must be 0 to 3"),
+        (["play", "--bots", "random,random,random"], "names 3 bots but there are 2 bot seats"),
+        (["play", "--variant", "two-families"], "two-families variant is for 2 players"),
+        (["play", "--players", "three"], "invalid int value"),
+        (["play", "--first-player", "x"], "expected a player number or 'random'"),
+        (["simulate", "--players", "3", "--games", "0"], "expected a positive whole number"),
+        (["simulate", "--games", "2"], "--players"),
+        (["replay", "/nonexistent/file.json"], "cannot read"),
+        (["replay", "x.json", "--player", "1", "--public"], "not allowed with"),
+        (["fly"], "invalid choice"),
+        ([], "COMMAND"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv, stdin=io.StringIO("")) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    if argv:
+        assert err.count("\n") == 1
+
+
+def test_help_lists_the_commands_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in ("play", "simulate", "replay", "bench"):
+        assert re.search(rf"^\s+{command}\s", out, re.MULTILINE)
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"oriflamme {__version__}"
+
+
+HAS_BENCHMARK = importlib.util.find_spec("oriflamme.benchmark") is not None
+
+
+@pytest.mark.skipif(not HAS_BENCHMARK, reason="oriflamme.benchmark is not written yet")
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--seconds", "0.05", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)
+    assert main(["bench", "--seconds", "0.02"]) == 0
+    out = capsys.readouterr().out
+    assert "games/s" in out and "decisions/s" in out
+    assert all(str(row["setup"]) in out for row in rows)
+
+
+@pytest.mark.skipif(HAS_BENCHMARK, reason="oriflamme.benchmark exists")
+def test_bench_without_its_module_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--seconds", "0.1"]) == 2
+    assert "no module oriflamme.benchmark" in capsys.readouterr().err
