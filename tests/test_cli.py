@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import random
@@ -346,10 +345,6 @@ def test_help_lists_the_commands_and_version(capsys: pytest.CaptureFixture[str])
     assert capsys.readouterr().out.strip() == f"oriflamme {__version__}"
 
 
-HAS_BENCHMARK = importlib.util.find_spec("oriflamme.benchmark") is not None
-
-
-@pytest.mark.skipif(not HAS_BENCHMARK, reason="oriflamme.benchmark is not written yet")
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--seconds", "0.05", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
@@ -358,9 +353,3 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "games/s" in out and "decisions/s" in out
     assert all(str(row["setup"]) in out for row in rows)
-
-
-@pytest.mark.skipif(HAS_BENCHMARK, reason="oriflamme.benchmark exists")
-def test_bench_without_its_module_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--seconds", "0.1"]) == 2
-    assert "no module oriflamme.benchmark" in capsys.readouterr().err

@@ -3,35 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from ..benchmark import run
 from .common import CliError
 
 #: The columns shown, with their titles (``--json`` gives every figure).
 HEADINGS = {
-    "setup": "Configuration",
+    "setup": "set-up",
     "games_per_s": "games/s",
     "decisions_per_s": "decisions/s",
-    "decisions_per_game": "decisions/game",
-    "copy_us": "copy (µs)",
+    "decisions_per_game": "per game",
+    "copy_us": "copy µs",
 }
-
-
-def load_benchmark() -> Callable[[float], list[dict[str, Any]]]:
-    try:
-        module = importlib.import_module("oriflamme.benchmark")
-    except ModuleNotFoundError as exc:
-        if exc.name != "oriflamme.benchmark":
-            raise
-        raise CliError("the benchmark is not available (no module oriflamme.benchmark)") from None
-    run: Callable[[float], list[dict[str, Any]]] = module.run
-    return run
 
 
 def bench_table(rows: Sequence[dict[str, Any]]) -> Table:
@@ -43,7 +32,7 @@ def bench_table(rows: Sequence[dict[str, Any]]) -> Table:
     for i, key in enumerate(keys):
         first = i == 0
         table.add_column(
-            HEADINGS.get(key, key), justify="left" if first else "right", no_wrap=first
+            HEADINGS.get(key, key), justify="left" if first else "right", no_wrap=True
         )
     for row in rows:
         table.add_row(*(_cell(row.get(key, "")) for key in keys))
@@ -60,10 +49,9 @@ def run_bench(args: argparse.Namespace, console: Console | None = None) -> int:
     console = console or Console()
     if args.seconds <= 0:
         raise CliError(f"--seconds must be positive, not {args.seconds}")
-    run = load_benchmark()
     if console.is_terminal and not args.json:
-        with console.status("Measuring the engine's speed…"):
-            rows = run(args.seconds)
+        with console.status("Measuring the engine's speed…") as status:
+            rows = run(args.seconds, progress=lambda label: status.update(f"Measuring {label}…"))
     else:
         rows = run(args.seconds)
     if args.json:

@@ -338,10 +338,10 @@ def advance(s: State) -> None:
             f = s.corrupt[top]
             if f < 0:
                 f = s.card_family[top]
-            if s.face_up[top]:
-                activate(s, top, f, False)
-            else:
+            if not s.face_up[top]:
                 pending.append((REVEAL, top, f, 0))
+                return
+            activate(s, top, f, False)
             continue
         if s.phase == PLACEMENT and s.placed == s.config.placements:
             s.phase = RESOLUTION
