@@ -30,6 +30,7 @@ from .rules.abilities import DecisionKind
 from .rules.actions import END, FRONT, Action, ActionError, ActionKind
 from .rules.cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
 from .rules.config import ConfigError, GameConfig
+from .rules.determinize import WorldSampler as _WorldSampler
 from .rules.engine import (
     Decision,
     IllegalAction,
@@ -76,11 +77,13 @@ __all__ = [
     "IllegalAction",
     "RecordError",
     "Result",
+    "WorldSampler",
     "card_help",
     "card_name",
     "family_colour_name",
     "load",
     "new_game",
+    "sample_world",
 ]
 
 
@@ -192,14 +195,21 @@ class Game:
         """Every legal action, in a stable order."""
         return legal_actions(self._state)
 
-    def apply(self, action: Action | str | Mapping[str, Any], auto: bool = False) -> None:
+    def apply(
+        self, action: Action | str | Mapping[str, Any], auto: bool = False, check: bool = True
+    ) -> None:
         """Apply an action (an Action, its notation, or its JSON form).
 
         An illegal or malformed action raises :class:`ActionError` and changes nothing. With
-        ``auto``, decisions that then have a single legal option are applied too.
+        ``auto``, decisions that then have a single legal option are applied too. Search code
+        that takes its actions from :meth:`legal_actions` may pass ``check=False`` to skip the
+        legality check (an illegal action then corrupts the game).
         """
         act = _as_action(action)
-        apply(self._state, act)
+        if check:
+            apply(self._state, act)
+        else:
+            apply_unchecked(self._state, act)
         self._history.append(act)
         if auto:
             self.auto()
@@ -326,6 +336,53 @@ class Game:
     def player_label(self, player: int, lang: str = "en") -> str:
         """A player's name: their colour, or "Player 1 (red & green)" with two families."""
         return labels.player_label(self._state, player, lang)
+
+
+class WorldSampler:
+    """Worlds consistent with one player's observation, for search (determinization).
+
+    Build it once per decision from ``game.observe(player)`` (all a bot receives), then draw
+    full games with :meth:`sample`: everything the player knows is as observed, the cards they
+    cannot see are dealt at random among the types each family can still hold.
+
+    >>> game = new_game(players=3, seed=2)
+    >>> sampler = WorldSampler(game.observe(1))
+    >>> world = sampler.sample(random.Random(0))
+    >>> world.observe(1) == game.observe(1)
+    True
+    """
+
+    __slots__ = ("_sampler",)
+
+    def __init__(self, observation: Mapping[str, Any]) -> None:
+        try:
+            self._sampler = _WorldSampler(observation)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a player's observation: {exc}") from None
+
+    def sample(self, rng: random.Random, log: bool = False) -> Game:
+        """One consistent world (no seed, no history; no event log unless ``log``)."""
+        state = self._sampler.sample(rng)
+        if log:
+            state.log = []
+        return Game(state)
+
+
+def sample_world(
+    source: Game | Mapping[str, Any], player: int | None = None, rng: random.Random | None = None
+) -> Game:
+    """One world consistent with what ``player`` knows of ``source`` (a game, or that player's
+    observation); ``rng`` defaults to a fresh unseeded generator."""
+    observation: Mapping[str, Any]
+    if isinstance(source, Game):
+        if player is None:
+            raise ValueError("sampling a world from a game needs the player whose view it is")
+        observation = source.observe(player)
+    else:
+        observation = source
+        if player is not None and observation.get("viewer") != player:
+            raise ValueError(f"this observation is player {observation.get('viewer')}'s")
+    return WorldSampler(observation).sample(rng or random.Random())
 
 
 def new_game(

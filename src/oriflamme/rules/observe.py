@@ -96,6 +96,7 @@ def observe(s: State, viewer: int | None, with_log: bool = False) -> dict[str, A
         "round": s.round,
         "phase": PHASE_NAMES[s.phase],
         "first_player": s.first_player,
+        "placed": s.placed,
         "influence": list(s.influence),
         "scores_by_round": [list(r) for r in s.scores_by_round],
         "queue": queue,

@@ -1,0 +1,104 @@
+"""World sampling (determinization): a sampled world never contradicts what the player knows.
+
+Property test over random positions of every set-up: the sampled world's observation for that
+player equals the real one (R-INFO-1), every card is in exactly one place with its family's
+types, and the hidden cards really are dealt anew.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oriflamme.api import CHOOSABLE, Game, WorldSampler, new_game, sample_world
+
+SETUPS = [
+    {"players": 3, "cards": "base"},
+    {"players": 4, "cards": "embrasement"},
+    {"players": 5, "cards": "base", "edition": "first"},
+    {"players": 2, "cards": "embrasement"},
+    {"players": 2, "cards": "base", "variant": "standard"},
+]
+
+
+def where_each_card_is(game: Game) -> Counter[str]:
+    """Card reference -> number of places it is in (from the complete position)."""
+    pos = game.position()
+    seen: Counter[str] = Counter()
+    for stack in pos["queue"]:
+        for ref in stack:
+            seen[ref.split("*")[0].split("+")[0].split("@")[0]] += 1
+    for colour, zones in pos["families"].items():
+        for cards in zones.values():
+            for name in cards:
+                seen[f"{colour}:{name}"] += 1
+    return seen
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    setup=st.sampled_from(SETUPS),
+    mixed=st.booleans(),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 90),
+    viewer_pick=st.integers(0, 4),
+)
+def test_sampled_world_agrees_with_the_players_knowledge(
+    setup: dict[str, object], mixed: bool, seed: int, steps: int, viewer_pick: int
+) -> None:
+    rng = random.Random(seed)
+    cards = rng.sample(CHOOSABLE, 10) if mixed else setup["cards"]
+    game = new_game(**{**setup, "cards": cards}, seed=seed)  # type: ignore[arg-type]
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(game.random_action(rng))
+    viewer = viewer_pick % game.config.players
+    view = game.observe(viewer)
+    sampler = WorldSampler(view)
+    for k in range(3):
+        world = sampler.sample(random.Random(seed * 7 + k))
+        assert world.observe(viewer) == view
+        counts = where_each_card_is(world)
+        assert counts == where_each_card_is(game)  # same cards, each in exactly one place
+        assert set(counts.values()) == {1}
+        assert world.legal_actions() == game.legal_actions() or world.current_player != viewer
+        # the world plays on to the end without error
+        world.playout(random.Random(k))
+        assert world.is_over
+
+
+def test_hidden_cards_are_really_dealt_anew() -> None:
+    """The sampler must not copy the true deal: over several worlds an opponent's hidden
+    cards take other types (the test of agreement above could not fail otherwise)."""
+    game = new_game(players=3, seed=11)
+    view = game.observe(0)
+    truth = game.position()["ids"]
+    sampler = WorldSampler(view)
+    differing = 0
+    for k in range(10):
+        world = sampler.sample(random.Random(k)).position()["ids"]
+        assert {r: i for r, i in world.items() if r.startswith("red:")} == {
+            r: i for r, i in truth.items() if r.startswith("red:")
+        }
+        differing += world != truth
+    assert differing >= 9
+
+
+def test_sample_world_from_a_game_or_an_observation() -> None:
+    game = new_game(players=4, cards="embrasement", seed=5)
+    rng = random.Random(3)
+    for _ in range(30):
+        game.apply(game.random_action(rng))
+    assert sample_world(game, 2, rng).observe(2) == game.observe(2)
+    assert sample_world(game.observe(1), 1, rng).observe(1) == game.observe(1)
+    with pytest.raises(ValueError, match="player"):
+        sample_world(game)
+    with pytest.raises(ValueError, match="player 1's"):
+        sample_world(game.observe(1), 2)
+    with pytest.raises(ValueError, match="observation"):
+        WorldSampler(game.observe(None))
