@@ -1,6 +1,8 @@
 """Bots: the :class:`Bot` interface, the registry (:func:`make_bot`) and the runner."""
 
 from .base import Bot, BotEntry, BotFactory, BotSpecError, known_bots, make_bot, register_bot
+from .greedy import GreedyBot
+from .ismcts import IsmctsBot
 from .random_bot import RandomBot
 from .runner import BotError, StepCallback, bot_move, play_game
 
@@ -10,6 +12,8 @@ __all__ = [
     "BotError",
     "BotFactory",
     "BotSpecError",
+    "GreedyBot",
+    "IsmctsBot",
     "RandomBot",
     "StepCallback",
     "bot_move",

@@ -4,7 +4,7 @@ A bot sees only its own player's observation (``game.observe(player)``) and the 
 :mod:`oriflamme.bots.runner` is what hands them over, so a bot never holds the game itself.
 
 A *spec* names a registered bot, optionally with options: ``"random"``, ``"ismcts:iterations=500"``
-or ``"name:key=value:key=value"``.
+or ``"name:key=value:key=value"``. A bare number sets the bot's first option: ``"ismcts:500"``.
 
 >>> bot = make_bot("random", seed=1)
 >>> bot.name
@@ -82,7 +82,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     for part in parts:
         key, sep, value = part.partition("=")
         key = key.strip().lower()
-        if not sep or not key:
+        if not sep and key.replace(".", "", 1).isdigit():
+            key, value = "", key  # a bare number: the bot's first option (see make_bot)
+        elif not sep or not key:
             raise BotSpecError(f"bad option {part!r} in bot spec {spec!r}: expected key=value")
         if key in options:
             raise BotSpecError(f"option {key!r} given twice in bot spec {spec!r}")
@@ -97,6 +99,12 @@ def make_bot(spec: str, seed: int) -> Bot:
     if entry is None:
         known = ", ".join(known_bots()) or "none"
         raise BotSpecError(f"unknown bot {name!r}; known bots: {known}")
+    if "" in options:
+        if not entry.options:
+            raise BotSpecError(f"bot {name!r} takes no options, not {options['']!r}")
+        if entry.options[0] in options:
+            raise BotSpecError(f"option {entry.options[0]!r} given twice in bot spec {spec!r}")
+        options[entry.options[0]] = options.pop("")
     unknown = sorted(set(options) - set(entry.options))
     if unknown:
         allowed = ", ".join(entry.options) or "no options"

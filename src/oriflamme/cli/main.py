@@ -21,6 +21,8 @@ from .common import CliError, LineSource
 from .play import run_play
 from .replay import run_replay
 from .simulate import run_simulate
+from .tournament import add_parser as add_tournament_parser
+from .tournament import run_tournament
 
 EXIT_USAGE = 2
 
@@ -181,6 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--seconds", type=float, default=2.0, metavar="T", help="time per configuration (default 2)"
     )
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    add_tournament_parser(commands)
     return parser
 
 
@@ -205,6 +209,8 @@ def main(
             return run_replay(args, input=stdin, console=console)
         if args.command == "bench":
             return run_bench(args, console=console)
+        if args.command == "tournament":
+            return run_tournament(args, console=console)
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     except (CliError, ConfigError, RecordError, BotSpecError) as exc:

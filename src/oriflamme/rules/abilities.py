@@ -122,7 +122,7 @@ class Spy(Ability):
         return sorted({s.controller(c) % n for c in adjacent_tops(s, x)})
 
     def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        steal(s, _me(s, f), choice, 1)
+        steal(s, _me(s, f), choice, 1, x)
 
 
 class Heir(Ability):

@@ -50,15 +50,18 @@ def lose(s: State, player: int, amount: int, source: int = -1) -> None:
                 amount=taken)
 
 
-def steal(s: State, thief: int, victim: int, amount: int) -> None:
-    """The thief gains exactly what the victim loses; stealing from yourself does nothing."""
+def steal(s: State, thief: int, victim: int, amount: int, source: int = -1) -> None:
+    """The thief gains exactly what the victim loses; stealing from yourself does nothing.
+    ``source`` is the card that steals (the Spy, or a Shapeshifter copying it; the Trap)."""
     if thief == victim:
         return
     taken = min(amount, s.influence[victim])
     if taken > 0:
         s.influence[victim] -= taken
         s.influence[thief] += taken
-        log(s, EventKind.STOLE, thief, other=victim, amount=taken)
+        if s.log is not None:
+            log(s, EventKind.STOLE, thief, source, public_type(s, source) if source >= 0 else -1,
+                victim, taken)
 
 
 # -- Queue edits ----------------------------------------------------------------------------
@@ -145,7 +148,7 @@ def eliminate(s: State, target: int, by: int, family: int, reward: bool = True) 
     elif kind == _TRAP:
         if victim != me:
             discard(s, by)
-            steal(s, victim, me, 3)
+            steal(s, victim, me, 3, target)
     elif kind in (_PRINCE, _TWIN):
         linked = _TWIN if kind == _PRINCE else _PRINCE
         types = s.card_type

@@ -18,7 +18,7 @@ class EventKind(IntEnum):
     ELIMINATED = 3  # player eliminated card with card `other`
     DISCARDED = 4  # card was discarded; player = its owner's player
     MOVED = 5  # player moved card to gap `other`
-    STOLE = 6  # player stole amount from player `other`
+    STOLE = 6  # player stole amount from player `other` (card = the Spy or Trap)
     GAINED = 7  # player gained amount (card = source)
     LOST = 8  # player lost amount (card = source)
     CORRUPTED = 9  # player put family `other`'s Corruption token on card

@@ -1,0 +1,601 @@
+"""Position evaluation and a fast one-step policy, shared by the greedy and search bots.
+
+Both work on a *full* game (a real one, or a world drawn with :class:`~oriflamme.api.WorldSampler`)
+and read its state directly, read-only, for speed: search calls them thousands of times per
+decision.
+
+- :func:`evaluate` estimates a player's **expected share of victory**, a value in [0, 1]: the
+  exact share (1/number of winners, or 0) once the game is over, otherwise a softmax of the
+  players' *projected final scores* whose temperature shrinks as the game nears its end.
+- :func:`projected_scores` gives those projections: Influence, plus what each player's cards in
+  the Queue should still bring (tokens, abilities still to act), minus the threats they face
+  (revealed enemy attackers next to them), plus the placements still to come and a small share
+  of the tie-break (cards in the Queue).
+- :func:`greedy_action` is a one-step rule-of-thumb policy for rollouts (tens of microseconds):
+  it scores each legal option with small heuristics using only what the acting player may know
+  (face-up cards and their own cards; other face-down cards count at their expected worth).
+
+>>> import random
+>>> from oriflamme.api import new_game
+>>> game = new_game(players=3, seed=1)
+>>> round(evaluate(game, 0), 2)                      # the deal: everyone equal
+0.33
+>>> game.legal_actions().count(greedy_action(game, 0, random.Random(0)))
+1
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import NamedTuple
+
+from oriflamme.api import Action, Game
+from oriflamme.rules.abilities import CHOOSE, TOKENS, adjacent_tops
+from oriflamme.rules.actions import ActionKind
+from oriflamme.rules.cards import CardType
+from oriflamme.rules.engine import legal_actions, result
+from oriflamme.rules.state import HAND, N_ZONES, OVER, PILE, PLACEMENT, RESOLUTION, State
+
+__all__ = ["action_score", "evaluate", "greedy_action", "projected_scores", "state_of"]
+
+(ARCHER, SOLDIER, SPY, HEIR, ASSASSINATION, ROYAL_DECREE, LORD, SHAPESHIFTER, AMBUSH, CONSPIRACY,
+ PRINCE, TWIN, QUEEN, CUTTHROAT, APOTHECARY, FELON, SCHEMER, USURPATION, MACHINATION, TRAP,
+ CORRUPTION) = range(21)
+_CHARACTER = tuple(CardType(t).is_character for t in range(21))
+_ATTACKERS = frozenset({SOLDIER, CUTTHROAT, ARCHER, APOTHECARY})
+_GUARDS = frozenset({AMBUSH, TRAP})
+_PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
+_FRONT, _END = -1, -2
+
+#: Influence a card of each type typically brings per activation once revealed (Characters), or
+#: once on its reveal beyond its tokens (Intrigues): the worth of a card whose details are unknown.
+TYPICAL_GAIN: tuple[float, ...] = (
+    1.0,  # Archer
+    1.1,  # Soldier
+    0.9,  # Spy
+    1.6,  # Heir
+    1.6,  # Assassination
+    0.4,  # Royal Decree
+    1.5,  # Lord
+    0.9,  # Shapeshifter
+    1.0,  # Ambush (its reveal; the threat it poses is GUARD_WORTH)
+    0.0,  # Conspiracy (its tokens, doubled)
+    1.5,  # Prince
+    1.0,  # Twin
+    2.0,  # Queen
+    1.1,  # Cutthroat
+    1.0,  # Apothecary
+    0.3,  # Felon
+    1.4,  # Schemer
+    1.6,  # Usurpation
+    1.2,  # Machination
+    1.0,  # Trap
+    1.4,  # Corruption
+)
+#: Later activations count less: the card may be eliminated or its neighbours change.
+DECAY = 0.8
+#: What a face-down Ambush or Trap is worth beyond its reveal: the punishment it may inflict.
+GUARD_WORTH = 0.8
+#: Projected worth of a placement still to come, by the number of rounds it will act in.
+PLACEMENT_WORTH = (0.0, 1.2, 2.0, 2.6, 3.0, 3.3, 3.5)
+#: Chance that a revealed attacker eliminates a given opponent neighbour, per activation it has
+#: left (shared among its possible victims), and at most.
+THREAT_PER_ACTIVATION = 0.3
+THREAT_MAX = 0.9
+#: Chance that a face-down Assassination in the Queue takes the best card it may target.
+ASSASSINATION_RISK = 0.5
+#: Weight of the tie-break (cards controlled in the Queue) in a projected score.
+TIE_WEIGHT = 0.1
+#: Softmax temperature of :func:`evaluate`: uncertainty grows with the rounds left (fitted on
+#: the outcomes of greedy and random self-play games, by Brier score).
+TEMPERATURE_BASE = 0.2
+TEMPERATURE_PER_ROUND = 1.6
+
+
+def state_of(game: Game) -> State:
+    """The game's raw state, read-only (search code needs it for speed)."""
+    return game._state
+
+
+def _decayed(activations: int) -> float:
+    """Sum of DECAY**k over ``activations`` activations."""
+    return (1.0 - DECAY ** activations) / (1.0 - DECAY) if activations > 0 else 0.0
+
+
+def _controller(s: State, card: int) -> int:
+    """The controlling family of ``card``."""
+    c = s.corrupt[card]
+    return c if c >= 0 else s.card_family[card]
+
+
+def _activations_left(s: State, index: int, card: int) -> int:
+    """How many more times the top card of stack ``index`` should act (this round included)."""
+    later = 6 - s.round
+    if s.phase == PLACEMENT:
+        return later + 1
+    if s.phase != RESOLUTION:
+        return 0
+    if index > s.cursor or (index == s.cursor and s.resolving != card):
+        return later + 1
+    return later
+
+
+# -- evaluation ---------------------------------------------------------------------------------
+def evaluate(game: Game, player: int) -> float:
+    """``player``'s expected share of victory in [0, 1] (exact once the game is over)."""
+    return evaluate_state(state_of(game), player)
+
+
+def evaluate_state(s: State, player: int) -> float:
+    """:func:`evaluate` on a raw state."""
+    if s.phase == OVER:
+        r = result(s)
+        assert r is not None
+        return 1.0 / len(r.winners) if player in r.winners else 0.0
+    scores = projected_state_scores(s)
+    remaining = 6 - s.round + (1.0 if s.phase == PLACEMENT else 0.5)
+    temperature = TEMPERATURE_BASE + TEMPERATURE_PER_ROUND * remaining
+    top = max(scores)
+    weights = [math.exp((v - top) / temperature) for v in scores]
+    return weights[player] / sum(weights)
+
+
+def projected_scores(game: Game) -> list[float]:
+    """Each player's projected final score (Influence plus expected gains; see the module)."""
+    return projected_state_scores(state_of(game))
+
+
+def projected_state_scores(s: State) -> list[float]:
+    """:func:`projected_scores` on a raw state."""
+    n = s.config.players
+    scores = [float(v) for v in s.influence]
+    q = s.queue
+    tops = [st[-1] for st in q]
+    worth = [_card_worth(s, i, c) for i, c in enumerate(tops)]
+    for i, c in enumerate(tops):
+        if s.face_up[c] and s.card_type[c] in _ATTACKERS:
+            _apply_threat(s, i, c, worth)
+        elif s.face_up[c]:
+            _apply_harm(s, i, c, scores)
+        elif s.card_type[c] == ASSASSINATION:
+            _apply_assassination(s, i, c, worth)
+    for i, c in enumerate(tops):
+        scores[_controller(s, c) % n] += worth[i]
+    for st in q:
+        for c in st:
+            scores[_controller(s, c) % n] += TIE_WEIGHT
+    _add_future_placements(s, scores)
+    return scores
+
+
+def _card_worth(s: State, index: int, card: int) -> float:
+    """What the top card of stack ``index`` should still bring its controller."""
+    acts = _activations_left(s, index, card)
+    if acts == 0:
+        return 0.0
+    t = s.card_type[card]
+    tokens = s.tokens[card]
+    if s.face_up[card]:
+        now = max(ability_value(s, _controller(s, card), card, t), 0.0)
+        return now + 0.5 * (now + TYPICAL_GAIN[t]) * (_decayed(acts) - 1.0)
+    if t in _GUARDS:
+        return TYPICAL_GAIN[t] + GUARD_WORTH
+    if t == CONSPIRACY:
+        return 2.0 * (tokens + 0.7 * (acts - 1))
+    if _CHARACTER[t]:
+        return tokens + max(TYPICAL_GAIN[t] * _decayed(acts), 0.8 * (acts - 1) + TYPICAL_GAIN[t])
+    return tokens + TYPICAL_GAIN[t] + 0.6 * (acts - 1)
+
+
+def _apply_threat(s: State, index: int, attacker: int, worth: list[float]) -> None:
+    """A revealed attacker endangers the opponent cards it may hit next: lower their worth."""
+    acts = _activations_left(s, index, attacker)
+    if acts == 0:
+        return
+    n = s.config.players
+    me = _controller(s, attacker) % n
+    victims = [c for c in _attack_options(s, attacker, s.card_type[attacker], _controller(
+        s, attacker)) if _controller(s, c) % n != me]
+    if not victims:
+        return
+    share = min(THREAT_PER_ACTIVATION * acts, THREAT_MAX) / len(victims)
+    tops = [st[-1] for st in s.queue]
+    for c in victims:
+        i = tops.index(c)
+        worth[i] -= share * (worth[i] + TIE_WEIGHT)
+
+
+def _apply_assassination(s: State, index: int, card: int, worth: list[float]) -> None:
+    """A face-down Assassination in the Queue threatens the most valuable opponent card."""
+    if _activations_left(s, index, card) == 0:
+        return
+    n = s.config.players
+    me = _controller(s, card) % n
+    targets = [i for i, st in enumerate(s.queue) if _controller(s, st[-1]) % n != me]
+    if targets:
+        best = max(targets, key=lambda i: worth[i])
+        worth[best] -= ASSASSINATION_RISK * max(worth[best] + TIE_WEIGHT, 0.0)
+
+
+def _apply_harm(s: State, index: int, card: int, scores: list[float]) -> None:
+    """A revealed Spy or Felon will take Influence from its neighbours' controllers."""
+    t = s.card_type[card]
+    if t not in (SPY, FELON):
+        return
+    acts = _activations_left(s, index, card)
+    n = s.config.players
+    me = _controller(s, card) % n
+    players = [_controller(s, c) % n for c in adjacent_tops(s, card)]
+    if t == SPY:
+        others = [p for p in players if p != me]
+        if others:
+            richest = max(s.influence[p] for p in others)
+            victims = {p for p in others if s.influence[p] == richest}
+            for p in victims:
+                scores[p] -= 0.8 * _decayed(acts) / len(victims)
+    else:
+        for p in players:
+            scores[p] -= 0.8 * _decayed(acts)
+
+
+def _add_future_placements(s: State, scores: list[float]) -> None:
+    """Count the placements each player still has to make, as far as their cards go."""
+    cfg = s.config
+    per_round = cfg.placements_per_round
+    later = 6 - s.round
+    for p in range(cfg.players):
+        slots: list[float] = []
+        if s.phase == PLACEMENT:
+            order = (p - s.first_player) % cfg.players
+            done = sum(1 for k in range(s.placed) if k % cfg.players == order)
+            slots += [PLACEMENT_WORTH[later + 1]] * (per_round - done)
+        if s.phase != OVER:
+            slots += [PLACEMENT_WORTH[r] for r in range(later, 0, -1) for _ in range(per_round)]
+        cards = sum(len(s.zones[f * N_ZONES + z]) for f in cfg.player_families(p)
+                    for z in (HAND, PILE))
+        scores[p] += sum(slots[:cards])
+
+
+# -- what an ability would do -------------------------------------------------------------------
+def _attack_options(s: State, card: int, t: int, family: int) -> list[int]:
+    """Top cards an attacking ability of type ``t`` acting as ``card`` may eliminate."""
+    q = s.queue
+    if not q:
+        return []
+    if t == ARCHER:
+        first, last = q[0][-1], q[-1][-1]
+        return [first] if first == last else [first, last]
+    if t == ASSASSINATION:
+        return [st[-1] for st in q]
+    if t == APOTHECARY:
+        n = len(q)
+        refs = [i for i, st in enumerate(q) if st[-1] != card and _controller(s, st[-1]) == family]
+        near = sorted({j for i in refs for j in (i - 1, i + 1) if 0 <= j < n})
+        return [q[j][-1] for j in near]
+    return adjacent_tops(s, card)
+
+
+def harm_weight(s: State) -> float:
+    """What one point lost by one opponent is worth, against one point gained: the other
+    opponents gain nothing on you either way."""
+    return 1.0 / max(s.config.players - 1, 1)
+
+
+def _known_type(s: State, card: int, player: int) -> int:
+    """The type of ``card`` if ``player`` may know it, else -1."""
+    if s.face_up[card] or s.card_family[card] % s.config.players == player:
+        return s.card_type[card]
+    return -1
+
+
+def _guard_risk(s: State, card: int, player: int) -> tuple[float, float]:
+    """Chances, as ``player`` sees it, that face-down ``card`` is an Ambush, and a Trap."""
+    f = s.card_family[card]
+    size = s.config.family_size
+    hidden = sum(1 for c in range(f * size, f * size + size) if not s.face_up[c])
+    if hidden == 0:
+        return 0.0, 0.0
+    risks = []
+    for guard in (AMBUSH, TRAP):
+        g = s.family_card(f, guard)
+        risks.append(0.0 if g < 0 or s.face_up[g] else 1.0 / hidden)
+    return risks[0], risks[1]
+
+
+def target_value(s: State, player: int, target: int) -> float:
+    """What eliminating top card ``target`` is worth to ``player`` (the eliminator)."""
+    n = s.config.players
+    owner = _controller(s, target) % n
+    t = _known_type(s, target, player)
+    index = s.stack_index(target)
+    acts = max(_activations_left(s, index, target), 1)
+    tokens = s.tokens[target]
+    if t >= 0:
+        if t == CONSPIRACY:
+            loss = 2.0 * tokens + 1.0
+        elif t in _GUARDS and not s.face_up[target]:
+            loss = GUARD_WORTH + 1.0
+        else:
+            loss = tokens + TYPICAL_GAIN[t] * _decayed(acts)
+    else:
+        loss = tokens + 1.2 * _decayed(min(acts, 3))
+    if owner == player:
+        if t in _GUARDS and not s.face_up[target]:
+            return 1.0 - 1.0 - GUARD_WORTH
+        return 1.0 - loss - TIE_WEIGHT
+    lead = s.influence[owner] - s.influence[player]
+    harm = harm_weight(s)
+    value = 1.0 + harm * (loss + TIE_WEIGHT) + 0.1 * lead
+    if t == QUEEN:
+        value += 1.0
+    if t < 0:
+        ambush, trap = _guard_risk(s, target, player)
+        value -= ambush * (1.0 + 4.0 * harm) + trap * (3.0 + 3.0 * harm)
+    elif t in _GUARDS:
+        value -= (1.0 + 4.0 * harm) if t == AMBUSH else (3.0 + 3.0 * harm)
+    return value
+
+
+def ability_value(s: State, family: int, card: int, t: int) -> float:
+    """Roughly what the ability of type ``t`` acting as ``card`` for ``family`` would bring its
+    player now (gains, plus half the harm done to opponents), as that player sees the game."""
+    n = s.config.players
+    me = family % n
+    if t in (SOLDIER, CUTTHROAT, ARCHER, APOTHECARY, ASSASSINATION, USURPATION):
+        options = _attack_options(s, card, t, family)
+        return max((target_value(s, me, c) for c in options), default=0.0)
+    if t == SPY:
+        others = [s.influence[_controller(s, c) % n] for c in adjacent_tops(s, card)
+                  if _controller(s, c) % n != me]
+        return 1.0 + harm_weight(s) if others and max(others) > 0 else 0.0
+    if t == HEIR:
+        for st in s.queue:
+            c = st[-1]
+            if c != card and s.face_up[c] and s.card_type[c] == s.card_type[card]:
+                return 0.0
+        return 2.0
+    if t == LORD:
+        return 1.0 + sum(1 for c in adjacent_tops(s, card) if _controller(s, c) == family)
+    if t == FELON:
+        return sum(-1.0 if _controller(s, c) % n == me else harm_weight(s)
+                   for c in adjacent_tops(s, card))
+    if t == SCHEMER:
+        i = s.stack_index(card)
+        q = s.queue
+        tall = (i > 0 and len(q[i - 1]) > 1) or (i + 1 < len(q) and len(q[i + 1]) > 1)
+        return -1.0 if tall else 2.0
+    if t == SHAPESHIFTER:
+        models = [s.card_type[c] for c in adjacent_tops(s, card)
+                  if s.face_up[c] and _CHARACTER[s.card_type[c]]]
+        return max((ability_value(s, family, card, m) for m in models if m != SHAPESHIFTER),
+                   default=0.0)
+    if t == CONSPIRACY:
+        return 2.0 * s.tokens[card]
+    if t == CORRUPTION:
+        return max((TYPICAL_GAIN[s.card_type[c]] * 1.5 for c in _corruptible(s, family)
+                    if _controller(s, c) % n != me), default=0.0)
+    if t == MACHINATION:
+        best = max((ability_value(s, family, c, s.card_type[c]) for c in _activable(s, family)),
+                   default=0.0)
+        return best + s.tokens[card] * max(best, 1.0)
+    if t == QUEEN:
+        return 2.0
+    if t == PRINCE:
+        return 1.0
+    return TYPICAL_GAIN[t]
+
+
+def _corruptible(s: State, family: int) -> list[int]:
+    """Revealed top Characters the Corruption of ``family`` may take."""
+    out = []
+    for st in s.queue:
+        c = st[-1]
+        if s.face_up[c] and _CHARACTER[s.card_type[c]]:
+            if len(st) > 1 and _controller(s, c) != family:
+                continue
+            out.append(c)
+    return out
+
+
+def _activable(s: State, family: int) -> list[int]:
+    """Revealed top Characters ``family`` controls (what a Machination may activate)."""
+    return [st[-1] for st in s.queue if s.face_up[st[-1]] and _CHARACTER[s.card_type[st[-1]]]
+            and _controller(s, st[-1]) == family]
+
+
+# -- the one-step policy ------------------------------------------------------------------------
+def greedy_action(game: Game, player: int, rng: random.Random) -> Action:
+    """A good-enough action for ``player`` (who must be deciding now), by simple heuristics."""
+    return greedy_state_action(state_of(game), player, rng)
+
+
+def greedy_state_action(s: State, player: int, rng: random.Random) -> Action:
+    """:func:`greedy_action` on a raw state; ties are broken with ``rng``."""
+    options = legal_actions(s)
+    if len(options) <= 1:
+        if not options:
+            raise ValueError("no legal action: the game is over or the player has no card")
+        return options[0]
+    if options[0][0] == _PLACE:
+        spots = {to: spot(s, player, to) for to in {a[2] for a in options}}
+        types = s.card_type
+        scores = [placement_fit(s, types[a[1]], spots[a[2]]) for a in options]
+    else:
+        scores = [action_score(s, player, a) for a in options]
+    best = max(scores)
+    ties = [a for a, v in zip(options, scores, strict=True) if v >= best - 1e-9]
+    return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
+
+
+def action_score(s: State, player: int, action: Action) -> float:
+    """The heuristic worth of one legal ``action`` to ``player`` (higher is better)."""
+    kind = action[0]
+    if kind == _PLACE:
+        return placement_value(s, player, action[1], action[2])
+    if kind in (_REVEAL, _LEAVE):
+        gain = reveal_gain(s, action[1])
+        return gain if kind == _REVEAL else 0.0
+    frame, x, f, arg = s.pending[-1]
+    if kind == _PLAYER:
+        victim = action[2]
+        return -1.0 if victim == player else min(s.influence[victim], 1) + 0.01 * s.influence[
+            victim]
+    if kind == _TARGET:
+        c = action[1]
+        if frame == CHOOSE and arg == SHAPESHIFTER:
+            return ability_value(s, f, x, s.card_type[c])
+        if frame == CHOOSE and arg == ROYAL_DECREE:
+            return 0.0  # which card to move: no opinion
+        if frame == CHOOSE and arg == CORRUPTION:
+            return (0.0 if _controller(s, c) % s.config.players == player
+                    else TYPICAL_GAIN[s.card_type[c]])
+        if frame == CHOOSE:
+            return target_value(s, player, c) + _cutthroat_bonus(s, f, c, arg)
+        return ability_value(s, f, c, s.card_type[c])  # Machination: the character to activate
+    if kind == _TWIN:
+        return _twin_place_value(s, player, action[2])
+    if kind == _GAIN:
+        return 1.0
+    if kind == _SPEND:
+        return max((ability_value(s, f, c, s.card_type[c]) for c in _activable(s, f)),
+                   default=0.0) if frame == TOKENS else 0.0
+    return 0.0  # Royal Decree moves: no opinion
+
+
+def _cutthroat_bonus(s: State, family: int, target: int, ability: int) -> float:
+    """A Cutthroat also takes every revealed opponent card of the target's name."""
+    if ability != CUTTHROAT or not s.face_up[target]:
+        return 0.0
+    name = s.card_type[target]
+    same = sum(1 for st in s.queue if st[-1] != target and s.face_up[st[-1]]
+               and s.card_type[st[-1]] == name and _controller(s, st[-1]) != family)
+    return 2.0 * same
+
+
+def reveal_gain(s: State, card: int) -> float:
+    """How much better revealing the face-down ``card`` now is than leaving it (its controller
+    knows it): positive means reveal."""
+    t = s.card_type[card]
+    family = _controller(s, card)
+    tokens = s.tokens[card]
+    if t in _GUARDS:
+        return 1.0 if s.round == 6 else -1.0
+    if s.round == 6:
+        return 1.0 + tokens if t != CONSPIRACY else 2.0 * tokens - 0.5
+    if t == CONSPIRACY:
+        return 2.0 * tokens - 5.0 + 3.0 * _danger(s, card)
+    if t == ROYAL_DECREE:
+        return tokens + s.round - 5.0
+    return ability_value(s, family, card, t) + 0.3 * tokens + _danger(s, card) - 0.9
+
+
+def _danger(s: State, card: int) -> float:
+    """1 if a revealed enemy attacker will act on ``card`` later this round or next, else 0."""
+    family = _controller(s, card)
+    for st in s.queue:
+        a = st[-1]
+        t = s.card_type[a]
+        if s.face_up[a] and t in _ATTACKERS and _controller(s, a) != family and (
+                card in _attack_options(s, a, t, _controller(s, a))):
+            return 1.0
+    return 0.0
+
+
+class Spot(NamedTuple):
+    """What a placement spot offers, whatever card goes there."""
+
+    neighbours: int  # top cards next to it
+    opponents: list[int]  # those another player controls
+    guarded: int  # revealed enemy attackers among them
+    tall: int  # neighbours on stacks of two or more cards (a Schemer's bane)
+    exposure: float  # danger from revealed enemy attackers
+    cover: float  # worth of covering one's own top card there (0 at either end)
+
+
+def spot(s: State, player: int, to: int) -> Spot:
+    """Describe the spot ``to`` of a placement by ``player``."""
+    q = s.queue
+    if to < 0:
+        near = ([0] if to == _FRONT else [len(q) - 1]) if q else []
+        at_end = True
+    else:
+        i = s.stack_index(to)
+        near = [j for j in (i - 1, i + 1) if 0 <= j < len(q)]
+        at_end = i == 0 or i == len(q) - 1
+    neighbours = [q[j][-1] for j in near]
+    opponents = _opponents(s, player, neighbours)
+    return Spot(
+        neighbours=len(neighbours),
+        opponents=opponents,
+        guarded=sum(1 for c in opponents if s.face_up[c] and s.card_type[c] in _ATTACKERS),
+        tall=sum(1 for j in near if len(q[j]) > 1),
+        exposure=_exposure(s, player, opponents, at_end),
+        cover=_cover_value(s, to) if to >= 0 else 0.0,
+    )
+
+
+def placement_value(s: State, player: int, card: int, to: int) -> float:
+    """The worth of placing ``card`` (of ``player``) at ``to``."""
+    return placement_fit(s, s.card_type[card], spot(s, player, to))
+
+
+def placement_fit(s: State, t: int, where: Spot) -> float:
+    """The worth of placing a card of type ``t`` at a spot: how pressing it is to play it, what
+    its ability should do from there, the danger it faces, and what it covers."""
+    value = _play_priority(s, t) + where.cover
+    opponents = where.opponents
+    if t in (SOLDIER, CUTTHROAT, USURPATION, SPY, FELON):
+        value += 0.8 * len(opponents) - (0.8 if len(opponents) < where.neighbours else 0.0)
+        value += 0.1 * sum(s.tokens[c] + (1.0 if s.face_up[c] else 0.0) for c in opponents)
+    elif t == LORD:
+        value += 0.7 * (where.neighbours - len(opponents))
+    elif t == SCHEMER:
+        value -= 1.5 * where.tall
+    if t in _GUARDS:
+        return value + 0.7 * where.guarded
+    return value - where.exposure * (0.6 + 0.2 * TYPICAL_GAIN[t])
+
+
+def _play_priority(s: State, t: int) -> float:
+    """How pressing it is to play a card of type ``t`` now rather than later."""
+    left = 6 - s.round
+    if t == CONSPIRACY or t in _GUARDS:
+        return 1.0 + 0.25 * left
+    if _CHARACTER[t]:
+        return TYPICAL_GAIN[t] * (1.0 + 0.3 * left)
+    return TYPICAL_GAIN[t] + 0.3 * (3 - abs(left - 2))
+
+
+def _exposure(s: State, player: int, opponents: list[int], at_end: bool) -> float:
+    """Revealed enemy attackers that could hit a card placed beside ``opponents``."""
+    danger = sum(1.0 for c in opponents if s.face_up[c] and s.card_type[c] in (SOLDIER, CUTTHROAT))
+    if at_end:
+        n = s.config.players
+        danger += sum(0.5 for st in s.queue if s.face_up[st[-1]] and s.card_type[st[-1]] == ARCHER
+                      and _controller(s, st[-1]) % n != player)
+    return danger
+
+
+def _cover_value(s: State, top: int) -> float:
+    """Covering one's own top card: protects it (if in danger) but stops it acting."""
+    if s.face_up[top]:
+        lost = max(ability_value(s, _controller(s, top), top, s.card_type[top]), 0.0)
+        return 0.6 * _danger(s, top) - lost - 0.3
+    return 0.8 * _danger(s, top) - 0.3 * s.tokens[top] - 0.8
+
+
+def _twin_place_value(s: State, player: int, to: int) -> float:
+    """The Twin acts this round only if placed later than the cursor; avoid enemy attackers."""
+    q = s.queue
+    if to == _FRONT:
+        return -_exposure(s, player, _opponents(s, player, [q[0][-1]] if q else []), True)
+    if to == _END:
+        return 1.0 - _exposure(s, player, _opponents(s, player, [q[-1][-1]] if q else []), True)
+    return (1.0 if s.stack_index(to) > s.cursor else 0.0) - 0.5  # covers one of its own cards
+
+
+def _opponents(s: State, player: int, cards: list[int]) -> list[int]:
+    """The cards among ``cards`` that another player controls."""
+    n = s.config.players
+    return [c for c in cards if _controller(s, c) % n != player]

@@ -1,0 +1,230 @@
+"""The tournament's outputs: ``results.json``, ``report.md`` and PNG charts (matplotlib, no
+display needed: figures are drawn with the Agg canvas, without pyplot)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from oriflamme import __version__
+
+from .schedule import Plan, Settings
+from .stats import summarise
+from .worker import GameRecord
+
+RESULTS_FORMAT = "oriflamme-tournament"
+CHARTS = {
+    "win_share.png": "Win share per bot, with its 95% interval",
+    "rating.png": "Rating per bot",
+    "seats.png": "Win share per seat",
+    "card_influence.png": "Influence earned per game, by card type",
+}
+
+
+def build_results(
+    settings: Settings, laid_out: Plan, records: Sequence[GameRecord], run: dict[str, Any]
+) -> dict[str, Any]:
+    """Everything about the tournament: how it was run, every figure, every game."""
+    return {
+        "format": RESULTS_FORMAT,
+        "version": 1,
+        "run": {**run, "oriflamme": __version__},
+        "settings": {
+            "bots": list(settings.bots),
+            "config": settings.config().to_dict(),
+            "seed": settings.seed,
+            "games_requested": settings.games,
+            "games": laid_out.games,
+            "rotation": [[settings.bots[b] for b in lineup] for lineup in laid_out.lineups],
+        },
+        **summarise(settings, records),
+        "records": [r.to_json() for r in records],
+    }
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(headings) + " |"]
+    lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(headings))) + "|")
+    lines.extend("| " + " | ".join(row) + " |" for row in rows)
+    return lines
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The report: how the tournament was run, the tables, the charts and what they mean."""
+    run, settings = results["run"], results["settings"]
+    config = settings["config"]
+    players = config["players"]
+    cards = config["cards"] if isinstance(config["cards"], str) else ", ".join(config["cards"])
+    rotation = len(settings["rotation"])
+    rounded = (
+        f" ({settings['games_requested']} asked, rounded up to a whole number of rotations)"
+        if settings["games"] != settings["games_requested"]
+        else ""
+    )
+    lines = [
+        f"# Tournament: {' vs '.join(settings['bots'])}",
+        "",
+        f"- Command: `{run['command']}`",
+        f"- Games: {results['games']}{rounded}; {results['shared_victories']} shared victories;"
+        f" {results['mean_decisions_per_game']:.1f} decisions per game",
+        f"- Set-up: {players} players, cards {cards}, variant {config['variant']},"
+        f" edition {config['edition']}; seat 0 places first in round 1",
+        f"- Seed: {settings['seed']}; started {run['started']}; took {run['seconds']:.1f} s"
+        f" ({run['backend']} backend, {run['jobs']} workers); oriflamme {run['oriflamme']}",
+        f"- Seat rotation ({rotation} lineup{'s' if rotation > 1 else ''}, each used equally"
+        f" often; seats 0 to {players - 1}): "
+        + "; ".join("(" + ", ".join(lineup) + ")" for lineup in settings["rotation"]),
+        "",
+        "## Bots",
+        "",
+    ]
+    lines += _table(
+        ["Bot", "Games", "Seats", "Win share", "95% interval", "Mean score", "ms / decision",
+         "Rating μ", "σ", "Ordinal"],
+        [
+            [
+                f"`{b['bot']}`",
+                str(b["games"]),
+                str(b["seats"]),
+                percent(b["win_share"]),
+                f"{percent(b['win_share_ci95'][0])} – {percent(b['win_share_ci95'][1])}",
+                f"{b['mean_score']:.2f}",
+                f"{1000 * b['mean_decision_seconds']:.3g}",
+                f"{b['rating']['mu']:.2f}",
+                f"{b['rating']['sigma']:.2f}",
+                f"{b['rating']['ordinal']:.2f}",
+            ]
+            for b in results["bots"]
+        ],
+    )
+    lines += ["", "![Win share](win_share.png) ![Rating](rating.png)", "", "## Seats", ""]
+    lines += _table(
+        ["Seat", "Win share", "95% interval", "Mean score"],
+        [
+            [
+                str(s["seat"]),
+                percent(s["win_share"]),
+                f"{percent(s['win_share_ci95'][0])} – {percent(s['win_share_ci95'][1])}",
+                f"{s['mean_score']:.2f}",
+            ]
+            for s in results["seats"]
+        ],
+    )
+    lines += ["", "![Seats](seats.png)", "", "## Card types (per game)", ""]
+    lines += _table(
+        ["Card", "Influence earned", "Revealed", "Eliminated", "Left face down"],
+        [
+            [
+                c["name"],
+                f"{c['influence_per_game']:.2f}",
+                f"{c['revealed_per_game']:.2f}",
+                f"{c['eliminated_per_game']:.2f}",
+                f"{c['hidden_per_game']:.2f}",
+            ]
+            for c in results["card_types"]
+        ],
+    )
+    lines += [
+        "",
+        "![Influence per card type](card_influence.png)",
+        "",
+        "## What the figures mean",
+        "",
+        "- *Win share*: wins per seat played, a shared victory counting 1/k for each of its k"
+        f" co-winners; evenly matched bots score about 1/{players} = {percent(1 / players)}."
+        " *Seats* counts seat-games (a bot may hold several seats of a game), *Games* the games"
+        " it took part in.",
+        "- *95% interval*: the Wilson score interval of the win share.",
+        "- *Rating*: openskill Plackett-Luce, updated game by game from the ranking (score, then"
+        " cards controlled in the Queue; equal on both is a tie). Ordinal = μ − 3σ.",
+        "- *Seats*: seat 0 places first in round 1, the first player moves on each round.",
+        "- *Card types*: Influence gained or stolen credited to the card that earned it; cards"
+        " revealed and eliminated during the game; cards still face down in the Queue at the"
+        " end. See docs/tournaments.md.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _bar_chart(
+    labels: Sequence[str],
+    values: Sequence[float],
+    intervals: Sequence[Sequence[float]],
+    title: str,
+    even: float,
+) -> Figure:
+    fig = Figure(figsize=(max(4.0, 1.2 * len(labels) + 2), 4), layout="constrained")
+    ax = fig.add_subplot()
+    below = [v - lo for v, (lo, _) in zip(values, intervals, strict=True)]
+    above = [hi - v for v, (_, hi) in zip(values, intervals, strict=True)]
+    ax.bar(labels, values, yerr=[below, above], capsize=6, color="tab:blue")
+    ax.axhline(even, color="grey", linestyle="--", label=f"even ({percent(even)})")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win share")
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def charts(results: dict[str, Any], out: Path) -> list[Path]:
+    """Draw the charts of ``CHARTS`` into ``out``; return their paths."""
+    even = 1 / results["settings"]["config"]["players"]
+    bots = results["bots"]
+    figures: dict[str, Figure] = {}
+    figures["win_share.png"] = _bar_chart(
+        [b["bot"] for b in bots],
+        [b["win_share"] for b in bots],
+        [b["win_share_ci95"] for b in bots],
+        CHARTS["win_share.png"],
+        even,
+    )
+    seats = results["seats"]
+    figures["seats.png"] = _bar_chart(
+        [f"seat {s['seat']}" for s in seats],
+        [s["win_share"] for s in seats],
+        [s["win_share_ci95"] for s in seats],
+        CHARTS["seats.png"],
+        even,
+    )
+    fig = Figure(figsize=(max(4.0, 1.2 * len(bots) + 2), 4), layout="constrained")
+    ax = fig.add_subplot()
+    names = [b["bot"] for b in bots]
+    ax.errorbar(
+        names, [b["rating"]["mu"] for b in bots], yerr=[b["rating"]["sigma"] for b in bots],
+        fmt="o", capsize=6, label="μ ± σ",
+    )
+    ax.scatter(names, [b["rating"]["ordinal"] for b in bots], marker="x", label="ordinal μ − 3σ")
+    ax.set_xlim(-0.5, len(bots) - 0.5)
+    ax.set_ylabel("rating")
+    ax.set_title(CHARTS["rating.png"])
+    ax.legend()
+    figures["rating.png"] = fig
+    cards = sorted(results["card_types"], key=lambda c: c["influence_per_game"])
+    fig = Figure(figsize=(6, 0.35 * len(cards) + 1.5), layout="constrained")
+    ax = fig.add_subplot()
+    ax.barh([c["name"] for c in cards], [c["influence_per_game"] for c in cards], color="tab:red")
+    ax.set_xlabel("Influence per game")
+    ax.set_title(CHARTS["card_influence.png"])
+    figures["card_influence.png"] = fig
+    paths = []
+    for name, figure in figures.items():
+        path = out / name
+        figure.savefig(path, dpi=100)
+        paths.append(path)
+    return paths
+
+
+def write_report(results: dict[str, Any], out: Path) -> list[Path]:
+    """Write ``results.json``, ``report.md`` and the charts into ``out`` (which must exist)."""
+    written = [out / "results.json", out / "report.md"]
+    written[0].write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    written[1].write_text(markdown(results), encoding="utf-8")
+    return written + charts(results, out)

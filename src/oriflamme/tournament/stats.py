@@ -1,0 +1,173 @@
+"""Aggregating tournament games: per bot, per seat, per card type, and ratings.
+
+Shares of wins count a shared victory as 1/k win for each of its k co-winners. A bot's figures
+are per *seat played* (a bot holding two seats of a game counts two seat-games), so with P
+players evenly matched bots all have a win share near 1/P. Confidence intervals are Wilson score
+intervals at 95% on the win share (shared wins enter as fractions; seats of one game are
+treated as independent, which they are not quite when a bot holds several of them).
+
+Ratings use openskill's Plackett-Luce model, one update per game in game order, each seat a
+team of one ranked by the game's result: score first, then the tie-break (cards controlled in
+the Queue, R-END-1); seats equal on both are tied. A bot holding several seats of a game is
+rated once per seat from its rating before the game, and moves by the mean of those updates.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from oriflamme.api import CardType, card_name
+
+from .schedule import Settings
+from .worker import UNKNOWN, GameRecord
+
+#: The normal quantile for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of the proportion ``successes / trials`` ((0, 1) if none).
+
+    >>> [round(x, 4) for x in wilson_interval(8, 10)]
+    [0.4902, 0.9433]
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def win_shares(record: GameRecord) -> list[float]:
+    """Each seat's share of the win: 1/k for each of k winners, 0 for the others."""
+    winners = record.outcome.winners
+    return [1 / len(winners) if seat in winners else 0.0 for seat in range(len(record.lineup))]
+
+
+def ranks(record: GameRecord) -> list[int]:
+    """Each seat's place (1 = best) by score then tie-break; equal seats share a place."""
+    o = record.outcome
+    keys = list(zip(o.scores, o.queue_cards, strict=True))
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def ratings(n_bots: int, records: Sequence[GameRecord]) -> list[dict[str, float]]:
+    """Plackett-Luce ratings of the bots (mu, sigma, ordinal = mu - 3 sigma), in list order."""
+    model = PlackettLuce()
+    current = [model.rating() for _ in range(n_bots)]
+    for record in sorted(records, key=lambda r: r.index):
+        teams = [[model.rating(mu=current[b].mu, sigma=current[b].sigma)] for b in record.lineup]
+        rated = model.rate(teams, ranks=[float(r) for r in ranks(record)])
+        for bot in set(record.lineup):
+            seats = [s for s, b in enumerate(record.lineup) if b == bot]
+            mu = current[bot].mu + sum(rated[s][0].mu - current[bot].mu for s in seats) / len(seats)
+            sigma = sum(rated[s][0].sigma for s in seats) / len(seats)
+            current[bot] = model.rating(mu=mu, sigma=sigma)
+    return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in current]
+
+
+def bot_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Per bot: games and seats played, wins, win share with its interval, mean score, mean
+    time per decision and rating."""
+    n = len(settings.bots)
+    games, seats, decisions = [0] * n, [0] * n, [0] * n
+    wins, points, seconds = [0.0] * n, [0.0] * n, [0.0] * n
+    for record in records:
+        o = record.outcome
+        for bot in set(record.lineup):
+            games[bot] += 1
+        for seat, (bot, share) in enumerate(zip(record.lineup, win_shares(record), strict=True)):
+            seats[bot] += 1
+            wins[bot] += share
+            points[bot] += o.scores[seat]
+            decisions[bot] += o.decisions[seat]
+            seconds[bot] += o.seconds[seat]
+    rows = []
+    for bot, rating in enumerate(ratings(n, records)):
+        low, high = wilson_interval(wins[bot], seats[bot])
+        rows.append(
+            {
+                "bot": settings.bots[bot],
+                "games": games[bot],
+                "seats": seats[bot],
+                "wins": wins[bot],
+                "win_share": wins[bot] / seats[bot] if seats[bot] else 0.0,
+                "win_share_ci95": [low, high],
+                "mean_score": points[bot] / seats[bot] if seats[bot] else 0.0,
+                "decisions": decisions[bot],
+                "mean_decision_seconds": seconds[bot] / decisions[bot] if decisions[bot] else 0.0,
+                "rating": rating,
+            }
+        )
+    return rows
+
+
+def seat_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Per seat (0 places first in round 1): win share with its interval and mean score."""
+    n = len(records)
+    rows = []
+    for seat in range(settings.players):
+        wins = sum(win_shares(r)[seat] for r in records)
+        points = sum(r.outcome.scores[seat] for r in records)
+        low, high = wilson_interval(wins, n)
+        rows.append(
+            {
+                "seat": seat,
+                "games": n,
+                "wins": wins,
+                "win_share": wins / n if n else 0.0,
+                "win_share_ci95": [low, high],
+                "mean_score": points / n if n else 0.0,
+            }
+        )
+    return rows
+
+
+def card_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Per card type in play: Influence earned and cards revealed, eliminated and left face
+    down at the end, as totals and per game."""
+    config = settings.config()
+    types = [t.slug for t in config.card_types]
+    if config.has_twin:
+        types.append(CardType.TWIN.slug)
+    totals = {name: Counter[str]() for name in ("influence", "revealed", "eliminated", "hidden")}
+    for record in records:
+        cards = record.outcome.cards
+        totals["influence"].update(cards.influence)
+        totals["revealed"].update(cards.revealed)
+        totals["eliminated"].update(cards.eliminated)
+        totals["hidden"].update(cards.hidden)
+    if totals["influence"][UNKNOWN]:
+        types.append(UNKNOWN)
+    n = max(len(records), 1)
+    rows = []
+    for slug in types:
+        row: dict[str, Any] = {
+            "type": slug,
+            "name": card_name(CardType[slug.upper()]) if slug != UNKNOWN else "(unknown source)",
+        }
+        for name, counter in totals.items():
+            row[name] = counter[slug]
+            row[f"{name}_per_game"] = counter[slug] / n
+        rows.append(row)
+    return rows
+
+
+def summarise(settings: Settings, records: Sequence[GameRecord]) -> dict[str, Any]:
+    """Every figure of the tournament (see the module docstring); JSON-ready."""
+    n = len(records)
+    return {
+        "games": n,
+        "shared_victories": sum(len(r.outcome.winners) > 1 for r in records),
+        "mean_decisions_per_game": sum(sum(r.outcome.decisions) for r in records) / max(n, 1),
+        "bots": bot_rows(settings, records),
+        "seats": seat_rows(settings, records),
+        "card_types": card_rows(settings, records),
+    }

@@ -1,0 +1,475 @@
+"""Tournaments: seat rotation, reproducibility, card statistics, aggregation, intervals,
+ratings, reports, the command line and the Ray backend.
+
+The card-statistics scenarios were worked out by hand from the rulings (R-SPY-1, R-SOLDIER-1,
+R-TRAP-2, R-HEIR-1, R-SHIFT-1, R-RES-1); the aggregation figures from hand-made games.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import logging
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+
+from oriflamme import tournament
+from oriflamme.api import Action, Game, new_game
+from oriflamme.bots import Bot, known_bots, make_bot, register_bot
+from oriflamme.cli import main
+from oriflamme.tournament import (
+    GameRecord,
+    Settings,
+    build_results,
+    lineups,
+    plan,
+    play,
+    schedule,
+    stats,
+    summarise,
+    wilson_interval,
+    write_report,
+)
+from oriflamme.tournament.stats import ranks, ratings
+from oriflamme.tournament.worker import CardCounts, Outcome, play_measured
+from scenarios import setup
+
+FIRST = "tourney-first"
+BROKEN = "tourney-broken"
+
+
+class FirstBot:
+    """Always the first legal action: deterministic whatever its seed."""
+
+    name = FIRST
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+
+class BrokenBot:
+    """Answers with an action that is never legal."""
+
+    name = BROKEN
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return Action.parse("player 9")
+
+
+def _first(seed: int, options: Mapping[str, str]) -> Bot:
+    return FirstBot()
+
+
+def _broken(seed: int, options: Mapping[str, str]) -> Bot:
+    return BrokenBot()
+
+
+if FIRST not in known_bots():
+    register_bot(FIRST, _first, "first legal action (tests)")
+if BROKEN not in known_bots():
+    register_bot(BROKEN, _broken, "illegal actions (tests)")
+
+
+# -- schedule ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "rotation"),
+    [(1, 3, 1), (2, 3, 2), (3, 3, 3), (2, 5, 2), (4, 3, 12), (5, 2, 20), (5, 4, 20), (2, 2, 2)],
+)
+def test_every_bot_takes_every_seat_equally_often(bots: int, players: int, rotation: int) -> None:
+    """Rotation length: B if B <= P, C(B, P)·P if B > P; each (bot, seat) equally often."""
+    lineup_list = lineups(bots, players)
+    assert len(lineup_list) == rotation
+    assert all(len(lineup) == players for lineup in lineup_list)
+    per_seat = Counter((bot, seat) for lineup in lineup_list for seat, bot in enumerate(lineup))
+    assert per_seat == {(b, s): rotation // bots for b in range(bots) for s in range(players)}
+    if bots > players:  # every pair of bots meets equally often, nobody plays twice in a game
+        assert all(len(set(lineup)) == players for lineup in lineup_list)
+        pairs = Counter(p for lineup in lineup_list for p in combinations(sorted(lineup), 2))
+        assert len(pairs) == math.comb(bots, 2) and len(set(pairs.values())) == 1
+
+
+def test_documented_lineups() -> None:
+    assert lineups(1, 3) == [(0, 0, 0)]
+    assert lineups(2, 3) == [(0, 1, 0), (1, 0, 1)]
+    assert lineups(3, 3) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+
+
+def test_plan_rounds_up_and_shares_deals_within_a_rotation() -> None:
+    settings = Settings(bots=("random", FIRST), players=3, games=5, seed=3)
+    laid_out = plan(settings)
+    assert laid_out.games == 6
+    assert [job.lineup for job in laid_out.jobs] == [(0, 1, 0), (1, 0, 1)] * 3
+    assert laid_out.jobs[1].specs == (FIRST, "random", FIRST)
+    deals = [job.seed for job in laid_out.jobs]
+    assert deals[0] == deals[1] and deals[2] == deals[3] and len(set(deals)) == 3
+    bot_seeds = [s for job in laid_out.jobs for s in job.bot_seeds]
+    assert len(set(bot_seeds)) == len(bot_seeds)
+    assert plan(Settings(bots=("random", FIRST), games=4, seed=4)).jobs[0].seed != deals[0]
+
+
+@pytest.mark.parametrize(
+    ("bots", "games", "message"),
+    [((), 1, "at least one"), (("random", ""), 1, "empty"), (("random", "random"), 1, "twice"),
+     (("random",), 0, "--games")],
+)
+def test_bad_settings(bots: tuple[str, ...], games: int, message: str) -> None:
+    with pytest.raises(tournament.SettingsError, match=message):
+        plan(Settings(bots=bots, games=games))
+
+
+# -- playing: reproducibility ------------------------------------------------------------------
+
+
+def _without_timing(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    out = []
+    for record in records:
+        data = record.to_json()
+        del data["decision_seconds"]
+        out.append(data)
+    return out
+
+
+def test_same_seed_same_games_whatever_the_number_of_processes() -> None:
+    settings = Settings(bots=("random", FIRST), players=3, cards="embrasement", games=8, seed=11)
+    one = play(plan(settings), workers=1)
+    two = play(plan(settings), workers=2)
+    assert [r.index for r in two] == list(range(8))
+    assert _without_timing(one) == _without_timing(two)
+    other = play(plan(Settings(bots=("random", FIRST), cards="embrasement", games=8, seed=12)))
+    assert _without_timing(other) != _without_timing(one)
+    summary_one, summary_two = summarise(settings, one), summarise(settings, two)
+    for row in summary_one["bots"] + summary_two["bots"]:
+        del row["mean_decision_seconds"]
+    assert summary_one == summary_two
+
+
+def test_records_agree_with_the_games() -> None:
+    """Decisions, scores and winners of each record are those of its game replayed."""
+    settings = Settings(bots=("random",), players=4, cards="embrasement", games=3, seed=5)
+    for record in play(plan(settings)):
+        o = record.outcome
+        assert sum(o.decisions) > 0 and len(o.seconds) == 4
+        assert o.winners and all(o.scores[w] == max(o.scores) for w in o.winners)
+        assert record.specs == ("random",) * 4
+
+
+def test_a_broken_bot_fails_the_tournament_with_the_game_named() -> None:
+    with pytest.raises(tournament.GameFailed, match=r"game 0 .*illegal action"):
+        play(plan(Settings(bots=(BROKEN,), games=1)))
+
+
+# -- card statistics on hand-checked games ------------------------------------------------------
+
+CARDS = ("archer", "soldier", "spy", "heir", "lord", "shapeshifter", "ambush", "trap", "queen",
+         "assassination")
+
+
+class ScriptBot:
+    """Plays the next action of a script shared by every seat (it must be legal)."""
+
+    name = "script"
+
+    def __init__(self, script: list[Action]) -> None:
+        self.script = script
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        action = self.script.pop(0)
+        assert action in legal
+        return action
+
+
+def _play_script(game: Game, moves: Sequence[str]) -> Outcome:
+    script = [
+        Action.parse(" ".join(str(game.card(w)) if ":" in w else w for w in move.split()))
+        for move in moves
+    ]
+    bots = [ScriptBot(script) for _ in range(game.config.players)]
+    outcome = play_measured(game, bots)
+    assert not script
+    return outcome
+
+
+def test_spy_and_trap_steals_credited_to_the_right_cards() -> None:
+    """Round 6, Influence 1 each. Red reveals the Spy: +1 (its token, the Spy), steals 1 from
+    Blue (the Spy). Blue's Soldier eliminates Green's face-down Trap: +1 (the Soldier), the
+    Soldier is discarded and Green steals 3 from Blue, who has 1 (the Trap: 1). Red reveals
+    the Heir: +2 (no other Heir). The covered Lord stays face down. Scores 5, 0, 2."""
+    game = setup(
+        [["red:spy+1"], ["blue:soldier*"], ["green:trap"], ["red:lord", "red:heir"]],
+        cards=CARDS,
+        round=6,
+        influence=[1, 1, 1],
+    )
+    o = _play_script(
+        game, ["reveal red:spy", "player 1", "target green:trap", "reveal red:heir"]
+    )
+    assert o.scores == (5, 0, 2) and o.winners == (0,)
+    assert o.decisions == (3, 1, 0)
+    assert o.cards.influence == {"spy": 2, "soldier": 1, "trap": 1, "heir": 2}
+    assert o.cards.revealed == {"spy": 1, "heir": 1}
+    assert o.cards.eliminated == {"trap": 1}
+    assert o.cards.hidden == {"lord": 1}
+
+
+def test_a_shapeshifter_copying_a_spy_earns_the_steal() -> None:
+    """Round 6, cursor on Red's face-up Shapeshifter: it copies Blue's Spy and steals 1 from
+    Green (the Shapeshifter earns it); Green leaves its Lord face down (+1 token, lost)."""
+    game = setup(
+        [["blue:spy*"], ["red:shapeshifter*"], ["green:lord"]],
+        cards=CARDS,
+        round=6,
+        cursor=1,
+        influence=[1, 1, 1],
+    )
+    o = _play_script(game, ["target blue:spy", "player 2", "leave green:lord"])
+    assert o.scores == (2, 1, 0)
+    assert o.cards.influence == {"shapeshifter": 1}
+    assert o.cards.revealed == {} and o.cards.eliminated == {}
+    assert o.cards.hidden == {"lord": 1}
+
+
+def test_card_counts_add_up_to_the_public_log() -> None:
+    """Over whole games: every Influence gained or stolen is credited to a card type, every
+    reveal and elimination counted, every face-down Queue card at the end counted."""
+    settings = Settings(bots=("random",), players=3, cards="embrasement", games=4, seed=2)
+    for job in plan(settings).jobs:
+        game = new_game(3, "embrasement", seed=job.seed)
+        o = play_measured(game, [make_bot("random", s) for s in job.bot_seeds])
+        events = game.events(None)
+        earned = sum(e["amount"] for e in events if e["kind"] in ("gained", "stole"))
+        assert sum(o.cards.influence.values()) == earned
+        assert "unknown" not in o.cards.influence
+        assert sum(o.cards.revealed.values()) == sum(e["kind"] == "revealed" for e in events)
+        assert sum(o.cards.eliminated.values()) == sum(e["kind"] == "eliminated" for e in events)
+        down = [c for stack in game.observe(None)["queue"] for c in stack if not c["face_up"]]
+        assert sum(o.cards.hidden.values()) == len(down)
+
+
+# -- aggregation ---------------------------------------------------------------------------------
+
+
+def _record(
+    index: int,
+    lineup: tuple[int, ...],
+    scores: tuple[int, ...],
+    queue_cards: tuple[int, ...],
+    winners: tuple[int, ...],
+    influence: dict[str, int] | None = None,
+) -> GameRecord:
+    cards = CardCounts()
+    cards.influence.update(influence or {})
+    n = len(lineup)
+    outcome = Outcome(scores, queue_cards, winners, (10,) * n, (0.5,) * n, cards)
+    return GameRecord(index, 0, lineup, tuple("ab"[b] for b in lineup), outcome)
+
+
+HAND_GAMES = [
+    # a wins outright from seat 0.
+    _record(0, (0, 1), (5, 3), (1, 1), (0,), {"soldier": 3, "spy": 1}),
+    # b and a tie on score and Queue cards: half a win each.
+    _record(1, (1, 0), (4, 4), (2, 2), (0, 1), {"soldier": 1}),
+    # b wins on the tie-break (more Queue cards) from seat 0.
+    _record(2, (1, 0), (6, 6), (3, 2), (0,), {"heir": 4}),
+]
+
+
+def test_bot_and_seat_figures_by_hand() -> None:
+    settings = Settings(bots=("a", "b"), players=2, games=3)
+    summary = summarise(settings, HAND_GAMES)
+    a, b = summary["bots"]
+    assert (a["seats"], a["wins"], a["mean_score"]) == (3, 1.5, 5.0)
+    assert (b["seats"], b["wins"], b["mean_score"]) == (3, 1.5, 13 / 3)
+    assert a["win_share"] == b["win_share"] == 0.5
+    assert a["win_share_ci95"] == pytest.approx(list(wilson_interval(1.5, 3)))
+    assert a["mean_decision_seconds"] == pytest.approx(0.05)
+    seat0, seat1 = summary["seats"]
+    assert (seat0["wins"], seat0["mean_score"]) == (2.5, 5.0)
+    assert (seat1["wins"], seat1["mean_score"]) == (0.5, 13 / 3)
+    assert summary["shared_victories"] == 1
+    assert summary["mean_decisions_per_game"] == 20
+
+
+def test_card_type_figures_by_hand() -> None:
+    summary = summarise(Settings(bots=("a", "b"), players=2, games=3), HAND_GAMES)
+    rows = {row["type"]: row for row in summary["card_types"]}
+    assert list(rows) == ["archer", "soldier", "spy", "heir", "assassination", "royal_decree",
+                          "lord", "shapeshifter", "ambush", "conspiracy"]
+    assert rows["soldier"]["influence"] == 4
+    assert rows["soldier"]["influence_per_game"] == pytest.approx(4 / 3)
+    assert rows["heir"]["influence_per_game"] == pytest.approx(4 / 3)
+    assert rows["spy"]["influence_per_game"] == pytest.approx(1 / 3)
+    assert rows["lord"]["influence"] == 0 and rows["lord"]["revealed_per_game"] == 0
+    assert rows["royal_decree"]["name"] == "Royal Decree"
+
+
+def test_ranks_follow_score_then_tie_break() -> None:
+    assert ranks(HAND_GAMES[0]) == [1, 2]
+    assert ranks(HAND_GAMES[1]) == [1, 1]
+    assert ranks(HAND_GAMES[2]) == [1, 2]
+    three = _record(3, (0, 1, 0), (5, 7, 5), (1, 0, 1), (1,))
+    assert ranks(three) == [2, 1, 2]
+
+
+def test_ratings_against_openskill() -> None:
+    """One game a beats b: the ratings are openskill's Plackett-Luce update of that ranking."""
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
+    got = ratings(2, HAND_GAMES[:1])
+    assert got[0]["mu"] == pytest.approx(expected[0][0].mu)
+    assert got[1]["sigma"] == pytest.approx(expected[1][0].sigma)
+    assert got[0]["ordinal"] == pytest.approx(expected[0][0].mu - 3 * expected[0][0].sigma)
+    wins = [_record(i, (0, 1) if i % 2 else (1, 0), (5, 1) if i % 2 else (1, 5), (0, 0),
+                    (0,) if i % 2 else (1,)) for i in range(10)]
+    a, b = ratings(2, wins)
+    assert a["mu"] > 25 > b["mu"] and a["ordinal"] > b["ordinal"]
+
+
+def test_self_play_ratings_move_by_the_mean_of_the_seats() -> None:
+    """A bot alone in both seats: its two seats' updates cancel, its μ stays."""
+    game = _record(0, (0, 0), (5, 3), (0, 0), (0,))
+    (rating,) = ratings(1, [game])
+    assert rating["mu"] == pytest.approx(25.0)
+    assert rating["sigma"] < 25 / 3
+
+
+def test_wilson_interval() -> None:
+    """Textbook values: 8/10 -> (0.4902, 0.9433); 0/10 -> (0, 0.2775); 5/10 symmetric."""
+    low, high = wilson_interval(8, 10)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    low, high = wilson_interval(0, 10)
+    assert low == 0 and round(high, 4) == 0.2775
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(1 - high)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+
+
+# -- reports and the command line ----------------------------------------------------------------
+
+
+def test_report_files(tmp_path: Path) -> None:
+    settings = Settings(bots=("random", FIRST), players=2, games=4, seed=1)
+    laid_out = plan(settings)
+    records = play(laid_out)
+    run = {"command": "test", "started": "now", "seconds": 1.0, "backend": "local", "jobs": 1}
+    results = build_results(settings, laid_out, records, run)
+    written = write_report(results, tmp_path)
+    assert sorted(p.name for p in written) == sorted(
+        ["results.json", "report.md", "win_share.png", "rating.png", "seats.png",
+         "card_influence.png"]
+    )
+    for path in written:
+        if path.suffix == ".png":
+            assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["format"] == "oriflamme-tournament"
+    assert len(data["records"]) == data["games"] == 4
+    assert data["settings"]["rotation"] == [["random", FIRST], [FIRST, "random"]]
+    report = (tmp_path / "report.md").read_text()
+    assert "| `random` | 4 | 4 |" in report and "![Seats](seats.png)" in report
+
+
+def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    argv = ["tournament", "--bots", f"random,{FIRST}", "--players", "3", "--games", "3",
+            "--jobs", "2", "--seed", "7", "--out", str(out)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "3 games rounded up to 4" in captured.err
+    assert "tournament: 4/4 games (100%)" in captured.err
+    assert "random" in captured.out and "report.md" in captured.out
+    first = json.loads((out / "results.json").read_text())
+    assert first["run"]["command"].startswith("oriflamme tournament --bots")
+    assert main([*argv[:-1], str(tmp_path / "again"), "--jobs", "1", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["games"] == 4
+    assert [r["scores"] for r in again["records"]] == [r["scores"] for r in first["records"]]
+    assert (tmp_path / "again" / "report.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--bots", "nobody"], "unknown bot 'nobody'"),
+        (["--bots", "random:depth=3"], "does not take option"),
+        (["--bots", "random,random"], "listed twice"),
+        (["--bots", "random", "--games", "0"], "--games must be at least 1"),
+        (["--bots", "random", "--jobs", "0"], "--jobs must be at least 1"),
+        (["--bots", "random", "--players", "7"], "players must be 2 to 5"),
+    ],
+)
+def test_cli_errors(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tournament", "--games", "2", "--out", str(tmp_path / "x"), *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_cli_unwritable_out_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    argv = ["tournament", "--bots", "random", "--games", "1", "--out", str(blocker / "sub")]
+    assert main(argv) == 2
+    assert "cannot create the output directory" in capsys.readouterr().err
+
+
+def test_cli_broken_bot_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--bots", BROKEN, "--games", "1", "--jobs", "1", "--out", str(tmp_path)]
+    assert main(argv) == 1
+    assert "illegal action" in capsys.readouterr().err
+
+
+def test_cli_ray_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # importing ray now raises ImportError
+    argv = ["tournament", "--bots", "random", "--games", "1", "--backend", "ray",
+            "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert "the ray backend needs Ray: pip install 'oriflamme[ray]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module", [schedule, stats, tournament], ids=lambda m: m.__name__)
+def test_doctests(module: ModuleType) -> None:
+    failed, attempted = doctest.testmod(module, report=False)
+    assert attempted > 0 and failed == 0
+
+
+# -- Ray -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None,
+    reason="Ray is not installed (pip install 'oriflamme[ray]' to test the ray backend)",
+)
+def test_ray_backend_plays_the_same_games() -> None:
+    import ray
+
+    settings = Settings(bots=("random",), players=3, games=4, seed=9)
+    started = time.perf_counter()
+    ray.init(num_cpus=1, include_dashboard=False, logging_level=logging.WARNING)
+    try:
+        records = play(plan(settings), backend="ray", workers=1)
+        # Ray's workers import oriflamme afresh: the test's own bot is unknown there.
+        with pytest.raises(tournament.GameFailed, match=r"^game 0 .*unknown bot") as failure:
+            play(plan(Settings(bots=(FIRST,), games=1)), backend="ray", workers=1)
+    finally:
+        ray.shutdown()
+    assert "Traceback" not in str(failure.value)
+    assert time.perf_counter() - started < 60
+    assert _without_timing(records) == _without_timing(play(plan(settings)))
