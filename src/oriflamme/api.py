@@ -55,10 +55,19 @@ from .rules.records import (
     state_from_save,
 )
 from .rules.state import OVER, State
-from .rules.texts import FAMILY_COLOURS, LANGS, card_help, card_name, family_colour_name
+from .rules.texts import (
+    CARD_TEXTS,
+    FAMILY_COLOURS,
+    LANGS,
+    card_help,
+    card_name,
+    family_colour_name,
+    kind_name,
+)
 
 __all__ = [
     "BASE_SET",
+    "CARD_TEXTS",
     "CHOOSABLE",
     "EMBRASEMENT_SET",
     "END",
@@ -81,6 +90,7 @@ __all__ = [
     "card_help",
     "card_name",
     "family_colour_name",
+    "kind_name",
     "load",
     "new_game",
     "sample_world",

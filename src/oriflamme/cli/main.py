@@ -20,6 +20,8 @@ from .bench import run_bench
 from .common import CliError, LineSource
 from .play import run_play
 from .replay import run_replay
+from .serve import add_parser as add_serve_parser
+from .serve import run_serve
 from .simulate import run_simulate
 from .tournament import add_parser as add_tournament_parser
 from .tournament import run_tournament
@@ -185,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     add_tournament_parser(commands)
+    add_serve_parser(commands)
     return parser
 
 
@@ -211,6 +214,8 @@ def main(
             return run_bench(args, console=console)
         if args.command == "tournament":
             return run_tournament(args, console=console)
+        if args.command == "serve":
+            return run_serve(args)
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     except (CliError, ConfigError, RecordError, BotSpecError) as exc:

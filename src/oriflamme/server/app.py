@@ -1,0 +1,273 @@
+"""The FastAPI application: pages, the JSON API, the WebSocket (see docs/server.md)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from oriflamme import __version__
+from oriflamme.api import CARD_TEXTS, CardType, ConfigError, GameConfig, kind_name
+
+from . import bots
+from .errors import ApiError, too_many_requests
+from .limits import BodyLimit, SecurityHeaders
+from .protocol import (
+    ActRequest,
+    BotRequest,
+    BotSeatIn,
+    CardInfo,
+    CreateTableRequest,
+    CreateTableResponse,
+    ErrorBody,
+    Lang,
+    RematchRequest,
+    SeatCreated,
+    TableSummary,
+    View,
+    build_view,
+    summary,
+)
+from .store import Store
+from .tables import BOT, HUMAN, SeatSpec, Table, TableManager, bot_name
+from .throttle import BucketsByKey, TokenBucket
+from .ws import serve_socket
+
+log = logging.getLogger("oriflamme.server")
+
+STATIC_DIR = Path(__file__).parent / "static"
+TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429)
+}
+
+
+async def _table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
+    manager: TableManager = request.app.state.manager
+    return manager.get(table_id)
+
+
+TableDep = Annotated[Table, Depends(_table_of)]
+
+
+def _error_response(error: ApiError) -> JSONResponse:
+    return JSONResponse(error.body(), status_code=error.status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    first = exc.errors()[0] if exc.errors() else {}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    text = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+    return f"{where}: {text}"[:300] if where else text[:300]
+
+
+def create_app(
+    store: Store,
+    bot_delay: float = 0.8,
+    *,
+    rate: float = 20.0,
+    burst: float = 20.0,
+    static_dir: Path = STATIC_DIR,
+) -> FastAPI:
+    """The server's app over ``store``: bots pause ``bot_delay`` seconds; each IP (HTTP
+    actions) and each WebSocket may send ``rate`` messages a second (bursts of ``burst``)."""
+    manager = TableManager(store, bot_delay)
+    by_ip = BucketsByKey(rate, burst)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await manager.start()
+        yield
+        await manager.stop()
+
+    app = FastAPI(
+        title="Oriflamme server",
+        version=__version__,
+        description="Play Oriflamme online: tables, seats, views and actions (docs/server.md).",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return _error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error_response(ApiError(422, "invalid_request", _validation_message(exc)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if exc.status_code == 404 else "http_error"
+        return _error_response(ApiError(exc.status_code, code, str(exc.detail)[:200]))
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        log.error("request %s %s failed", request.method, request.url.path, exc_info=exc)
+        return _error_response(ApiError(500, "internal_error", "the server failed"))
+
+    async def throttle(request: Request) -> None:
+        """Refuse HTTP actions beyond the rate allowed to one IP address."""
+        if not by_ip.take(request.client.host if request.client else "?"):
+            raise too_many_requests()
+
+    Throttled = Depends(throttle)
+
+    # -- pages -----------------------------------------------------------------------------
+    def page(name: str) -> FileResponse:
+        path = static_dir / name
+        if not path.is_file():
+            raise ApiError(404, "not_found", "this page is not installed")
+        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def game_page(table_id: Annotated[str, TABLE_ID]) -> FileResponse:
+        return page("game.html")
+
+    app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
+
+    # -- API -------------------------------------------------------------------------------
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        response_model=CreateTableResponse,
+        responses=_ERRORS,
+        dependencies=[Throttled],
+        summary="Create a table and its first game",
+    )
+    async def create_table(request: CreateTableRequest) -> CreateTableResponse:
+        """One private link per human seat, a spectator link and a creator token (shown once)."""
+        try:
+            config = GameConfig(
+                players=request.players,
+                cards=request.cards if isinstance(request.cards, str) else ",".join(request.cards),
+                variant=request.variant,
+                edition=request.edition,
+                first_player=request.first_player,
+            )
+        except ConfigError as exc:
+            raise ApiError(422, "invalid_config", str(exc)[:300]) from None
+        specs = []
+        for seat in request.seats:
+            if isinstance(seat, BotSeatIn):
+                if not bots.level_available(seat.level):
+                    raise ApiError(422, "unknown_level", f"bot level {seat.level} is not available")
+                specs.append(SeatSpec(BOT, seat.name or bot_name(seat.level), seat.level))
+            else:
+                specs.append(SeatSpec(HUMAN, seat.name))
+        new = await manager.create(config, request.lang, specs, request.seed)
+        base = f"/t/{new.table.id}"
+        return CreateTableResponse(
+            table_id=new.table.id,
+            creator_token=new.creator_token,
+            spectator_token=new.spectator_token,
+            spectator_url=f"{base}?watch={new.spectator_token}",
+            seats=[
+                SeatCreated(
+                    seat=s.seat,
+                    kind=s.kind,
+                    name=s.name,
+                    level=s.level,
+                    token=new.seat_tokens.get(s.seat),
+                    url=f"{base}?seat={new.seat_tokens[s.seat]}" if s.kind == HUMAN else None,
+                )
+                for s in new.table.seats
+            ],
+        )
+
+    @app.get(
+        "/api/tables/{table_id}/view",
+        response_model=View,
+        responses=_ERRORS,
+        summary="The current view of a seat or spectator",
+    )
+    async def get_view(
+        table: TableDep,
+        token: Annotated[str, Query(max_length=64, description="a seat or spectator token")],
+        lang: Annotated[Lang | None, Query(description="default: the table's language")] = None,
+    ) -> View:
+        """The view the token's holder may see (a seat's own, or the public one)."""
+        seat = table.view_seat(table.identify(token))
+        return build_view(table, seat, lang or table.lang)
+
+    @app.post(
+        "/api/tables/{table_id}/actions",
+        response_model=View,
+        responses=_ERRORS,
+        dependencies=[Throttled],
+        summary="Play an action for your seat",
+    )
+    async def act(table: TableDep, request: ActRequest) -> View:
+        """Apply the action if it is legal now; answer with the seat's new view."""
+        identity = table.identify(request.token)
+        await manager.act(table, identity, request.action, request.step, request.game_number)
+        return build_view(table, table.view_seat(identity), table.lang)
+
+    @app.post(
+        "/api/tables/{table_id}/seats/{seat}/bot",
+        response_model=TableSummary,
+        responses=_ERRORS,
+        dependencies=[Throttled],
+        summary="Hand a human seat to a bot (creator only)",
+    )
+    async def hand_to_bot(table: TableDep, seat: int, request: BotRequest) -> TableSummary:
+        """The seat's old link then only watches (the public view)."""
+        await manager.hand_to_bot(table, request.creator_token, seat, request.level)
+        return summary(table)
+
+    @app.post(
+        "/api/tables/{table_id}/rematch",
+        response_model=View,
+        responses=_ERRORS,
+        dependencies=[Throttled],
+        summary="Start the next game at the table",
+    )
+    async def rematch(table: TableDep, request: RematchRequest) -> View:
+        """Once the game is over: same seats and links, a new deal. Answers with the view."""
+        await manager.rematch(table, request.token, request.game_number)
+        return build_view(table, table.view_seat(table.identify(request.token)), table.lang)
+
+    @app.get(
+        "/api/tables/{table_id}",
+        response_model=TableSummary,
+        responses=_ERRORS,
+        summary="The table's seats and game progress (public)",
+    )
+    async def get_summary(table: TableDep) -> TableSummary:
+        return summary(table)
+
+    @app.get("/api/cards", response_model=dict[str, CardInfo], summary="Every card type")
+    async def cards(lang: Lang = "en") -> dict[str, CardInfo]:
+        """Name, kind, ability text and notes of every card type, for hover help."""
+        return {
+            t.slug: CardInfo(
+                name=CARD_TEXTS[t].name(lang),
+                kind=kind_name(t, lang),
+                text=CARD_TEXTS[t].text(lang),
+                notes=CARD_TEXTS[t].notes(lang),
+            )
+            for t in CardType
+        }
+
+    @app.websocket("/ws/{table_id}")
+    async def socket(
+        websocket: WebSocket, table_id: str, token: str = "", lang: str | None = None
+    ) -> None:
+        await serve_socket(websocket, manager, table_id, token[:64], lang, TokenBucket(rate, burst))
+
+    return app

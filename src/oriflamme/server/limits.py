@@ -1,0 +1,79 @@
+"""Pure ASGI middleware: a bound on request bodies, and security headers on every response."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY = 16 * 1024  #: bytes of one HTTP request body
+SECURITY_HEADERS = (
+    (b"referrer-policy", b"no-referrer"),  # page URLs carry tokens
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+)
+
+
+class BodyLimit:
+    """Answer 413 ``too_large`` to a request whose body exceeds ``limit`` bytes.
+
+    The body is read whole (it is small) before the app runs, then handed on.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await _too_large(send, self.limit)
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps(
+        {"error": {"code": "too_large", "message": f"a request body is at most {limit} bytes"}}
+    ).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """Add :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)

@@ -1,0 +1,269 @@
+"""Request and response models of the HTTP API, and the view a seat or spectator receives.
+
+Every user text (display names) is validated here: 1 to 24 characters after trimming, no control
+or format characters. Texts are returned as data; escaping them is the client's job.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from oriflamme.api import FAMILY_COLOURS, Action
+
+from .tables import HUMAN, Table
+
+NAME_MAX = 24
+TOKEN_MAX = 64
+LOG_LINES = 200
+
+Lang = Literal["en", "fr"]
+Level = Literal["easy", "medium", "hard", "expert", "random"]
+Token = Annotated[str, Field(min_length=1, max_length=TOKEN_MAX)]
+
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+_ZERO_WIDTH_JOINER = "\u200d"  # allowed: it builds emoji sequences
+
+
+def clean_name(text: str) -> str:
+    """A display name, normalised (NFC) and trimmed; ValueError if empty, long or unsafe."""
+    name = unicodedata.normalize("NFC", text).strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ValueError(f"a name is 1 to {NAME_MAX} characters")
+    for ch in name:
+        if ch != _ZERO_WIDTH_JOINER and unicodedata.category(ch) in _REFUSED_CATEGORIES:
+            raise ValueError("a name may not contain control or invisible characters")
+    return name
+
+
+DisplayName = Annotated[str, Field(max_length=4 * NAME_MAX), AfterValidator(clean_name)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests -------------------------------------------------------------------------------
+class HumanSeatIn(_Strict):
+    kind: Literal["human"]
+    name: DisplayName = Field(description="display name, 1–24 characters")
+
+
+class BotSeatIn(_Strict):
+    kind: Literal["bot"]
+    level: Level = "medium"
+    name: DisplayName | None = Field(None, description='default "Bot (level)"')
+
+
+SeatIn = Annotated[HumanSeatIn | BotSeatIn, Field(discriminator="kind")]
+
+
+class CreateTableRequest(_Strict):
+    players: int = Field(ge=2, le=5)
+    cards: (
+        Literal["base", "embrasement"]
+        | list[Annotated[str, Field(max_length=32, pattern="^[^,]*$")]]
+    ) = Field("base", description='"base", "embrasement" or 10 card slugs', max_length=16)
+    variant: Literal["standard", "two-families"] | None = None
+    edition: Literal["revised", "first"] = "revised"
+    first_player: int | None = Field(0, description="seat that starts, or null for random")
+    lang: Lang = "en"
+    seats: list[SeatIn] = Field(min_length=2, max_length=5, description="one per player")
+    seed: int | None = Field(None, ge=0, lt=2**62, description="random when null")
+
+    @model_validator(mode="after")
+    def _check_seats(self) -> CreateTableRequest:
+        if len(self.seats) != self.players:
+            raise ValueError(f"seats: {self.players} players need {self.players} seats")
+        if not any(seat.kind == HUMAN for seat in self.seats):
+            raise ValueError("seats: at least one seat must be human")
+        return self
+
+
+class ActRequest(_Strict):
+    token: Token
+    action: Any = Field(description="the action's JSON form, as in the view's `legal` list")
+    step: int | None = Field(None, description="actions of this game the client has seen")
+    game_number: int | None = Field(None, description="the game the client has seen")
+
+
+class BotRequest(_Strict):
+    creator_token: Token
+    level: Level = "medium"
+
+
+class RematchRequest(_Strict):
+    token: Token
+    game_number: int | None = Field(
+        None, description="the game that ended; if a newer one already started, it is returned"
+    )
+
+
+# -- responses ------------------------------------------------------------------------------
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class SeatCreated(BaseModel):
+    seat: int
+    kind: str
+    name: str
+    level: str | None = None
+    token: str | None = Field(None, description="private token of a human seat")
+    url: str | None = Field(None, description="the seat's private invite link")
+
+
+class CreateTableResponse(BaseModel):
+    table_id: str
+    creator_token: str = Field(description="lets its holder hand seats to bots; shown once")
+    spectator_token: str
+    spectator_url: str
+    seats: list[SeatCreated]
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    level: str | None
+    connected: bool
+    colour: str
+
+
+class WaitingFor(BaseModel):
+    seat: int
+    name: str
+    kind: str
+
+
+class ResultInfo(BaseModel):
+    scores: list[int]
+    queue_cards: list[int]
+    winners: list[int]
+
+
+class LegalOption(BaseModel):
+    action: dict[str, Any]
+    label: str
+
+
+class View(BaseModel):
+    """What one seat (or a spectator) may see of the table's current game."""
+
+    table_id: str
+    game_number: int
+    step: int = Field(description="actions applied in this game")
+    you: int | None = Field(description="your seat, or null for a spectator")
+    lang: str
+    seats: list[SeatInfo]
+    observation: dict[str, Any] = Field(description="Game.observe(you): see docs/api.md")
+    prompt: str
+    legal: list[LegalOption] = Field(description="empty unless it is your decision")
+    log: list[str] = Field(description=f"the last {LOG_LINES} log lines, as you may see them")
+    cards: dict[str, str] = Field(description="a label for every card id in the view")
+    result: ResultInfo | None
+    scores_by_round: list[list[int]]
+    waiting_for: WaitingFor | None
+
+
+class TableSummary(BaseModel):
+    table_id: str
+    game_number: int
+    step: int
+    over: bool
+    seats: list[SeatInfo]
+
+
+class CardInfo(BaseModel):
+    name: str
+    kind: str
+    text: str
+    notes: str
+
+
+# -- building views -------------------------------------------------------------------------
+def seat_infos(table: Table) -> list[SeatInfo]:
+    return [
+        SeatInfo(
+            seat=s.seat,
+            name=s.name,
+            kind=s.kind,
+            level=s.level,
+            connected=table.connected(s.seat),
+            colour=FAMILY_COLOURS[s.seat],
+        )
+        for s in table.seats
+    ]
+
+
+def summary(table: Table) -> TableSummary:
+    game = table.game
+    return TableSummary(
+        table_id=table.id,
+        game_number=table.game_number,
+        step=len(game.history),
+        over=game.is_over,
+        seats=seat_infos(table),
+    )
+
+
+_CARD_KEYS = ("id", "card", "resolving", "corruption_on")
+
+
+def _card_ids(data: object) -> Iterator[int]:
+    """Every card id an observation (or action JSON) mentions."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in _CARD_KEYS and isinstance(value, int) and value >= 0:
+                yield value
+            else:
+                yield from _card_ids(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _card_ids(item)
+
+
+def _action_card_ids(action: Action) -> Iterator[int]:
+    data = action.to_json()
+    yield from _card_ids(data)
+    if isinstance(data.get("to"), int):
+        yield data["to"]
+
+
+def build_view(table: Table, seat: int | None, lang: str) -> View:
+    """The view of ``seat`` (None: the public view) in ``lang``; reads only what it may know."""
+    game = table.game
+    observation = game.observe(seat)
+    player = game.current_player
+    legal = game.legal_actions() if seat is not None and player == seat else []
+    ids = set(_card_ids(observation))
+    for action in legal:
+        ids.update(_action_card_ids(action))
+    result = observation["result"]
+    waiting = None if player is None else table.seats[player]
+    return View(
+        table_id=table.id,
+        game_number=table.game_number,
+        step=len(game.history),
+        you=seat,
+        lang=lang,
+        seats=seat_infos(table),
+        observation=observation,
+        prompt=game.prompt(lang, seat),
+        legal=[LegalOption(action=a.to_json(), label=game.label(a, lang, seat)) for a in legal],
+        log=game.log_lines(seat, lang)[-LOG_LINES:],
+        cards={str(i): game.card_label(i, seat, lang) for i in sorted(ids)},
+        result=None if result is None else ResultInfo(**result),
+        scores_by_round=observation["scores_by_round"],
+        waiting_for=None
+        if waiting is None
+        else WaitingFor(seat=waiting.seat, name=waiting.name, kind=waiting.kind),
+    )

@@ -1,0 +1,359 @@
+"""The tables: the authoritative games, held in memory, rebuilt from storage, changed under a
+per-table lock; every accepted action is stored before anyone is told about it."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any, Protocol
+
+from oriflamme.api import Action, ActionError, Game, GameConfig
+from oriflamme.bots import Bot
+
+from . import bots
+from .errors import ApiError, bad_token, unknown_table
+from .store import GameRecord, SeatRecord, Store, StoreConflict, TableRecord
+from .tasks import spawn
+
+log = logging.getLogger("oriflamme.server")
+
+HUMAN, BOT = "human", "bot"
+#: Connections a table accepts at once (seats and spectators together).
+MAX_LISTENERS = 32
+#: Seeds are drawn below this bound (SQLite integers are 64-bit signed).
+SEED_BOUND = 2**62
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def bot_name(level: str) -> str:
+    return f"Bot ({level})"
+
+
+class Role(Enum):
+    SEAT = "seat"
+    SPECTATOR = "spectator"
+    CREATOR = "creator"
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a token designates: a seat (with its index), a spectator or the creator."""
+
+    role: Role
+    seat: int | None = None
+
+
+class Listener(Protocol):
+    """A connection following a table: told (without waiting) when the table changes."""
+
+    identity: Identity
+
+    def notify(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat asked for at creation: ``kind`` human (with a name) or bot (with a level)."""
+
+    kind: str
+    name: str
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A created table and the tokens handed out once: creator, spectator, one per human."""
+
+    table: Table
+    creator_token: str
+    spectator_token: str
+    seat_tokens: Mapping[int, str]
+
+
+class Table:
+    """One table: its seats, its current game and the connections that follow it."""
+
+    def __init__(self, record: TableRecord, game: GameRecord) -> None:
+        self.id = record.table_id
+        self.config = GameConfig.from_dict(record.config)
+        self.lang = record.lang
+        self.seats = list(record.seats)
+        self._creator_hash = record.creator_hash
+        self._spectator_hash = record.spectator_hash
+        self.lock = asyncio.Lock()
+        self.listeners: set[Listener] = set()
+        self.game_number = game.number
+        self.game = Game.new(self.config, game.seed)
+        for action in game.actions:
+            self.game.apply(action)
+        self.bots: dict[int, Bot] = {}
+        self.start_bots()
+
+    def start_bots(self) -> None:
+        """Fresh bots for the bot seats, seeded from the current game."""
+        seed = self.game.seed or 0
+        self.bots = {
+            s.seat: bots.seat_bot(s.level or "random", seed, s.seat)
+            for s in self.seats
+            if s.kind == BOT
+        }
+
+    def identify(self, token: str) -> Identity:
+        """The identity ``token`` designates; :func:`bad_token` if none."""
+        digest = token_hash(token)
+        found: Identity | None = None
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(digest, seat.token_hash):
+                found = Identity(Role.SEAT, seat.seat)
+        if secrets.compare_digest(digest, self._spectator_hash):
+            found = Identity(Role.SPECTATOR)
+        if secrets.compare_digest(digest, self._creator_hash):
+            found = Identity(Role.CREATOR)
+        if found is None:
+            raise bad_token()
+        return found
+
+    def view_seat(self, identity: Identity) -> int | None:
+        """Whose view this identity gets: its seat while a human plays it, else the public one."""
+        seat = identity.seat
+        if identity.role is Role.SEAT and seat is not None and self.seats[seat].kind == HUMAN:
+            return seat
+        return None
+
+    def connected(self, seat: int) -> bool:
+        if self.seats[seat].kind == BOT:
+            return True
+        return any(self.view_seat(listener.identity) == seat for listener in list(self.listeners))
+
+
+def parse_action(data: object) -> Action:
+    """An action from its JSON form; 400 ``malformed_action`` naming what is wrong."""
+    if not isinstance(data, Mapping):
+        raise ApiError(400, "malformed_action", "an action must be a JSON object")
+    try:
+        return Action.from_json(data)
+    except (ActionError, TypeError, ValueError, KeyError) as exc:
+        raise ApiError(400, "malformed_action", str(exc)[:200]) from None
+
+
+def stale() -> ApiError:
+    return ApiError(409, "stale", "the game has moved on since this view: reload it")
+
+
+class TableManager:
+    """Every table in play: creates, loads, changes them and runs their bot seats."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.8) -> None:
+        self._store = store
+        self._bot_delay = bot_delay
+        self._tables: dict[str, Table] = {}
+        self._bot_tasks: dict[str, asyncio.Task[Any]] = {}
+
+    # -- life cycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every unfinished game from storage and let its bots play on."""
+        for table_id in await asyncio.to_thread(self._store.unfinished_tables):
+            try:
+                self._poke_bot(self.get(table_id))
+            except ApiError:
+                continue  # logged by _load
+
+    async def stop(self) -> None:
+        tasks = list(self._bot_tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def get(self, table_id: str) -> Table:
+        """The table (loaded from storage on first use); 404 ``unknown_table``."""
+        table = self._tables.get(table_id)
+        if table is None:
+            table = self._tables[table_id] = self._load(table_id)
+        return table
+
+    def _load(self, table_id: str) -> Table:
+        found = self._store.load_table(table_id)
+        if found is None:
+            raise unknown_table()
+        try:
+            return Table(*found)
+        except ValueError:  # ConfigError, ActionError, BotSpecError
+            log.exception("table %s cannot be rebuilt from storage", table_id)
+            raise ApiError(503, "table_unavailable", "this table cannot be loaded") from None
+
+    async def create(
+        self, config: GameConfig, lang: str, seats: Sequence[SeatSpec], seed: int | None
+    ) -> NewTable:
+        """Store a new table with its first game; return it with its tokens."""
+        creator, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.kind == HUMAN}
+        records = tuple(
+            SeatRecord(
+                seat=i,
+                kind=s.kind,
+                name=s.name,
+                level=s.level if s.kind == BOT else None,
+                token_hash=token_hash(seat_tokens[i]) if i in seat_tokens else None,
+            )
+            for i, s in enumerate(seats)
+        )
+        record = TableRecord(
+            table_id=secrets.token_urlsafe(9),
+            config=config.to_dict(),
+            lang=lang,
+            creator_hash=token_hash(creator),
+            spectator_hash=token_hash(spectator),
+            seats=records,
+        )
+        seed = secrets.randbelow(SEED_BOUND) if seed is None else seed
+        await asyncio.to_thread(self._store.create_table, record, seed)
+        table = self._tables[record.table_id] = Table(record, GameRecord(1, seed, ()))
+        self._changed(table)
+        return NewTable(table, creator, spectator, seat_tokens)
+
+    # -- changes ---------------------------------------------------------------------------
+    async def act(
+        self,
+        table: Table,
+        identity: Identity,
+        data: object,
+        step: int | None = None,
+        game_number: int | None = None,
+    ) -> None:
+        """Apply a human's action for the seat ``identity`` designates (every check first)."""
+        if identity.role is not Role.SEAT or identity.seat is None:
+            raise ApiError(403, "not_a_player", "only a seat's link can act")
+        action = parse_action(data)
+        await self._apply(table, identity.seat, action, step, game_number, by_bot=False)
+
+    async def _apply(
+        self,
+        table: Table,
+        seat: int,
+        action: Action,
+        step: int | None,
+        game_number: int | None,
+        by_bot: bool,
+    ) -> None:
+        async with table.lock:
+            game = table.game
+            if table.seats[seat].kind != (BOT if by_bot else HUMAN):
+                if by_bot:
+                    raise stale()
+                raise ApiError(403, "seat_is_bot", "this seat is now played by a bot")
+            if game_number is not None and game_number != table.game_number:
+                raise stale()
+            if game.is_over:
+                raise ApiError(409, "game_over", "the game is over")
+            if step is not None and step != len(game.history):
+                raise stale()
+            if game.current_player != seat:
+                raise ApiError(403, "not_your_turn", "it is not your turn")
+            if action not in game.legal_actions():
+                raise ApiError(400, "illegal_action", "this action is not legal now")
+            after = game.copy()
+            after.apply(action, check=False)
+            try:
+                await asyncio.to_thread(
+                    self._store.append_action,
+                    table.id,
+                    table.game_number,
+                    len(game.history),
+                    action.to_json(),
+                    after.is_over,
+                )
+            except StoreConflict:
+                log.error("table %s: action %d already stored", table.id, len(game.history))
+                raise stale() from None
+            table.game = after
+        self._changed(table)
+
+    async def hand_to_bot(self, table: Table, creator_token: str, seat: int, level: str) -> None:
+        """The creator gives a human seat to a bot; its old link then only watches."""
+        if table.identify(creator_token).role is not Role.CREATOR:
+            raise ApiError(403, "not_creator", "only the table's creator can do this")
+        if not 0 <= seat < len(table.seats):
+            raise ApiError(404, "unknown_seat", "this table has no such seat")
+        if not bots.level_available(level):
+            raise ApiError(422, "unknown_level", "this bot level is not available")
+        async with table.lock:
+            if table.seats[seat].kind == BOT:
+                raise ApiError(409, "already_bot", "this seat is already played by a bot")
+            record = replace(table.seats[seat], kind=BOT, level=level, name=bot_name(level))
+            await asyncio.to_thread(self._store.set_seat, table.id, record)
+            table.seats[seat] = record
+            table.bots[seat] = bots.seat_bot(level, table.game.seed or 0, seat)
+        self._changed(table)
+
+    async def rematch(self, table: Table, token: str, game_number: int | None = None) -> None:
+        """Start the next game at the table once the current one is over.
+
+        With ``game_number`` older than the current game, the rematch already happened: nothing
+        is done (two players asking at once both get the new game).
+        """
+        if table.identify(token).role is Role.SPECTATOR:
+            raise ApiError(403, "not_a_player", "spectators cannot start a game")
+        async with table.lock:
+            if game_number is not None and game_number < table.game_number:
+                return
+            if not table.game.is_over:
+                raise ApiError(409, "not_over", "the game is not over yet")
+            seed = secrets.randbelow(SEED_BOUND)
+            number = table.game_number + 1
+            await asyncio.to_thread(self._store.new_game, table.id, number, seed)
+            table.game_number, table.game = number, Game.new(table.config, seed)
+            table.start_bots()
+        self._changed(table)
+
+    def add_listener(self, table: Table, listener: Listener) -> None:
+        if len(table.listeners) >= MAX_LISTENERS:
+            raise ApiError(429, "too_many_connections", "this table has too many connections")
+        table.listeners.add(listener)
+        self._changed(table)
+
+    def remove_listener(self, table: Table, listener: Listener) -> None:
+        table.listeners.discard(listener)
+        self._changed(table)
+
+    def _changed(self, table: Table) -> None:
+        for listener in list(table.listeners):
+            listener.notify()
+        self._poke_bot(table)
+
+    # -- bots ------------------------------------------------------------------------------
+    def _bot_to_move(self, table: Table) -> int | None:
+        seat = table.game.current_player
+        return seat if seat is not None and table.seats[seat].kind == BOT else None
+
+    def _poke_bot(self, table: Table) -> None:
+        """Start the table's bot task if a bot must decide and none is running."""
+        task = self._bot_tasks.get(table.id)
+        if (task is None or task.done()) and self._bot_to_move(table) is not None:
+            self._bot_tasks[table.id] = spawn(self._play_bots(table), f"bots:{table.id}")
+
+    async def _play_bots(self, table: Table) -> None:
+        """Play bot decisions one after the other until a human must decide or the game ends."""
+        while True:
+            async with table.lock:
+                seat = self._bot_to_move(table)
+                if seat is None:
+                    return
+                game = table.game
+                bot, step, number = table.bots[seat], len(game.history), table.game_number
+                observation, legal = game.observe(seat), tuple(game.legal_actions())
+            action = await bots.think(bot, observation, legal, self._bot_delay)
+            try:
+                await self._apply(table, seat, action, step, number, by_bot=True)
+            except ApiError as exc:
+                moved_on = (len(table.game.history), table.game_number) != (step, number)
+                log.info("table %s: bot move dropped (%s)", table.id, exc.code)
+                if not moved_on:
+                    return

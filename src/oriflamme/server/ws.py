@@ -1,0 +1,175 @@
+"""The WebSocket of a seat or spectator: views pushed on every change, actions received.
+
+Each connection has two tasks: one reads and handles the client's messages (throttled, size
+checked, errors answered), the other sends: replies first, then the latest view when the table
+changed. A table only flags its connections, so a slow client delays nobody else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .errors import ApiError
+from .protocol import build_view
+from .tables import Identity, Table, TableManager
+from .tasks import spawn
+from .throttle import TokenBucket
+
+log = logging.getLogger("oriflamme.server")
+
+MAX_MESSAGE = 4096  #: bytes of one client message
+SEND_TIMEOUT = 10.0  #: seconds a client may take to accept one message
+MAX_REPLIES = 32  #: replies waiting to be sent; older ones are dropped
+LANGS = ("en", "fr")
+
+
+def _error(code: str, message: str) -> dict[str, str]:
+    return {"type": "error", "code": code, "message": message}
+
+
+class Connection:
+    """One open WebSocket following a table as ``identity``."""
+
+    def __init__(
+        self,
+        socket: WebSocket,
+        manager: TableManager,
+        table: Table,
+        identity: Identity,
+        lang: str,
+        bucket: TokenBucket,
+    ) -> None:
+        self.identity = identity
+        self._socket = socket
+        self._manager = manager
+        self._table = table
+        self._lang = lang
+        self._bucket = bucket
+        self._throttled = False
+        self._dirty = True
+        self._replies: deque[dict[str, Any]] = deque(maxlen=MAX_REPLIES)
+        self._wake = asyncio.Event()
+        self._wake.set()
+
+    def notify(self) -> None:
+        """The table changed: send a fresh view soon."""
+        self._dirty = True
+        self._wake.set()
+
+    def _reply(self, message: dict[str, Any]) -> None:
+        self._replies.append(message)
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Serve the connection until the client leaves."""
+        self._manager.add_listener(self._table, self)
+        sender = spawn(self._send_loop(), f"ws-send:{self._table.id}")
+        try:
+            await self._receive_loop()
+        finally:
+            sender.cancel()
+            self._manager.remove_listener(self._table, self)
+
+    # -- sending ---------------------------------------------------------------------------
+    async def _send(self, message: dict[str, Any]) -> None:
+        await asyncio.wait_for(self._socket.send_text(json.dumps(message)), SEND_TIMEOUT)
+
+    async def _send_loop(self) -> None:
+        """Send replies and fresh views; a client that cannot take them is disconnected."""
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._replies:
+                    await self._send(self._replies.popleft())
+                if self._dirty:
+                    self._dirty = False
+                    seat = self._table.view_seat(self.identity)
+                    view = build_view(self._table, seat, self._lang)
+                    await self._send({"type": "view", "view": view.model_dump(mode="json")})
+        except (OSError, RuntimeError, TimeoutError, WebSocketDisconnect) as exc:
+            log.info(
+                "table %s: dropping a connection that cannot receive (%r)", self._table.id, exc
+            )
+        except Exception:
+            log.exception("table %s: sending to a connection failed", self._table.id)
+        with contextlib.suppress(Exception):
+            await self._socket.close(code=1011)
+
+    # -- receiving -------------------------------------------------------------------------
+    async def _receive_loop(self) -> None:
+        while True:
+            message = await self._socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if not self._bucket.take():
+                if not self._throttled:
+                    self._reply(_error("too_many_requests", "too many messages: slow down"))
+                self._throttled = True
+                continue
+            self._throttled = False
+            raw = message.get("text")
+            size = len(raw.encode()) if isinstance(raw, str) else len(message.get("bytes") or b"")
+            if size > MAX_MESSAGE:
+                self._reply(_error("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
+                continue
+            try:
+                await self._handle(raw if isinstance(raw, str) else message.get("bytes") or b"")
+            except ApiError as exc:
+                self._reply(_error(exc.code, exc.message))
+            except Exception:
+                log.exception("table %s: message handling failed", self._table.id)
+                self._reply(_error("internal_error", "the server failed to handle this message"))
+
+    async def _handle(self, raw: str | bytes) -> None:
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise ApiError(400, "bad_json", "a message is a JSON object") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "bad_json", "a message is a JSON object")
+        kind = data.get("type")
+        if kind == "ping":
+            self._reply({"type": "pong"})
+        elif kind == "lang":
+            if data.get("lang") not in LANGS:
+                raise ApiError(400, "bad_lang", "lang is 'en' or 'fr'")
+            self._lang = data["lang"]
+            self.notify()
+        elif kind == "act":
+            step, number = data.get("step"), data.get("game_number")
+            for value in (step, number):
+                if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                    raise ApiError(400, "malformed_action", "step and game_number are integers")
+            await self._manager.act(self._table, self.identity, data.get("action"), step, number)
+        else:
+            raise ApiError(400, "unknown_type", "type is 'act', 'lang' or 'ping'")
+
+
+async def serve_socket(
+    socket: WebSocket,
+    manager: TableManager,
+    table_id: str,
+    token: str,
+    lang: str | None,
+    bucket: TokenBucket,
+) -> None:
+    """Accept a connection, check its table and token, and serve it."""
+    await socket.accept()
+    try:
+        table = manager.get(table_id)
+        identity = table.identify(token)
+        connection = Connection(
+            socket, manager, table, identity, lang if lang in LANGS else table.lang, bucket
+        )
+        await connection.run()
+    except ApiError as exc:
+        await socket.send_text(json.dumps(_error(exc.code, exc.message)))
+        await socket.close(code=4000 + exc.status)
