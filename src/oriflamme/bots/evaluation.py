@@ -314,26 +314,22 @@ def target_value(s: State, player: int, target: int) -> float:
     if t >= 0:
         if t == CONSPIRACY:
             loss = 2.0 * tokens + 1.0
-        elif t in _GUARDS and not s.face_up[target]:
+        elif t in _GUARDS:
             loss = GUARD_WORTH + 1.0
         else:
             loss = tokens + TYPICAL_GAIN[t] * _decayed(acts)
     else:
         loss = tokens + 1.2 * _decayed(min(acts, 3))
     if owner == player:
-        if t in _GUARDS and not s.face_up[target]:
-            return 1.0 - 1.0 - GUARD_WORTH
         return 1.0 - loss - TIE_WEIGHT
     lead = s.influence[owner] - s.influence[player]
     harm = harm_weight(s)
     value = 1.0 + harm * (loss + TIE_WEIGHT) + 0.1 * lead
     if t == QUEEN:
         value += 1.0
-    if t < 0:
+    if t < 0:  # an Ambush or a Trap would discard the attacker and pay its owner
         ambush, trap = _guard_risk(s, target, player)
         value -= ambush * (1.0 + 4.0 * harm) + trap * (3.0 + 3.0 * harm)
-    elif t in _GUARDS:
-        value -= (1.0 + 4.0 * harm) if t == AMBUSH else (3.0 + 3.0 * harm)
     return value
 
 
