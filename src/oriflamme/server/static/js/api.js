@@ -1,0 +1,217 @@
+// HTTP API and WebSocket client of the game server (docs/server.md).
+
+/** An error answered by the server: {"error": {"code", "message"}} with a 4xx status. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, url, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) {
+    throw new ApiError(0, "network", String(error && error.message ? error.message : error));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = data && data.error ? data.error : {};
+    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || "");
+  }
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export function createTable(body) {
+  return request("POST", "/api/tables", body);
+}
+
+export function getView(tableId, token, lang) {
+  return request("GET", `/api/tables/${enc(tableId)}/view?token=${enc(token)}&lang=${enc(lang)}`);
+}
+
+export function postAction(tableId, token, action, step, gameNumber) {
+  return request("POST", `/api/tables/${enc(tableId)}/actions`, {
+    token,
+    action,
+    step,
+    game_number: gameNumber,
+  });
+}
+
+/** Start the next game; `gameNumber` is the game that ended (a newer one is then just returned). */
+export function rematch(tableId, token, gameNumber) {
+  return request("POST", `/api/tables/${enc(tableId)}/rematch`, { token, game_number: gameNumber });
+}
+
+export function handSeatToBot(tableId, seat, creatorToken, level) {
+  return request("POST", `/api/tables/${enc(tableId)}/seats/${enc(seat)}/bot`, {
+    creator_token: creatorToken,
+    level,
+  });
+}
+
+export function getCards(lang) {
+  return request("GET", `/api/cards?lang=${enc(lang)}`);
+}
+
+const PING_EVERY_MS = 20000;
+const SILENCE_LIMIT_MS = 50000;
+const MAX_BACKOFF_MS = 10000;
+/** 4000 + 401 (bad token), 403 (forbidden), 404 (unknown table): retrying cannot help. */
+const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
+
+/**
+ * A WebSocket to /ws/{table_id} that reconnects with exponential backoff.
+ * Callbacks: onView(view), onError({code, message}), onStatus(status, attempt) where status is
+ * "connecting" | "open" | "reconnecting" | "stopped", and onFatal(closeCode) when the server
+ * refused the connection for good (close codes 4000 + HTTP status: bad token, unknown table).
+ */
+export class GameSocket {
+  constructor({ tableId, token, lang, onView, onError, onStatus, onFatal }) {
+    this.tableId = tableId;
+    this.token = token;
+    this.lang = lang;
+    this.onView = onView;
+    this.onError = onError;
+    this.onStatus = onStatus;
+    this.onFatal = onFatal;
+    this.socket = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.lastMessageAt = 0;
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${window.location.host}/ws/${enc(this.tableId)}?token=${enc(this.token)}&lang=${enc(this.lang)}`;
+  }
+
+  start() {
+    this.stopped = false;
+    this.connect();
+  }
+
+  connect() {
+    this.onStatus(this.attempt === 0 ? "connecting" : "reconnecting", this.attempt);
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      if (socket !== this.socket) return;
+      this.attempt = 0;
+      this.lastMessageAt = Date.now();
+      this.onStatus("open", 0);
+      this.startPing();
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      this.lastMessageAt = Date.now();
+      this.handleMessage(event.data);
+    });
+    socket.addEventListener("close", (event) => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      this.stopPing();
+      if (FATAL_CLOSE_CODES.has(event.code)) {
+        this.stop();
+        this.onFatal(event.code);
+      } else if (!this.stopped) {
+        this.scheduleRetry();
+      }
+    });
+    socket.addEventListener("error", () => {
+      // A "close" event always follows; reconnection is handled there.
+    });
+  }
+
+  handleMessage(raw) {
+    let message;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (!message || typeof message !== "object") return;
+    if (message.type === "view" && message.view) this.onView(message.view);
+    else if (message.type === "error") this.onError({ code: message.code, message: message.message });
+  }
+
+  scheduleRetry() {
+    this.attempt += 1;
+    const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(this.attempt - 1, 6));
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.onStatus("reconnecting", this.attempt);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  startPing() {
+    this.stopPing();
+    this.pingTimer = setInterval(() => {
+      if (Date.now() - this.lastMessageAt > SILENCE_LIMIT_MS && this.socket) {
+        this.socket.close();
+        return;
+      }
+      this.send({ type: "ping" });
+    }, PING_EVERY_MS);
+  }
+
+  stopPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  get isOpen() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  /** Send a message; false if the socket is not open (the caller may fall back to HTTP). */
+  send(message) {
+    if (!this.isOpen) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  setLang(lang) {
+    this.lang = lang;
+    this.send({ type: "lang", lang });
+  }
+
+  /** Reconnect now (after the network came back, or the tab became visible). */
+  nudge() {
+    if (this.stopped || this.socket) return;
+    clearTimeout(this.retryTimer);
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.stopPing();
+    if (this.socket) this.socket.close();
+    this.socket = null;
+    this.onStatus("stopped", 0);
+  }
+}

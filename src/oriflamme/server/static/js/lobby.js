@@ -1,0 +1,340 @@
+// The lobby: set up a table (players, cards, variant, seats), create it, share the links.
+
+import { createTable, getCards } from "./api.js";
+import { button, el, replace } from "./dom.js";
+import {
+  BASE_SET, EMBRASEMENT_SET, FAMILY_COLOURS, blazon, cardName, setCardInfo, typeGlyph,
+} from "./cards.js";
+import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
+import { installLangSwitch, toast, toastError } from "./ui.js";
+
+const LEVELS = ["easy", "medium", "hard", "expert"];
+const MAX_PLAYERS = 5;
+const NAME_MAX = 24;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+const form = $("create-form");
+
+/** The seats as set so far (all five are kept, so changing the count loses nothing). */
+const seats = Array.from({ length: MAX_PLAYERS }, (_, i) => ({
+  kind: i === 0 ? "human" : "bot",
+  name: "",
+  level: "medium",
+}));
+const customPick = new Set();
+
+function playerCount() {
+  return Number(form.elements.players.value);
+}
+
+function twoFamilies() {
+  return playerCount() === 2 && form.elements.variant.value === "two-families";
+}
+
+function cardSetChoice() {
+  return form.elements.cards.value;
+}
+
+/** The families (colours) a seat plays with the current settings. */
+function seatColours(seat) {
+  return twoFamilies() ? [FAMILY_COLOURS[seat], FAMILY_COLOURS[seat + 2]] : [FAMILY_COLOURS[seat]];
+}
+
+// ---------------------------------------------------------------- rendering
+
+function renderSeats() {
+  const rows = [];
+  for (let seat = 0; seat < playerCount(); seat += 1) rows.push(seatRow(seat));
+  replace($("seat-list"), rows);
+}
+
+function seatRow(seat) {
+  const entry = seats[seat];
+  const kind = el("select", {
+    testid: "seat-kind",
+    attrs: { "aria-label": `${t("seat_n", { n: seat + 1 })} — ${t("kind_label")}` },
+    on: {
+      change: (event) => {
+        entry.kind = event.target.value;
+        renderSeats();
+      },
+    },
+  }, [
+    el("option", { text: t("seat_human"), attrs: { value: "human", selected: entry.kind === "human" } }),
+    el("option", { text: t("seat_bot"), attrs: { value: "bot", selected: entry.kind === "bot" } }),
+  ]);
+  let detail;
+  if (entry.kind === "human") {
+    detail = el("input", {
+      testid: "seat-name",
+      attrs: {
+        type: "text",
+        maxlength: NAME_MAX,
+        autocomplete: "off",
+        placeholder: t("player_n", { n: seat + 1 }),
+        "aria-label": `${t("seat_n", { n: seat + 1 })} — ${t("name_label")}`,
+      },
+      on: { input: (event) => { entry.name = event.target.value; renderFirstPlayer(); } },
+    });
+    detail.value = entry.name;
+  } else {
+    detail = el("select", {
+      testid: "seat-level",
+      attrs: { "aria-label": `${t("seat_n", { n: seat + 1 })} — ${t("level_label")}` },
+      on: { change: (event) => { entry.level = event.target.value; } },
+    }, LEVELS.map((level) => el("option", {
+      text: t(`level_${level}`),
+      attrs: { value: level, selected: entry.level === level },
+    })));
+  }
+  return el("div", { className: "seat-row", testid: "seat-row", dataset: { seat } }, [
+    el("span", { className: "seat-blazons" }, seatColours(seat).map((c) => blazon(c, "seat-blazon"))),
+    el("span", { className: "seat-label", text: t("seat_n", { n: seat + 1 }) }),
+    kind,
+    detail,
+  ]);
+}
+
+function renderFirstPlayer() {
+  const select = form.elements.first_player;
+  const previous = select.value || "0";
+  const options = [el("option", { text: t("first_random"), attrs: { value: "random" } })];
+  for (let seat = 0; seat < playerCount(); seat += 1) {
+    const name = seats[seat].kind === "human" && seats[seat].name.trim()
+      ? seats[seat].name.trim()
+      : t("seat_n", { n: seat + 1 });
+    options.push(el("option", { text: name, attrs: { value: String(seat) } }));
+  }
+  replace(select, options);
+  select.value = previous === "random" || Number(previous) < playerCount() ? previous : "0";
+}
+
+function renderCustomCards() {
+  const box = $("custom-cards");
+  box.hidden = cardSetChoice() !== "custom";
+  const tiles = [...BASE_SET, ...EMBRASEMENT_SET].map((slug) => {
+    const input = el("input", {
+      testid: "custom-card",
+      dataset: { card: slug },
+      attrs: { type: "checkbox", value: slug },
+      on: {
+        change: (event) => {
+          if (event.target.checked) customPick.add(slug);
+          else customPick.delete(slug);
+          updateCounter();
+        },
+      },
+    });
+    input.checked = customPick.has(slug);
+    return el("label", { className: "custom-tile fam-red" }, [
+      input,
+      typeGlyph(slug, "tile-glyph"),
+      el("span", { className: "tile-name", text: cardName(slug) }),
+    ]);
+  });
+  replace($("custom-grid"), tiles);
+  updateCounter();
+}
+
+function updateCounter() {
+  const counter = $("custom-counter");
+  counter.textContent = t("custom_counter", { n: customPick.size });
+  counter.classList.toggle("complete", customPick.size === 10);
+  counter.classList.toggle("over", customPick.size > 10);
+  for (const input of $("custom-grid").querySelectorAll("input")) {
+    input.closest(".custom-tile").classList.toggle("checked", input.checked);
+  }
+}
+
+function renderForm() {
+  $("variant-field").hidden = playerCount() !== 2;
+  renderSeats();
+  renderFirstPlayer();
+  renderCustomCards();
+}
+
+function renderHero() {
+  replace($("hero-blazons"), FAMILY_COLOURS.map((colour) => blazon(colour, "hero-blazon")));
+}
+
+// ---------------------------------------------------------------- submit
+
+function showFormError(message) {
+  const box = $("form-error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+/** The request body for POST /api/tables, or an error message. */
+function buildRequest() {
+  const players = playerCount();
+  let cards = cardSetChoice();
+  if (cards === "custom") {
+    if (customPick.size !== 10) return { error: t("error_custom_count") };
+    cards = [...BASE_SET, ...EMBRASEMENT_SET].filter((slug) => customPick.has(slug));
+  }
+  const seatList = [];
+  for (let seat = 0; seat < players; seat += 1) {
+    const entry = seats[seat];
+    if (entry.kind === "bot") {
+      seatList.push({ kind: "bot", level: entry.level });
+      continue;
+    }
+    const name = entry.name.trim() || t("player_n", { n: seat + 1 });
+    if (name.length > NAME_MAX || CONTROL_CHARS.test(name)) return { error: t("error_name") };
+    seatList.push({ kind: "human", name });
+  }
+  if (!seatList.some((seat) => seat.kind === "human")) return { error: t("error_no_human") };
+  const first = form.elements.first_player.value;
+  return {
+    body: {
+      players,
+      cards,
+      variant: players === 2 ? form.elements.variant.value : null,
+      edition: form.elements.edition.value,
+      first_player: first === "random" ? null : Number(first),
+      lang: form.elements.lang.value,
+      seats: seatList,
+      seed: null,
+    },
+  };
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const request = buildRequest();
+  if (request.error) {
+    showFormError(request.error);
+    return;
+  }
+  showFormError("");
+  const submitButton = $("create-game");
+  submitButton.disabled = true;
+  submitButton.textContent = t("creating");
+  try {
+    const created = await createTable(request.body);
+    rememberCreator(created);
+    showCreated(created, request.body);
+  } catch (error) {
+    toastError(error.message || t("error_generic"));
+  } finally {
+    submitButton.disabled = false;
+    submitButton.textContent = t("create_button");
+  }
+}
+
+function rememberCreator(created) {
+  try {
+    window.localStorage.setItem(`oriflamme.creator.${created.table_id}`, created.creator_token);
+  } catch {
+    // Without storage the creator cannot hand seats to bots from the game page.
+  }
+}
+
+// ---------------------------------------------------------------- the links
+
+function absolute(url) {
+  return new URL(url, window.location.origin).href;
+}
+
+async function copyText(input) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    toast(t("copied"));
+  } catch {
+    input.focus();
+    input.select();
+    toast(t("copy_failed"), "error");
+  }
+}
+
+function linkRow(url, testid, copyTestid, seat) {
+  const input = el("input", {
+    className: "link-input",
+    testid,
+    dataset: { seat },
+    attrs: { type: "url", readonly: true, "aria-label": t("invite_link") },
+  });
+  input.value = absolute(url);
+  input.addEventListener("focus", () => input.select());
+  return el("div", { className: "link-row" }, [
+    input,
+    button(t("copy"), { testid: copyTestid, dataset: { seat }, on: { click: () => copyText(input) } }),
+    el("a", {
+      className: "button-link",
+      testid: "open-link",
+      dataset: { seat },
+      text: t("open_link"),
+      attrs: { href: url, target: "_blank", rel: "noopener" },
+    }),
+  ]);
+}
+
+function showCreated(created, body) {
+  const items = created.seats.map((seat) => {
+    const colours = body.players === 2 && body.variant === "two-families"
+      ? [FAMILY_COLOURS[seat.seat], FAMILY_COLOURS[seat.seat + 2]]
+      : [FAMILY_COLOURS[seat.seat]];
+    return el("li", { className: "invite", testid: "invite", dataset: { seat: seat.seat, kind: seat.kind } }, [
+      el("div", { className: "invite-head" }, [
+        el("span", { className: "seat-blazons" }, colours.map((c) => blazon(c, "seat-blazon"))),
+        el("strong", { text: seat.name }),
+        el("span", { className: "tag", text: t("seat_n", { n: seat.seat + 1 }) }),
+      ]),
+      seat.kind === "human"
+        ? linkRow(seat.url, "invite-link", "copy-link", seat.seat)
+        : el("p", { className: "bot-note", text: t("played_by_bot") }),
+    ]);
+  });
+  replace($("invites"), items);
+  replace($("spectator-row"), [linkRow(created.spectator_url, "spectator-link", "copy-spectator", "")]);
+  const mine = created.seats.find((seat) => seat.seat === 0 && seat.kind === "human");
+  const open = $("open-my-seat");
+  open.href = mine ? mine.url : created.spectator_url;
+  open.textContent = mine ? t("open_my_seat") : t("watch_game");
+  form.hidden = true;
+  $("created").hidden = false;
+  window.scrollTo({ top: 0 });
+}
+
+// ---------------------------------------------------------------- start
+
+async function loadCardNames(lang) {
+  try {
+    setCardInfo(await getCards(lang));
+    renderCustomCards();
+  } catch {
+    // Readable fallback names are used.
+  }
+}
+
+function switchLang(lang) {
+  setLang(lang);
+  applyI18n(document);
+  form.elements.lang.value = lang;
+  renderForm();
+  loadCardNames(lang);
+}
+
+function start() {
+  setLang(initialLang());
+  applyI18n(document);
+  form.elements.lang.value = getLang();
+  installLangSwitch(switchLang);
+  renderHero();
+  form.elements.players.addEventListener("change", renderForm);
+  form.elements.variant.addEventListener("change", renderSeats);
+  for (const radio of form.querySelectorAll('input[name="cards"]')) {
+    radio.addEventListener("change", renderCustomCards);
+  }
+  form.addEventListener("submit", submit);
+  $("new-game").addEventListener("click", () => {
+    $("created").hidden = true;
+    form.hidden = false;
+  });
+  renderForm();
+  loadCardNames(getLang());
+}
+
+start();

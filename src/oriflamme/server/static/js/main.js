@@ -1,0 +1,428 @@
+// The game page: connects a seat (or a spectator) to its table and renders every view.
+
+import { ApiError, GameSocket, getCards, getView, handSeatToBot, postAction, rematch } from "./api.js";
+import { actionKey, button, el, replace } from "./dom.js";
+import { setCardInfo } from "./cards.js";
+import { renderQueue } from "./board.js";
+import { analyseLegal, effectiveSelection, familiesOf, queueIds } from "./decision.js";
+import { renderEndScreen } from "./endscreen.js";
+import { renderHand } from "./hand.js";
+import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
+import { renderLog, resetLog } from "./log.js";
+import { renderPlayers, seatsOf } from "./players.js";
+import { hideCardHelp, installCardHelp } from "./tooltip.js";
+import { installLangSwitch, toast, toastError } from "./ui.js";
+
+const BUSY_TIMEOUT_MS = 10000;
+const HTTP_CHECK_EVERY = 3;
+const SOCKET_RETRY_AFTER_FATAL_MS = 15000;
+
+const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+
+const regions = {
+  roundInfo: $("round-info"),
+  players: $("scores"),
+  prompt: $("prompt"),
+  waiting: $("waiting"),
+  queue: $("queue"),
+  hand: $("hand-cards"),
+  handTitle: $("hand-title"),
+  options: $("legal-options"),
+  optionsHint: $("options-hint"),
+  log: $("log"),
+  end: $("end-screen"),
+  banner: $("reconnecting"),
+  showResults: $("show-results"),
+  spectator: $("spectator-badge"),
+};
+
+const state = {
+  tableId: null,
+  token: null,
+  view: null,
+  selected: null,
+  busy: false,
+  sentStep: null,
+  busyTimer: null,
+  freshIds: new Set(),
+  endDismissed: false,
+  scrolledTo: null,
+  socket: null,
+};
+
+// ---------------------------------------------------------------- start
+
+function readLink() {
+  const params = new URLSearchParams(window.location.search);
+  const match = window.location.pathname.match(/\/t\/([^/]+)/);
+  const tableId = match ? decodeURIComponent(match[1]) : params.get("table");
+  const token = params.get("seat") || params.get("watch");
+  return { tableId, token };
+}
+
+function fatal(message) {
+  const box = $("fatal-error");
+  replace(box, [
+    el("div", { className: "fatal-box" }, [
+      el("h2", { text: t("fatal_title") }),
+      el("p", { text: message }),
+      el("a", { className: "button-link", text: t("back_to_lobby"), attrs: { href: "/" } }),
+    ]),
+  ]);
+  box.hidden = false;
+  if (state.socket) state.socket.stop();
+}
+
+async function loadCardTexts(lang) {
+  try {
+    setCardInfo(await getCards(lang));
+    if (state.view) render();
+  } catch {
+    // The card faces fall back to readable slugs; hover help stays short.
+  }
+}
+
+async function refreshOverHttp() {
+  try {
+    onView(await getView(state.tableId, state.token, getLang()));
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+      fatal(errorText(error.code, error.message));
+    }
+    return false;
+  }
+}
+
+async function start() {
+  setLang(initialLang());
+  applyI18n(document);
+  installCardHelp();
+  installLangSwitch(switchLang);
+  regions.showResults.addEventListener("click", () => {
+    state.endDismissed = false;
+    render();
+  });
+  const { tableId, token } = readLink();
+  if (!tableId || !token) {
+    fatal(t("bad_link"));
+    return;
+  }
+  state.tableId = tableId;
+  state.token = token;
+  loadCardTexts(getLang());
+  state.socket = new GameSocket({
+    tableId,
+    token,
+    lang: getLang(),
+    onView,
+    onError: onSocketError,
+    onStatus: onSocketStatus,
+    // Refused for good: the HTTP check shows why (bad link, unknown table); if the page still
+    // works over HTTP, try the socket again later.
+    onFatal: () => refreshOverHttp().then((ok) => {
+      if (ok) setTimeout(() => state.socket.start(), SOCKET_RETRY_AFTER_FATAL_MS);
+    }),
+  });
+  await refreshOverHttp();
+  if (!$("fatal-error").hidden) return;
+  state.socket.start();
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) state.socket.nudge();
+  });
+  window.addEventListener("online", () => state.socket.nudge());
+}
+
+// ---------------------------------------------------------------- incoming
+
+function isOlder(view, current) {
+  if (!current) return false;
+  if (view.game_number !== current.game_number) return view.game_number < current.game_number;
+  return view.step < current.step;
+}
+
+function onView(view) {
+  if (!view || !view.observation || isOlder(view, state.view)) return;
+  const previous = state.view;
+  const newGame = !previous || previous.game_number !== view.game_number;
+  if (newGame) {
+    state.selected = null;
+    state.endDismissed = false;
+    state.scrolledTo = null;
+  }
+  if (state.busy && (newGame || view.step !== state.sentStep)) clearBusy();
+  const before = previous && !newGame ? queueIds(previous.observation) : null;
+  const now = queueIds(view.observation);
+  state.freshIds = before ? new Set([...now].filter((id) => !before.has(id))) : new Set();
+  state.view = view;
+  render();
+  state.freshIds = new Set(); // animate arrivals once, not again on the next local re-render
+}
+
+function onSocketError(error) {
+  clearBusy();
+  toastError(errorText(error.code, error.message));
+  if (error.code === "stale") refreshOverHttp();
+  else if (state.view) render();
+}
+
+function onSocketStatus(status, attempt) {
+  const reconnecting = status === "reconnecting" && attempt > 0;
+  regions.banner.hidden = !reconnecting;
+  document.body.classList.toggle("offline", reconnecting);
+  if (status === "open" && state.busy) {
+    clearBusy();
+    if (state.view) render();
+  }
+  if (reconnecting && attempt % HTTP_CHECK_EVERY === 0) refreshOverHttp();
+}
+
+function errorText(code, message) {
+  const key = `error_${code}`;
+  const known = t(key);
+  if (known !== key) return known;
+  return message || t("error_generic");
+}
+
+// ---------------------------------------------------------------- outgoing
+
+function clearBusy() {
+  state.busy = false;
+  state.sentStep = null;
+  clearTimeout(state.busyTimer);
+}
+
+function setBusy() {
+  state.busy = true;
+  state.sentStep = state.view.step;
+  clearTimeout(state.busyTimer);
+  state.busyTimer = setTimeout(() => {
+    clearBusy();
+    refreshOverHttp();
+  }, BUSY_TIMEOUT_MS);
+}
+
+/** Send one legal action, once: everything is disabled until the next view (or an error). */
+function send(action) {
+  if (state.busy || !state.view) return;
+  const legal = (state.view.legal || []).some((entry) => actionKey(entry.action) === actionKey(action));
+  if (!legal) return;
+  setBusy();
+  hideCardHelp();
+  const { step, game_number: gameNumber } = state.view;
+  render();
+  if (state.socket.send({ type: "act", action, step, game_number: gameNumber })) return;
+  postAction(state.tableId, state.token, action, step, gameNumber)
+    .then(onView)
+    .catch((error) => {
+      clearBusy();
+      render();
+      toastError(errorText(error.code, error.message));
+      refreshOverHttp();
+    });
+}
+
+function select(cardId) {
+  if (state.busy) return;
+  state.selected = cardId;
+  render();
+}
+
+function switchLang(lang) {
+  setLang(lang);
+  applyI18n(document);
+  resetLog();
+  loadCardTexts(lang);
+  state.socket.setLang(lang);
+  refreshOverHttp();
+  if (state.view) render();
+}
+
+function creatorToken() {
+  try {
+    return window.localStorage.getItem(`oriflamme.creator.${state.tableId}`);
+  } catch {
+    return null;
+  }
+}
+
+async function handToBot(seat) {
+  const token = creatorToken();
+  if (!token) return;
+  const name = seatsOf(state.view)[seat].name;
+  if (!window.confirm(t("confirm_hand_to_bot", { name }))) return;
+  try {
+    await handSeatToBot(state.tableId, seat, token, "medium");
+    toast(t("handed_to_bot", { name }));
+    refreshOverHttp();
+  } catch (error) {
+    toastError(errorText(error.code, error.message));
+  }
+}
+
+async function playAgain() {
+  if (state.busy) return;
+  state.busy = true;
+  render();
+  try {
+    const view = await rematch(state.tableId, state.token, state.view.game_number);
+    clearBusy();
+    onView(view);
+  } catch (error) {
+    clearBusy();
+    render();
+    toastError(errorText(error.code, error.message));
+    refreshOverHttp();
+  }
+}
+
+// ---------------------------------------------------------------- rendering
+
+function cardTypeOf(cardId) {
+  const obs = state.view.observation;
+  for (const family of obs.families) {
+    for (const zone of [family.hand, family.reserve, family.set_aside]) {
+      const card = (zone || []).find((c) => c.id === cardId);
+      if (card) return card.type;
+    }
+  }
+  for (const stack of obs.queue) {
+    const card = stack.find((c) => c.id === cardId);
+    if (card) return card.type;
+  }
+  return null;
+}
+
+function buildContext() {
+  const view = state.view;
+  const analysis = analyseLegal(view.legal);
+  const you = view.you === undefined ? null : view.you;
+  return {
+    view,
+    you,
+    analysis,
+    selected: effectiveSelection(analysis, state.selected),
+    busy: state.busy,
+    myFamilies: new Set(familiesOf(view.observation, you)),
+    freshIds: state.freshIds,
+    queueRoot: regions.queue,
+    endDismissed: state.endDismissed,
+    canRematch: you !== null,
+    canHandToBot: creatorToken() !== null,
+    labelOf: (action) => analysis.labels.get(actionKey(action)) || "",
+    cardTypeOf,
+    send,
+    select,
+    rematch: playAgain,
+    handToBot,
+    dismissEnd: () => {
+      state.endDismissed = true;
+      render();
+    },
+  };
+}
+
+function render() {
+  const ctx = buildContext();
+  const view = ctx.view;
+  const obs = view.observation;
+  document.body.classList.toggle("busy", ctx.busy);
+  document.body.classList.toggle("is-spectator", ctx.you === null);
+  regions.spectator.hidden = ctx.you !== null;
+  renderRoundInfo(obs, view);
+  renderPlayers(regions.players, ctx);
+  renderStatus(ctx);
+  renderQueue(regions.queue, ctx);
+  renderHand(regions.hand, ctx);
+  renderOptions(ctx);
+  renderLog(regions.log, view.log || []);
+  renderEndScreen(regions.end, ctx);
+  regions.showResults.hidden = !(view.result || obs.result) || !state.endDismissed;
+  scrollToAction(ctx);
+  const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you && (view.legal || []).length > 0;
+  document.title = yourTurn ? `● ${t("your_turn")} — Oriflamme` : "Oriflamme";
+}
+
+function renderRoundInfo(obs, view) {
+  const parts = [];
+  if (view.game_number > 1) parts.push(t("game_n", { n: view.game_number }));
+  if (obs.phase === "over") parts.push(t("phase_over"));
+  else parts.push(t("round_of", { n: obs.round }), t(`phase_${obs.phase}`));
+  regions.roundInfo.textContent = parts.join(" · ");
+}
+
+function renderStatus(ctx) {
+  const view = ctx.view;
+  const obs = view.observation;
+  const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you;
+  regions.prompt.textContent = view.prompt || "";
+  regions.prompt.classList.toggle("your-turn", Boolean(yourTurn));
+  const waiting = view.waiting_for;
+  let text = "";
+  let kind = "idle";
+  if (obs.phase === "over") {
+    text = t("phase_over");
+  } else if (yourTurn) {
+    text = t("your_turn");
+    kind = "you";
+  } else if (waiting) {
+    text = waiting.kind === "bot" ? t("bot_thinking", { name: waiting.name }) : t("waiting_for", { name: waiting.name });
+    kind = waiting.kind === "bot" ? "bot" : "human";
+  }
+  regions.waiting.dataset.kind = kind;
+  replace(regions.waiting, [
+    kind === "bot" || kind === "human" ? el("span", { className: "spinner", attrs: { "aria-hidden": "true" } }) : null,
+    el("span", { text }),
+  ]);
+  const handCount = obs.families
+    .filter((f) => f.player === ctx.you)
+    .reduce((total, f) => total + (f.hand ? f.hand.length : 0), 0);
+  regions.handTitle.textContent = ctx.you === null ? t("hand_title_spectator") : t("hand_title", { count: handCount });
+}
+
+function renderOptions(ctx) {
+  const legal = ctx.view.legal || [];
+  if (!legal.length) {
+    let hint = t("options_none");
+    if (ctx.you === null) hint = t("options_spectator");
+    else if (ctx.view.observation.phase === "over") hint = t("phase_over");
+    regions.optionsHint.textContent = hint;
+    replace(regions.options, []);
+    return;
+  }
+  regions.optionsHint.textContent = t("options_hint");
+  const buttons = legal.map((entry) => {
+    const action = entry.action;
+    const node = button(entry.label, {
+      className: "option",
+      testid: "legal-option",
+      dataset: { action: actionKey(action), kind: action.kind },
+    });
+    if (ctx.selected !== null && action.card === ctx.selected && (action.kind === "place" || action.kind === "twin")) {
+      node.classList.add("related");
+    }
+    if (ctx.busy) node.disabled = true;
+    node.addEventListener("click", () => send(action));
+    return el("li", {}, [node]);
+  });
+  replace(regions.options, buttons);
+  // Bring the chosen card's options into sight inside the list (never scrolling the page).
+  const related = regions.options.querySelector(".option.related");
+  if (related) regions.options.scrollTop = related.parentElement.offsetTop;
+}
+
+/** Keep the stack being resolved (or acted on) in sight in the horizontally scrolling Queue. */
+function scrollToAction(ctx) {
+  const obs = ctx.view.observation;
+  const key = `${ctx.view.game_number}:${obs.round}:${obs.cursor}:${obs.decision ? obs.decision.card : ""}`;
+  if (key === state.scrolledTo) return;
+  state.scrolledTo = key;
+  const stack = regions.queue.querySelector(".card.acting")?.closest(".stack")
+    || regions.queue.querySelector(".stack.is-cursor");
+  if (!stack) return;
+  const scroller = regions.queue;
+  const left = stack.offsetLeft - scroller.clientWidth / 2 + stack.offsetWidth / 2;
+  scroller.scrollTo({ left: Math.max(0, left), behavior: "smooth" });
+}
+
+start();
