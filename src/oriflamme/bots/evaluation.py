@@ -30,12 +30,22 @@ import math
 import random
 from typing import NamedTuple
 
-from oriflamme.api import Action, Game
-from oriflamme.rules.abilities import CHOOSE, TOKENS, adjacent_tops
-from oriflamme.rules.actions import ActionKind
-from oriflamme.rules.cards import CardType
-from oriflamme.rules.engine import legal_actions, result
-from oriflamme.rules.state import HAND, N_ZONES, OVER, PILE, PLACEMENT, RESOLUTION, State
+from oriflamme.api import Action, ActionKind, CardType, Game
+from oriflamme.search import (
+    CHOOSE,
+    HAND,
+    N_ZONES,
+    OVER,
+    PILE,
+    PLACEMENT,
+    RESOLUTION,
+    TOKENS,
+    State,
+    adjacent_tops,
+    legal_actions,
+    result,
+    state_of,
+)
 
 __all__ = ["action_score", "evaluate", "greedy_action", "projected_scores", "state_of"]
 
@@ -91,11 +101,6 @@ TIE_WEIGHT = 0.1
 #: the outcomes of greedy and random self-play games, by Brier score).
 TEMPERATURE_BASE = 0.2
 TEMPERATURE_PER_ROUND = 1.6
-
-
-def state_of(game: Game) -> State:
-    """The game's raw state, read-only (search code needs it for speed)."""
-    return game._state
 
 
 def _decayed(activations: int) -> float:

@@ -1,0 +1,44 @@
+"""The low-level public surface for search code (bots, RL adapters) working on its own games.
+
+A search bot samples full worlds from its observation (:class:`oriflamme.api.WorldSampler`)
+and plays thousands of moves in them; building JSON observations there would be far too slow.
+This module gives read access to such a game's raw :class:`State` and the few rules helpers
+heuristics need. It is public and stable like :mod:`oriflamme.api`; treat the state as
+read-only (change it only through ``Game.apply``). A bot never holds the real game: the runner
+and the server hand it an observation only, so nothing here can reach hidden information.
+
+>>> from oriflamme.api import new_game
+>>> game = new_game(players=3, seed=1)
+>>> s = state_of(game)
+>>> s.phase == PLACEMENT, len(s.zone(0, HAND))
+(True, 7)
+"""
+
+from __future__ import annotations
+
+from .api import Game
+from .rules.abilities import CHOOSE, TOKENS, adjacent_tops
+from .rules.engine import legal_actions, result
+from .rules.state import HAND, N_ZONES, OVER, PILE, PLACEMENT, RESOLUTION, SET_ASIDE, State
+
+__all__ = [
+    "CHOOSE",
+    "HAND",
+    "N_ZONES",
+    "OVER",
+    "PILE",
+    "PLACEMENT",
+    "RESOLUTION",
+    "SET_ASIDE",
+    "TOKENS",
+    "State",
+    "adjacent_tops",
+    "legal_actions",
+    "result",
+    "state_of",
+]
+
+
+def state_of(game: Game) -> State:
+    """The raw state of ``game`` (read-only; see the module docstring)."""
+    return game._state
