@@ -3,6 +3,7 @@
 from .base import Bot, BotEntry, BotFactory, BotSpecError, known_bots, make_bot, register_bot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
+from .levels import NoisyHeuristicBot
 from .random_bot import RandomBot
 from .runner import BotError, StepCallback, bot_move, play_game
 
@@ -14,6 +15,7 @@ __all__ = [
     "BotSpecError",
     "GreedyBot",
     "IsmctsBot",
+    "NoisyHeuristicBot",
     "RandomBot",
     "StepCallback",
     "bot_move",

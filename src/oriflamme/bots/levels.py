@@ -1,0 +1,89 @@
+"""Named levels of play for people: ``easy``, ``medium``, ``hard`` and ``expert``.
+
+Each level is a registered bot (``--bots hard``) built from a bot of this package with a fixed
+budget. Times are the mean per decision with a choice, 3 players, base cards, on the development
+machine (2 shared cores):
+
+==========  ====================================================================  ============
+level       bot and budget                                                        time
+==========  ====================================================================  ============
+``easy``    :class:`NoisyHeuristicBot`: the one-step heuristic                    < 1 ms
+            (:func:`~oriflamme.bots.evaluation.greedy_action`) on one sampled
+            world, but a uniformly random legal action one time in three
+``medium``  ``greedy``: heuristics with a one-round look-ahead on 4 sampled worlds   ~ 3 ms
+``hard``    ``ismcts``: 2000 iterations, at most 0.5 s (greedy rollouts to the      ~ 0.4 s
+            round's end, win reward, token inference: the ``ismcts`` defaults)
+``expert``  ``ismcts``: 6000 iterations, at most 2 s (same options)                 ~ 1.2 s
+==========  ====================================================================  ============
+
+The search levels are budgeted by iterations, so that a seed fixes their play, with a time cap
+for slow or busy machines (a capped search is no longer reproducible).
+
+>>> bot = make_bot("hard", seed=1)
+>>> bot.name, type(bot).__name__
+('hard', 'IsmctsBot')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from oriflamme.api import Action, WorldSampler
+
+from .base import Bot, make_bot, register_bot
+from .evaluation import greedy_action
+
+#: Chance that the easy level plays a uniformly random legal action.
+EASY_NOISE = 1 / 3
+
+#: Level name -> (the spec of the bot it plays, or None for :class:`NoisyHeuristicBot`; a
+#: one-line description).
+LEVELS: dict[str, tuple[str | None, str]] = {
+    "easy": (None, "one-step heuristic, a random move one time in three"),
+    "medium": ("greedy", "heuristics with a one-round look-ahead"),
+    "hard": ("ismcts:iterations=2000:time=0.5", "ISMCTS, 2000 iterations (at most 0.5 s)"),
+    "expert": ("ismcts:iterations=6000:time=2", "ISMCTS, 6000 iterations (at most 2 s)"),
+}
+
+
+class NoisyHeuristicBot:
+    """The one-step heuristic on a sampled world, with random moves mixed in (``noise``)."""
+
+    def __init__(self, seed: int = 0, noise: float = EASY_NOISE, name: str = "noisy") -> None:
+        if not 0 <= noise <= 1:
+            raise ValueError(f"noise is a probability, not {noise}")
+        self.name = name
+        self.noise = noise
+        self._rng = random.Random(seed)
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        if self._rng.random() < self.noise:
+            return legal[self._rng.randrange(len(legal))]
+        world = WorldSampler(observation).sample(self._rng)
+        return greedy_action(world, observation["viewer"], self._rng)
+
+
+def make_level(level: str, seed: int) -> Bot:
+    """The bot of a named level, carrying the level's name."""
+    spec, _ = LEVELS[level]
+    bot = NoisyHeuristicBot(seed) if spec is None else make_bot(spec, seed)
+    bot.name = level
+    return bot
+
+
+def _register() -> None:
+    for level, (_, description) in LEVELS.items():
+
+        def factory(seed: int, options: Mapping[str, str], level: str = level) -> Bot:
+            return make_level(level, seed)
+
+        register_bot(level, factory, f"level: {description}")
+
+
+_register()

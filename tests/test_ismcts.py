@@ -1,0 +1,303 @@
+"""The ISMCTS bot and the named levels: legal, seeded, blind to hidden cards, and it finds clear
+moves. Budgets are tiny: these tests check behaviour, the strength is measured by scripts."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from oriflamme.api import Action, CardType, Game, new_game
+from oriflamme.bots import (
+    Bot,
+    BotSpecError,
+    GreedyBot,
+    IsmctsBot,
+    RandomBot,
+    bot_move,
+    known_bots,
+    make_bot,
+    play_game,
+)
+from oriflamme.bots.ismcts import Worlds
+from oriflamme.bots.levels import EASY_NOISE, LEVELS, NoisyHeuristicBot
+from oriflamme.search import state_of
+from scenarios import options, render, setup
+
+CONFIGS = [
+    {"players": 3, "cards": "base"},
+    {"players": 3, "cards": "embrasement"},
+    {"players": 2, "cards": "base", "variant": "two-families"},
+]
+
+
+class Recorder:
+    """Wraps a bot and records the types of what the runner hands it."""
+
+    def __init__(self, inner: IsmctsBot) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.calls = 0
+
+    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        # Plain data only: the observation survives a JSON round trip unchanged.
+        assert json.loads(json.dumps(observation)) == observation
+        assert all(isinstance(a, Action) for a in legal)
+        self.calls += 1
+        return self.inner.act(observation, legal)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['cards']}")
+def test_ismcts_plays_legal_actions_to_the_end(config: dict[str, Any]) -> None:
+    game = new_game(**config, seed=5)
+    bots = {p: Recorder(IsmctsBot(seed=p, iterations=6)) for p in range(game.config.players)}
+    result = play_game(game, bots)  # the runner raises BotError on an illegal answer
+    assert game.is_over and result == game.result()
+    assert sum(bot.calls for bot in bots.values()) == len(game.history)
+
+
+@pytest.mark.parametrize(
+    "spec", ["ismcts:5:rollout=random:horizon=end", "ismcts:5:rollout=greedy:horizon=round",
+             "ismcts:5:reward=win", "ismcts:5:reward=margin:c=0"])
+def test_every_rollout_and_reward_plays_legal_actions(spec: str) -> None:
+    game = new_game(players=3, cards="embrasement", seed=8)
+    result = play_game(game, {0: make_bot(spec, 1), 1: RandomBot(2), 2: RandomBot(3)})
+    assert result is not None
+
+
+def history(bot_seeds: Sequence[int]) -> list[Action]:
+    game = new_game(players=3, seed=4)
+    play_game(game, {p: IsmctsBot(seed=s, iterations=10) for p, s in enumerate(bot_seeds)})
+    return game.history
+
+
+def test_the_same_seed_and_iterations_give_the_same_game() -> None:
+    assert history([1, 2, 3]) == history([1, 2, 3])
+    assert any(history([1, 2, 3]) != history([s, s + 1, s + 2]) for s in (10, 20, 30))
+
+
+def test_a_single_option_is_answered_without_search() -> None:
+    bot = IsmctsBot(seed=0, iterations=50)
+    only = Action.reveal(3)
+    assert bot.act({}, [only]) == only  # not even the observation is read
+    assert bot.last_search.iterations == 0
+    game = new_game(players=3, seed=1)
+    bot_move(game, bot)
+    assert bot.last_search.iterations == 50
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    bot = IsmctsBot(seed=0, iterations=None, seconds=0.05)
+    game = new_game(players=3, seed=1)
+    bot_move(game, bot)
+    assert bot.last_search.iterations >= 1 and bot.last_search.seconds < 0.5
+
+
+# -- hidden information ---------------------------------------------------------------------------
+def rotated(game: Game, colours: set[str]) -> Game:
+    """The same position with the types of the hidden cards of ``colours`` rotated: every card in
+    a hand, set aside, in a pile or face down in the Queue keeps its id and place but takes the
+    type of the next such card of its family (in id order). Placement positions only."""
+    position = game.position()
+    assert not position["pending"] and position["resolving"] is None
+    ids: dict[str, int] = position["ids"]
+    renamed: dict[str, str] = {}
+    for colour in colours:
+        zones = position["families"][colour]
+        names = [n for zone in ("hand", "set_aside", "pile") for n in zones.get(zone, [])]
+        names += [ref.split(":")[1].rstrip("*") for stack in position["queue"] for ref in stack
+                  if ref.startswith(colour + ":") and "*" not in ref and "+" not in ref]
+        names.sort(key=lambda n: ids[f"{colour}:{n}"])
+        for old, new in zip(names, names[1:] + names[:1], strict=True):
+            renamed[f"{colour}:{old}"] = f"{colour}:{new}"
+
+    def rename(ref: str) -> str:
+        return renamed.get(ref, ref)
+
+    for colour, zones in position["families"].items():
+        for zone, names in zones.items():
+            zones[zone] = [rename(f"{colour}:{n}").split(":")[1] for n in names]
+    position["queue"] = [[rename(ref) for ref in stack] for stack in position["queue"]]
+    position["ids"] = {rename(ref): cid for ref, cid in ids.items()}
+    return Game.from_position(position)
+
+
+def placement_positions(count: int) -> list[Game]:
+    """Positions of random 3-player games where red must place, from round 2 on (so that the
+    Queue holds face-down cards of every family)."""
+    rng = random.Random(21)
+    found: list[Game] = []
+    for seed in range(count):
+        game = new_game(players=3, seed=seed)
+        while not game.is_over and len(found) < count:
+            d = game.decision()
+            if d is not None and d.player == 0 and d.kind.slug == "place" and game.round >= 2:
+                found.append(Game.from_position(game.position()))
+            game.apply(game.random_action(rng))
+    return found
+
+
+def decide(game: Game) -> Action:
+    return bot_move(game, IsmctsBot(seed=13, iterations=40))
+
+
+def test_the_search_ignores_the_hidden_cards_of_opponents() -> None:
+    """Reshuffling what red cannot see never changes red's choice: the bot gets only red's view.
+    Reshuffling red's own hidden cards (which red knows) does change some choices, so the test
+    would catch a bot whose choice depends on hidden cards."""
+    own_changes = 0
+    for game in placement_positions(6):
+        others = rotated(game, {"blue", "green"})
+        assert others.position() != game.position()
+        assert others.observe(0) == game.observe(0)
+        assert decide(others) == decide(game.copy())
+        mine = rotated(game, {"red"})
+        own_changes += decide(mine) != decide(game)
+    assert own_changes > 0
+
+
+def test_tokens_on_a_face_down_card_make_it_likely_a_guard_or_a_conspiracy() -> None:
+    """Blue left its face-down card twice. Uniformly it is an Ambush or a Conspiracy 2 times in
+    10 (base set); weighted by LEAVE_ODDS squared (Ambush 1, Conspiracy 0.81, each of the six
+    Characters 0.09, Assassination and Royal Decree 0.25 each) it is (1 + 0.81) / 2.85 = 0.64."""
+    game = setup([["blue:ambush+2"], ["green:lord*"]], phase="placement",
+                 families={"red": {"hand": ["soldier", "spy"]}})
+    observation = game.observe(0)
+    card = game.card("blue:ambush")
+    kept = {CardType.AMBUSH, CardType.CONSPIRACY}
+
+    def share(infer: bool) -> float:
+        worlds, rng = Worlds(observation, infer), random.Random(3)
+        drawn = [state_of(worlds.draw(rng)).card_type[card] for _ in range(400)]
+        return sum(t in kept for t in drawn) / len(drawn)
+
+    assert Worlds(observation).evidence == [(card, 2)]
+    assert Worlds(observation, infer=False).evidence == []
+    assert 0.55 < share(True) < 0.72
+    assert 0.14 < share(False) < 0.26
+
+
+# -- clear moves ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(4))
+def test_last_round_reveals_a_conspiracy_with_four_tokens(seed: int) -> None:
+    """R-CONSP-1, R-END-1: revealing gains 2 x 4 = 8 (red 13 against blue 11: red wins); leaving
+    it gains nothing, the token is lost at the end (red 5: blue wins)."""
+    game = setup([["red:conspiracy+4"], ["blue:lord*"], ["green:heir*"]], round=6,
+                 influence=[5, 10, 8])
+    assert options(game) == {"reveal red:conspiracy", "leave red:conspiracy"}
+    action = bot_move(game, IsmctsBot(seed=seed, iterations=30))
+    assert render(game, action) == "reveal red:conspiracy"
+    result = game.result()
+    assert result is not None and result.winners == (0,)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_soldier_eliminates_the_opponent_rather_than_its_own_lord(seed: int) -> None:
+    """R-SOLDIER-1, R-LORD-1: eliminating Blue's Heir gives red 5+1 and the Lord then 1+1 (red
+    8 against blue 7); eliminating red's own Lord leaves red at 6, behind blue's 7."""
+    game = setup([["blue:heir*"], ["red:soldier*"], ["red:lord*"]], round=6, cursor=1,
+                 influence=[5, 7, 6])
+    assert options(game) == {"target blue:heir", "target red:lord"}
+    action = bot_move(game, IsmctsBot(seed=seed, iterations=30))
+    assert render(game, action) == "target blue:heir"
+
+
+def test_ismcts_beats_random_bots() -> None:
+    """A small search wins far more than its fair third against two random bots."""
+    wins = 0.0
+    for g in range(12):
+        game = new_game(players=3, seed=100 + g)
+        seat = g % 3
+        bots: dict[int, Bot] = {p: RandomBot(g * 3 + p) for p in range(3)}
+        bots[seat] = IsmctsBot(seed=g, iterations=60, rollout="random", horizon="end")
+        result = play_game(game, bots)
+        assert result is not None
+        wins += 1 / len(result.winners) if seat in result.winners else 0.0
+    assert wins >= 7
+
+
+# -- specs and levels ----------------------------------------------------------------------------
+def test_specs_set_the_options() -> None:
+    bot = make_bot("ismcts:200", 1)
+    assert isinstance(bot, IsmctsBot) and (bot.iterations, bot.seconds) == (200, None)
+    bot = make_bot("ismcts:time=0.5", 1)
+    assert isinstance(bot, IsmctsBot) and (bot.iterations, bot.seconds) == (None, 0.5)
+    bot = make_bot("ismcts:iterations=30:time=2:rollout=random:horizon=end:c=1.5:reward=margin"
+                   ":infer=off", 1)
+    assert isinstance(bot, IsmctsBot)
+    assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.exploration, bot.reward,
+            bot.infer) == (30, 2.0, "random", "end", 1.5, "margin", False)
+    bot = make_bot("ismcts", 1)
+    assert isinstance(bot, IsmctsBot)
+    assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.reward, bot.infer) == (
+        1000, None, "greedy", "round", "win", True)
+    assert "ismcts" in known_bots()
+
+
+def test_the_seed_option_overrides_the_runner_seed() -> None:
+    game = placement_positions(1)[0]
+    legal = game.legal_actions()
+    picks = {make_bot("ismcts:20:seed=4", s).act(game.observe(0), legal) for s in range(4)}
+    assert len(picks) == 1
+    picks = {make_bot("ismcts:20", s).act(game.observe(0), legal) for s in range(6)}
+    assert len(picks) > 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ismcts:iterations=0", "iterations='0': must be at least 1"),
+        ("ismcts:iterations=many", "iterations='many': expected a whole number"),
+        ("ismcts:time=-1", "time='-1': must be a positive number"),
+        ("ismcts:time=0", "time='0': must be a positive number"),
+        ("ismcts:c=wide", "c='wide': expected a number"),
+        ("ismcts:rollout=minimax", "rollout='minimax': choose from greedy, random"),
+        ("ismcts:horizon=forever", "horizon='forever': choose from round, end"),
+        ("ismcts:reward=points", "reward='points': choose from win, margin"),
+        ("ismcts:infer=maybe", "infer='maybe': choose from on, off"),
+        ("ismcts:seed=x", "seed='x': expected a whole number"),
+        ("ismcts:depth=3", "does not take option"),
+        ("ismcts:200:iterations=3", "given twice"),
+        ("ismcts:deep", "expected key=value"),
+        ("hard:200", "takes no options"),
+    ],
+)
+def test_bad_specs_give_clear_errors(spec: str, message: str) -> None:
+    with pytest.raises(BotSpecError, match=message.replace("(", r"\(")):
+        make_bot(spec, 1)
+
+
+def test_levels_resolve_to_the_documented_bots() -> None:
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert"} <= set(known_bots())
+    easy, medium = make_bot("easy", 1), make_bot("medium", 1)
+    hard, expert = make_bot("hard", 1), make_bot("expert", 1)
+    assert [b.name for b in (easy, medium, hard, expert)] == ["easy", "medium", "hard", "expert"]
+    assert isinstance(easy, NoisyHeuristicBot) and easy.noise == EASY_NOISE
+    assert isinstance(medium, GreedyBot)
+    assert isinstance(hard, IsmctsBot) and isinstance(expert, IsmctsBot)
+    assert (hard.iterations, hard.seconds) == (2000, 0.5)
+    assert (expert.iterations, expert.seconds) == (6000, 2.0)
+    assert expert.iterations > hard.iterations
+
+
+def test_easy_and_medium_play_legal_games() -> None:
+    game = new_game(players=3, cards="embrasement", seed=2)
+    result = play_game(game, {0: make_bot("easy", 1), 1: make_bot("medium", 2),
+                              2: make_bot("easy", 3)})
+    assert result is not None
+
+
+def test_the_easy_level_mixes_random_moves_with_the_heuristic() -> None:
+    game = placement_positions(1)[0]
+    legal = game.legal_actions()
+    observation = game.observe(0)
+    calm = NoisyHeuristicBot(seed=1, noise=0.0)
+    picks = [calm.act(observation, legal) for _ in range(20)]
+    wild = NoisyHeuristicBot(seed=1, noise=1.0)
+    assert len(set(picks)) <= 2  # the heuristic barely depends on the sampled world here
+    assert len({wild.act(observation, legal) for _ in range(20)}) > 4
+    with pytest.raises(ValueError, match="probability"):
+        NoisyHeuristicBot(noise=1.5)
