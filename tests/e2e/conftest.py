@@ -1,0 +1,103 @@
+"""Fixtures of the browser tests: the real server in a subprocess and a headless Chromium.
+
+The browser is Debian's Chromium driven by Playwright (``playwright install`` is never needed).
+Without Chromium or Playwright the tests are skipped locally, but fail when ``CI`` is set: CI
+must run them (``.ci/run`` installs Chromium).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import httpx
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+CHROMIUM = Path(os.environ.get("ORIFLAMME_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_START_TIMEOUT = 20.0
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Skip a browser test locally; fail it in CI, where it must run."""
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"{reason}: CI must run the browser tests "
+            "(apt-get install -y --no-install-recommends chromium; pip install -e '.[test]')",
+            pytrace=False,
+        )
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``oriflamme serve`` on a free port with a fresh database and bots that answer at once."""
+    folder = tmp_path_factory.mktemp("server")
+    log = folder / "server.log"
+    port = free_port()
+    command = [sys.executable, "-m", "oriflamme.cli.main", "serve", "--port", str(port)]
+    command += ["--db", str(folder / "games.sqlite3"), "--bot-delay", "0"]
+    with log.open("ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=out)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"{url}/api/cards", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, f"the server did not answer:\n{log.read_text()}"
+            time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """A headless Chromium shared by the tests of one module.
+
+    Module scope, not session: Playwright's sync API keeps an asyncio loop running in the main
+    thread while it is open, and later tests that call ``asyncio.run`` would fail.
+    """
+    from playwright.sync_api import sync_playwright  # the test module checked it is installed
+
+    if not os.access(CHROMIUM, os.X_OK):
+        unavailable(f"Chromium is not installed at {CHROMIUM}")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
