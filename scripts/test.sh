@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the package with its test tools into .venv and run every check CI runs.
-# The test tools include Ray (the tournament test starts a local Ray) and Playwright, which drives the system's Chromium (/usr/bin/chromium;
-# .ci/run installs it; `playwright install` is never needed). Without Chromium the browser tests
+# The test tools include Ray (the tournament test starts a local Ray) and Playwright, which
+# drives the system's Chromium (/usr/bin/chromium; .ci/run installs it; `playwright install` is
+# never needed). Without Chromium the browser tests
 # (tests/e2e) are skipped, unless CI is set: then they fail. `-m "not e2e"` leaves them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
