@@ -65,7 +65,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "--bots",
         required=True,
         metavar="SPECS",
-        help="comma list of bot specs, each a distinct entrant, e.g. 'greedy,ismcts,random'"
+        help="comma list of bot specs, each an entrant, e.g. 'greedy,ismcts,random'; a spec listed"
+        " twice is two entrants ('hard,greedy,greedy': one against two)"
         f" (known bots: {', '.join(known_bots())})",
     )
     parser.add_argument(

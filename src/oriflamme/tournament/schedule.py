@@ -8,6 +8,10 @@ Seat rotation, with B bots listed and P seats (seat 0 places first in round 1):
 * B > P: every set of P bots (combinations in the order of the list), each in its P cyclic
   rotations: C(B, P)·P lineups. Every pair of bots meets equally often.
 
+A spec may be listed more than once (``hard,greedy,greedy``: one bot against two copies of
+another); each listing is an entrant of its own, named ``greedy``, ``greedy #2``, ...
+(:attr:`Settings.entrants`).
+
 Over one rotation (all the lineups once) every bot takes every seat equally often: once when
 B ≤ P, C(B-1, P-1) times when B > P. The number of games is rounded up to a whole number of
 rotations and game i uses lineup i mod L. The games of one rotation share their deal (the seed
@@ -46,6 +50,19 @@ class Settings:
     edition: str = "revised"
     seed: int = 0
     games: int = 1
+
+    @property
+    def entrants(self) -> tuple[str, ...]:
+        """The name of each listed bot: its spec, with ``#k`` for the k-th listing of a spec.
+
+        >>> Settings(bots=("hard", "greedy", "greedy")).entrants
+        ('hard', 'greedy', 'greedy #2')
+        """
+        names = []
+        for i, spec in enumerate(self.bots):
+            k = self.bots[:i].count(spec) + 1
+            names.append(spec if k == 1 else f"{spec} #{k}")
+        return tuple(names)
 
     def config(self) -> GameConfig:
         """The game configuration (raises ``ConfigError`` for an impossible set-up)."""
@@ -113,13 +130,10 @@ def check(settings: Settings) -> None:
         raise SettingsError("--bots needs at least one bot spec")
     if any(not spec for spec in settings.bots):
         raise SettingsError("--bots has an empty spec (two commas in a row?)")
-    repeated = sorted({spec for spec in settings.bots if settings.bots.count(spec) > 1})
-    if repeated:
-        raise SettingsError(f"bot spec(s) listed twice: {', '.join(repeated)}")
     if settings.games < 1:
         raise SettingsError(f"--games must be at least 1, not {settings.games}")
     settings.config()
-    for spec in settings.bots:
+    for spec in dict.fromkeys(settings.bots):
         make_bot(spec, 0)
 
 

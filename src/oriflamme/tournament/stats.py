@@ -94,7 +94,7 @@ def bot_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str
         low, high = wilson_interval(wins[bot], seats[bot])
         rows.append(
             {
-                "bot": settings.bots[bot],
+                "bot": settings.entrants[bot],
                 "games": games[bot],
                 "seats": seats[bot],
                 "wins": wins[bot],
