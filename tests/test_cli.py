@@ -78,7 +78,7 @@ def test_full_three_player_base_game_with_commands_and_mistakes(tmp_path: Path) 
     ]
     code, out = run(["play", "--players", "3", "--cards", "base", "--seed", "4"], script)
     assert code == 0, out[-2000:]
-    assert "seat 0, Red: human" in out and "seat 1, Blue: random bot" in out
+    assert "seat 0, Red: human" in out and "seat 1, Blue: medium bot" in out
     assert "Soldier (Character)" in out  # help soldier
     assert "save FILE" in out  # help
     assert "No card named 'nobody'" in out

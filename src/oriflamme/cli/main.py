@@ -57,7 +57,9 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _add_game_options(parser: argparse.ArgumentParser, default_players: int | None) -> None:
+def _add_game_options(
+    parser: argparse.ArgumentParser, default_players: int | None, default_bots: str
+) -> None:
     parser.add_argument(
         "--players",
         type=int,
@@ -95,9 +97,10 @@ def _add_game_options(parser: argparse.ArgumentParser, default_players: int | No
     bots = ", ".join(known_bots())
     parser.add_argument(
         "--bots",
-        default="random",
+        default=default_bots,
         metavar="SPEC",
-        help=f"bot for the bot seats, or a comma list, one per seat (known bots: {bots})",
+        help="bot for the bot seats, or a comma list, one per seat: a level (easy, medium, hard,"
+        f" expert) or a bot spec (default {default_bots}; known bots: {bots})",
     )
 
 
@@ -116,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a game. You are player 0; the other seats are bots unless --humans "
         "gives more seats to people sharing this terminal.",
     )
-    _add_game_options(play, default_players=3)
+    _add_game_options(play, default_players=3, default_bots="medium")
     play.add_argument(
         "--seed",
         type=int,
@@ -139,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play many bot games and summarise the results",
         description="Play K games between bots and report mean scores, wins and game length.",
     )
-    _add_game_options(simulate, default_players=None)
+    _add_game_options(simulate, default_players=None, default_bots="random")
     simulate.add_argument(
         "--games", type=_positive_int, required=True, metavar="K", help="number of games"
     )
