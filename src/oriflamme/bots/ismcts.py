@@ -66,7 +66,7 @@ from oriflamme.api import Action, CardType, Game, WorldSampler
 from oriflamme.search import state_of
 
 from .base import Bot, BotSpecError, register_bot
-from .evaluation import evaluate, greedy_action, projected_scores
+from .evaluation import evaluate_all, greedy_action, projected_scores
 
 #: Weight of the score margin in the ``margin`` reward, and the margin that counts as decisive.
 MARGIN_WEIGHT = 0.5
@@ -239,7 +239,7 @@ class IsmctsBot:
         result = world.result()
         scores: Sequence[float]
         if result is None:
-            wins = [evaluate(world, p) for p in range(n)]
+            wins = evaluate_all(world)
             if self.reward == "win":
                 return wins
             scores = projected_scores(world)
