@@ -22,7 +22,8 @@ from oriflamme.bots import (
     make_bot,
     play_game,
 )
-from oriflamme.bots.ismcts import Worlds
+from oriflamme.bots.evaluation import action_score
+from oriflamme.bots.ismcts import Worlds, best_placements
 from oriflamme.bots.levels import EASY_NOISE, LEVELS, NoisyHeuristicBot
 from oriflamme.search import state_of
 from scenarios import options, render, setup
@@ -226,15 +227,34 @@ def test_specs_set_the_options() -> None:
     bot = make_bot("ismcts:time=0.5", 1)
     assert isinstance(bot, IsmctsBot) and (bot.iterations, bot.seconds) == (None, 0.5)
     bot = make_bot("ismcts:iterations=30:time=2:rollout=random:horizon=end:c=1.5:reward=margin"
-                   ":infer=off", 1)
+                   ":infer=off:candidates=5", 1)
     assert isinstance(bot, IsmctsBot)
     assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.exploration, bot.reward,
-            bot.infer) == (30, 2.0, "random", "end", 1.5, "margin", False)
+            bot.infer, bot.candidates) == (30, 2.0, "random", "end", 1.5, "margin", False, 5)
     bot = make_bot("ismcts", 1)
     assert isinstance(bot, IsmctsBot)
     assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.reward, bot.infer) == (
         1000, None, "greedy", "round", "win", True)
     assert "ismcts" in known_bots()
+
+
+def test_candidates_limit_the_searched_placements_to_the_heuristic_best() -> None:
+    """With ``candidates=K`` the search considers only the K placements the one-step heuristic
+    rates best (from the bot's own knowledge), and answers one of them."""
+    game = placement_positions(1)[0]
+    legal = game.legal_actions()
+    assert len(legal) > 3
+    s = state_of(game)
+    scores = sorted((action_score(s, 0, a) for a in legal), reverse=True)
+    bot = make_bot("ismcts:30:candidates=3", 1)
+    assert isinstance(bot, IsmctsBot)
+    worlds = [Worlds(game.observe(0)).draw(random.Random(k)) for k in range(3)]
+    for world in worlds:  # any world sampled from the observation ranks them alike
+        best = best_placements(world, 0, legal, 3)
+        assert len(best) == 3 and set(best) <= set(legal)
+        assert sorted((action_score(s, 0, a) for a in best), reverse=True) == scores[:3]
+    picks = {make_bot("ismcts:30:candidates=3", k).act(game.observe(0), legal) for k in range(5)}
+    assert picks <= set(best_placements(worlds[0], 0, legal, 3))
 
 
 def test_the_seed_option_overrides_the_runner_seed() -> None:
@@ -259,6 +279,7 @@ def test_the_seed_option_overrides_the_runner_seed() -> None:
         ("ismcts:reward=points", "reward='points': choose from win, margin"),
         ("ismcts:infer=maybe", "infer='maybe': choose from on, off"),
         ("ismcts:seed=x", "seed='x': expected a whole number"),
+        ("ismcts:candidates=-2", "candidates='-2': must be at least 0"),
         ("ismcts:depth=3", "does not take option"),
         ("ismcts:200:iterations=3", "given twice"),
         ("ismcts:deep", "expected key=value"),

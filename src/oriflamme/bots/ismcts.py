@@ -62,11 +62,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from oriflamme.api import Action, CardType, Game, WorldSampler
+from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
 from oriflamme.search import state_of
 
 from .base import Bot, BotSpecError, register_bot
-from .evaluation import evaluate_all, greedy_action, projected_scores
+from .evaluation import action_score, evaluate_all, greedy_action, projected_scores
 
 #: Weight of the score margin in the ``margin`` reward, and the margin that counts as decisive.
 MARGIN_WEIGHT = 0.5
@@ -114,6 +114,7 @@ class IsmctsBot:
         exploration: float = DEFAULT_EXPLORATION,
         reward: str = "win",
         infer: bool = True,
+        candidates: int = 0,
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
@@ -125,6 +126,8 @@ class IsmctsBot:
         for value, allowed in ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS)):
             if value not in allowed:
                 raise ValueError(f"unknown option {value!r} (choose from {', '.join(allowed)})")
+        if candidates < 0:
+            raise ValueError(f"candidates must be >= 0 (0: every placement), not {candidates}")
         if not exploration >= 0:
             raise ValueError(f"the exploration constant must be >= 0, not {exploration}")
         self.name = name
@@ -135,6 +138,7 @@ class IsmctsBot:
         self.exploration = exploration
         self.reward = reward
         self.infer = infer
+        self.candidates = candidates
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
 
@@ -147,19 +151,23 @@ class IsmctsBot:
         start = time.perf_counter()
         me: int = observation["viewer"]
         worlds = Worlds(observation, self.infer)
+        if self.candidates and len(legal) > self.candidates and legal[0].kind == ActionKind.PLACE:
+            legal = best_placements(worlds.draw(self._rng), me, legal, self.candidates)
         root = _Node(me)
         deadline = math.inf if self.seconds is None else start + self.seconds
         limit = math.inf if self.iterations is None else self.iterations
         done = 0
+        allowed = frozenset(legal)
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            self._iterate(worlds.draw(self._rng), root, me)
+            self._iterate(worlds.draw(self._rng), root, me, allowed)
             done += 1
         self.last_search = SearchStats(done, time.perf_counter() - start)
         edges = root.children.get(me, {})
         return max(legal, key=lambda a: _preference(edges.get(a)))
 
     # -- one iteration ------------------------------------------------------------------
-    def _iterate(self, world: Game, root: _Node, me: int) -> None:
+    def _iterate(self, world: Game, root: _Node, me: int, allowed: frozenset[Action]) -> None:
+        """One iteration; at the root only ``allowed`` actions are searched."""
         rng = self._rng
         c = self.exploration
         types = state_of(world).card_type
@@ -172,6 +180,8 @@ class IsmctsBot:
             if decision is None:
                 break
             legal = world.legal_actions()
+            if node is root:
+                legal = [a for a in legal if a in allowed]
             if len(legal) == 1:
                 world.apply(legal[0], check=False)
                 continue
@@ -308,6 +318,19 @@ class Worlds:
         return world
 
 
+def best_placements(
+    world: Game, player: int, legal: Sequence[Action], count: int
+) -> list[Action]:
+    """The ``count`` placements that the one-step heuristic rates best for ``player``.
+
+    The heuristic reads only what ``player`` may know, so any world sampled from its
+    observation gives the same choice.
+    """
+    s = state_of(world)
+    ranked = sorted(legal, key=lambda a: -action_score(s, player, a))
+    return ranked[:count]
+
+
 def _left_cards(observation: Mapping[str, Any]) -> list[tuple[int, int]]:
     """See :attr:`Worlds.evidence`."""
     return [(e["id"], e["tokens"]) for stack in observation["queue"] for e in stack
@@ -323,7 +346,9 @@ def _preference(node: _Node | None) -> tuple[int, float]:
 
 # -- the spec ``ismcts:key=value`` ----------------------------------------------------------------
 #: The options of an ``ismcts`` spec; a bare number is the first (``ismcts:500``).
-OPTIONS = ("iterations", "time", "rollout", "horizon", "c", "reward", "infer", "seed")
+OPTIONS = (
+    "iterations", "time", "rollout", "horizon", "c", "reward", "infer", "candidates", "seed"
+)
 
 
 def _whole(key: str, text: str, least: int | None = None) -> int:
@@ -371,6 +396,7 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
         exploration=_number("c", options.get("c", str(DEFAULT_EXPLORATION)), positive=False),
         reward=_choice("reward", options.get("reward", REWARDS[0]), REWARDS),
         infer=_choice("infer", options.get("infer", "on"), ("on", "off")) == "on",
+        candidates=_whole("candidates", options.get("candidates", "0"), 0),
     )
 
 
