@@ -9,6 +9,6 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test,ray,rl]'
-.venv/bin/python -m ruff check src tests benchmarks
+.venv/bin/python -m ruff check src tests benchmarks examples
 .venv/bin/python -m mypy
 .venv/bin/python -m pytest "$@"

@@ -4,6 +4,7 @@ from .base import Bot, BotEntry, BotFactory, BotSpecError, known_bots, make_bot,
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
 from .levels import NoisyHeuristicBot
+from .policy import PolicyBot as PolicyBot
 from .random_bot import RandomBot
 from .runner import BotError, StepCallback, bot_move, play_game
 

@@ -1,0 +1,153 @@
+"""Decisions per second of the research adapters against the raw engine, random play.
+
+Run: ``python benchmarks/envs.py [SECONDS]`` (needs the ``rl`` extra). Each loop plays whole
+random games, the deal included, and counts the players' decisions; every figure is the
+fastest of 5 trials of SECONDS / 5 each (the least disturbed on a shared machine), the trials
+of the different loops taken in turn.
+
+* ``engine``: ``legal_actions()`` then ``apply()`` (checked) through :mod:`oriflamme.api`.
+* ``engine+observe``: the same plus ``observe(player)``, the view an agent needs to decide.
+* ``openspiel``: ``legal_actions()`` then ``apply_action()`` on ``python_oriflamme`` states,
+  chance outcomes drawn with ``chance_outcomes()`` (the deal is part of the game).
+* ``openspiel-no-deal``: the same, timing only the decisions (not the 27-45 chance nodes
+  and the building of the dealt game).
+* ``openspiel+tensor``: ``openspiel`` plus ``observation_tensor()`` of the player to act.
+* ``pettingzoo``: the usual AEC loop, ``last()`` (observation and mask) then ``step()``, on
+  ``env()`` with its standard wrappers.
+* ``pettingzoo-raw``: the same loop on ``raw_env`` (no wrappers).
+* ``pettingzoo-raw-mask``: ``raw_env`` with ``last(observe=False)`` and ``action_mask()``
+  (no observation encoded).
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pyspiel
+
+import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
+from oriflamme.api import Game, GameConfig
+from oriflamme.envs.pettingzoo import env as make_env
+from oriflamme.envs.pettingzoo import raw_env
+
+SETUPS: dict[str, dict[str, Any]] = {
+    "3p base": {"players": 3, "cards": "base"},
+    "5p embrasement": {"players": 5, "cards": "embrasement"},
+    "2p two-families base": {"players": 2, "cards": "base"},
+}
+TRIALS = 5
+
+#: Plays one game from a seed; returns its decisions and the seconds they took.
+Loop = Callable[[int], tuple[int, float]]
+
+
+def engine_loop(config: GameConfig, observe: bool) -> Loop:
+    rng = random.Random(1)
+
+    def play(seed: int) -> tuple[int, float]:
+        start = time.perf_counter()
+        game = Game.new(config, seed, log=False)
+        n = 0
+        while not game.is_over:
+            if observe:
+                game.observe(game.current_player)
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            n += 1
+        return n, time.perf_counter() - start
+
+    return play
+
+
+def openspiel_loop(params: dict[str, Any], tensor: bool, deal: bool = True) -> Loop:
+    game = pyspiel.load_game("python_oriflamme", params)
+    rng = random.Random(1)
+
+    def play(seed: int) -> tuple[int, float]:
+        start = time.perf_counter()
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        if not deal:
+            start = time.perf_counter()
+        n = 0
+        while not state.is_terminal():
+            if tensor:
+                state.observation_tensor()
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            n += 1
+        return n, time.perf_counter() - start
+
+    return play
+
+
+def pettingzoo_loop(params: dict[str, Any], observe: bool, wrapped: bool) -> Loop:
+    env = make_env(**params) if wrapped else raw_env(**params)
+    rng = random.Random(1)
+
+    def play(seed: int) -> tuple[int, float]:
+        start = time.perf_counter()
+        env.reset(seed=seed)
+        n = 0
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last(observe)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = observation["action_mask"] if observe else env.action_mask(agent)
+            legal = mask.nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            n += 1
+        return n, time.perf_counter() - start
+
+    return play
+
+
+def decisions_per_second(loops: dict[str, Loop], seconds: float) -> dict[str, float]:
+    """For each loop, the fastest of :data:`TRIALS` trials of ``seconds / TRIALS`` each; the
+    trials of the loops alternate, so that a change of load on the machine hits them all."""
+    best = dict.fromkeys(loops, 0.0)
+    seed = 0
+    for _ in range(TRIALS):
+        for name, loop in loops.items():
+            decisions, timed = 0, 0.0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds / TRIALS:
+                n, spent = loop(seed)
+                decisions, timed, seed = decisions + n, timed + spent, seed + 1
+            best[name] = max(best[name], decisions / timed)
+    return best
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    print(f"Python {platform.python_version()} on {platform.machine()}, one core, {seconds} s"
+          f" per figure (fastest of {TRIALS} trials)")
+    print(f"{'set-up':22} {'loop':20} {'decisions/s':>12} {'µs/decision':>12} {'× engine':>9}")
+    for name, params in SETUPS.items():
+        config = GameConfig(**params)
+        loops: dict[str, Loop] = {
+            "engine": engine_loop(config, observe=False),
+            "engine+observe": engine_loop(config, observe=True),
+            "openspiel": openspiel_loop(params, tensor=False),
+            "openspiel-no-deal": openspiel_loop(params, tensor=False, deal=False),
+            "openspiel+tensor": openspiel_loop(params, tensor=True),
+            "pettingzoo": pettingzoo_loop(params, observe=True, wrapped=True),
+            "pettingzoo-raw": pettingzoo_loop(params, observe=True, wrapped=False),
+            "pettingzoo-raw-mask": pettingzoo_loop(params, observe=False, wrapped=False),
+        }
+        rates = decisions_per_second(loops, seconds)
+        for loop_name, rate in rates.items():
+            print(f"{name:22} {loop_name:20} {rate:>12,.0f} {1e6 / rate:>12.1f}"
+                  f" {rates['engine'] / rate:>9.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,443 @@
+"""Fixed-size encodings shared by the research adapters and the policy bot.
+
+Both encodings are relative to one player, the *perspective*: families and cards are renumbered
+so that the perspective's own come first, which lets one policy play every seat.
+
+* Relative family of family ``f = j*n + q`` (``n`` players; ``j`` is 1 for the second family
+  of a player in the two-families variant) is ``j*n + (q - perspective) mod n``; the relative
+  id of card ``c`` is ``relative_family(c // S) * S + c % S`` (``S`` cards per family).
+* :class:`ActionCodec` maps every action of a decision to an integer below ``size``, fixed per
+  set-up (see ``docs/rl.md`` for the table); it needs the acting player and, for the kinds
+  whose card is the decision's own card (reveal, leave, move, twin), ``Decision.card``.
+* :class:`ObservationEncoder` turns a player's observation (``Game.observe(player)``, the JSON
+  view of R-INFO-1) into a float32 vector of ``size`` values in ``[0, HIGH]``. It reads nothing
+  else, so it cannot leak what the player may not know.
+
+>>> from oriflamme.api import new_game
+>>> game = new_game(players=3, seed=1)
+>>> layout = Layout.of(game.config)
+>>> codec = ActionCodec(layout)
+>>> codec.size, ObservationEncoder(layout).size
+(420, 996)
+>>> action = game.legal_actions()[0]
+>>> index = codec.encode(action, player=0)
+>>> codec.decode(index, player=0, decision_card=-1) == action
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from oriflamme.api import END, FRONT, Action, ActionKind, CardType, DecisionKind, GameConfig
+
+ROUNDS = 6
+#: Largest value of any observation feature (Influence / 10 and the Queue length / 10 are
+#: clipped to it; every other feature stays far below).
+HIGH = 10.0
+FRAMES = ("reveal", "choose", "gap", "twin", "activate", "tokens", "discard")
+#: Where a card is, as its owner's observation may say; "unseen" covers every hidden place.
+ZONES = ("hand", "set_aside", "reserve", "discarded", "eliminated", "queue", "unseen")
+PHASES = ("placement", "resolution", "over")
+_PLACE, _TARGET = ActionKind.PLACE, ActionKind.TARGET
+_DECISION_KINDS = {k.slug: int(k) for k in DecisionKind}
+_ZONE = {z: i for i, z in enumerate(ZONES)}
+_UNSEEN = _ZONE["unseen"]
+_QUEUE = _ZONE["queue"]
+
+Vector = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+class Layout:
+    """Sizes and relative numbering of one set-up (shared, immutable; use :meth:`of`)."""
+
+    __slots__ = (
+        "card_types",
+        "cards",
+        "config",
+        "families",
+        "family_size",
+        "own_families",
+        "players",
+        "type_index",
+    )
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.players = config.players
+        self.families = config.families
+        self.family_size = config.family_size
+        self.cards = self.families * self.family_size
+        self.own_families = len(config.player_families(0))
+        types = list(config.card_types)
+        if config.has_twin:
+            types.append(CardType.TWIN)
+        self.card_types: tuple[CardType, ...] = tuple(types)
+        self.type_index = {t.slug: i for i, t in enumerate(types)}
+
+    @staticmethod
+    def of(config: GameConfig | Mapping[str, Any]) -> Layout:
+        """The layout of a configuration (or of its JSON form, as in an observation)."""
+        if isinstance(config, GameConfig):
+            config = config.to_dict()
+        return _layout(config["players"], _cards_key(config["cards"]), config["variant"])
+
+    def relative_family(self, family: int, perspective: int) -> int:
+        block, seat = divmod(family, self.players)
+        return block * self.players + (seat - perspective) % self.players
+
+    def relative_card(self, card: int, perspective: int) -> int:
+        family, slot = divmod(card, self.family_size)
+        return self.relative_family(family, perspective) * self.family_size + slot
+
+    def absolute_card(self, relative: int, perspective: int) -> int:
+        rel_family, slot = divmod(relative, self.family_size)
+        block, seat = divmod(rel_family, self.players)
+        family = block * self.players + (seat + perspective) % self.players
+        return family * self.family_size + slot
+
+    def relative_cards(self, perspective: int) -> tuple[int, ...]:
+        """``relative_cards(p)[card]`` is the relative id of ``card`` seen from ``p``."""
+        return _relative_cards(self, perspective)
+
+
+def _cards_key(cards: str | Sequence[str]) -> str:
+    return cards if isinstance(cards, str) else ",".join(cards)
+
+
+@lru_cache(maxsize=64)
+def _layout(players: int, cards: str, variant: str | None) -> Layout:
+    return Layout(GameConfig(players=players, cards=cards, variant=variant))
+
+
+@lru_cache(maxsize=256)
+def _relative_cards(layout: Layout, perspective: int) -> tuple[int, ...]:
+    return tuple(layout.relative_card(c, perspective) for c in range(layout.cards))
+
+
+# -- actions ------------------------------------------------------------------------------------
+class ActionCodec:
+    """Bijection between a decision's legal actions and integers ``0 .. size-1``.
+
+    Segments, in order (``M`` own cards, ``N`` cards, ``D = N + 2`` destinations: front, end,
+    or on the stack topped by a card): place ``M*D``, target ``N``, player ``n``, reveal 1,
+    leave 1, move ``N + 1`` gaps, twin ``D``, gain 1, spend 1. Card and player numbers are
+    relative to the acting player.
+    """
+
+    __slots__ = ("_tables", "layout", "offsets", "size")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        cards = layout.cards
+        dests = cards + 2
+        widths = {
+            ActionKind.PLACE: layout.own_families * layout.family_size * dests,
+            ActionKind.TARGET: cards,
+            ActionKind.PLAYER: layout.players,
+            ActionKind.REVEAL: 1,
+            ActionKind.LEAVE: 1,
+            ActionKind.MOVE: cards + 1,
+            ActionKind.TWIN: dests,
+            ActionKind.GAIN: 1,
+            ActionKind.SPEND: 1,
+        }
+        self.offsets: dict[ActionKind, int] = {}
+        total = 0
+        for kind, width in widths.items():
+            self.offsets[kind] = total
+            total += width
+        self.size = total
+        self._tables = [self._player_tables(p) for p in range(layout.players)]
+
+    def _player_tables(self, player: int) -> tuple[list[int], list[int], list[int]]:
+        """Per card: start of its placements (-1 if not the player's), its destination number
+        (indexed by ``to + 2``, so END and FRONT come first) and its target number."""
+        layout = self.layout
+        dests = layout.cards + 2
+        rel = layout.relative_cards(player)
+        place = [-1] * layout.cards
+        for block, family in enumerate(layout.config.player_families(player)):
+            for slot in range(layout.family_size):
+                own = block * layout.family_size + slot
+                place[family * layout.family_size + slot] = (
+                    self.offsets[ActionKind.PLACE] + own * dests)
+        dest = [1, 0, *(2 + r for r in rel)]
+        target = [self.offsets[ActionKind.TARGET] + r for r in rel]
+        return place, dest, target
+
+    def encode(self, action: Action, player: int) -> int:
+        """The index of ``action`` taken by ``player``; ValueError if it cannot be theirs."""
+        place, dest, target = self._tables[player]
+        kind, card, to = action
+        if kind is ActionKind.PLACE:
+            if place[card] < 0:
+                raise ValueError(f"{action}: player {player} places only their own cards")
+            return place[card] + dest[to + 2]
+        if kind is ActionKind.TARGET:
+            return target[card]
+        base = self.offsets[kind]
+        if kind is ActionKind.PLAYER:
+            return base + (to - player) % self.layout.players
+        if kind is ActionKind.MOVE:
+            return base + to
+        if kind is ActionKind.TWIN:
+            return base + dest[to + 2]
+        return base
+
+    def encode_all(self, actions: Iterable[Action], player: int) -> list[int]:
+        """The indices of ``actions`` (all taken by ``player``), in the same order."""
+        place, dest, target = self._tables[player]
+        out = []
+        for action in actions:
+            kind = action[0]
+            if kind is _PLACE and place[action[1]] >= 0:
+                out.append(place[action[1]] + dest[action[2] + 2])
+            elif kind is _TARGET:
+                out.append(target[action[1]])
+            else:
+                out.append(self.encode(action, player))
+        return out
+
+    def decode(self, index: int, player: int, decision_card: int) -> Action:
+        """The action of ``index`` for ``player``; ``decision_card`` is ``Decision.card``."""
+        if not 0 <= index < self.size:
+            raise ValueError(f"action index {index} is not in 0..{self.size - 1}")
+        kind = ActionKind.PLACE
+        for k, start in self.offsets.items():
+            if start > index:
+                break
+            kind = k
+        local = index - self.offsets[kind]
+        layout = self.layout
+        if kind is ActionKind.PLACE:
+            own, dest = divmod(local, layout.cards + 2)
+            block, slot = divmod(own, layout.family_size)
+            card = (block * layout.players + player) * layout.family_size + slot
+            return Action.place(card, self._to(dest, player))
+        if kind is ActionKind.TARGET:
+            return Action.target(layout.absolute_card(local, player))
+        if kind is ActionKind.PLAYER:
+            return Action.player((local + player) % layout.players)
+        if kind is ActionKind.REVEAL:
+            return Action.reveal(decision_card)
+        if kind is ActionKind.LEAVE:
+            return Action.leave(decision_card)
+        if kind is ActionKind.MOVE:
+            return Action.move(decision_card, local)
+        if kind is ActionKind.TWIN:
+            return Action.twin(decision_card, self._to(local, player))
+        return Action(kind)
+
+    def _to(self, dest: int, player: int) -> int:
+        if dest == 0:
+            return FRONT
+        if dest == 1:
+            return END
+        return self.layout.absolute_card(dest - 2, player)
+
+    def describe(self, index: int) -> str:
+        """What ``index`` means whatever the position, e.g. ``"place own #3 on relative #12"``."""
+        action = self.decode(index, 0, -1)
+        layout = self.layout
+        kind = action.kind
+
+        def where(to: int) -> str:
+            return {FRONT: "front", END: "end"}.get(to, f"on relative #{to}")
+
+        if kind is ActionKind.PLACE:
+            own = (index - self.offsets[kind]) // (layout.cards + 2)
+            return f"place own #{own} {where(action.to)}"
+        if kind is ActionKind.TARGET:
+            return f"target relative #{action.card}"
+        if kind is ActionKind.PLAYER:
+            return f"player +{action.to}"
+        if kind is ActionKind.MOVE:
+            return f"move to gap {action.to}"
+        if kind is ActionKind.TWIN:
+            return f"twin {where(action.to)}"
+        return kind.slug
+
+    def mask(self, actions: Iterable[Action], player: int) -> Mask:
+        """An int8 vector with 1 at the index of every action in ``actions``."""
+        out = np.zeros(self.size, dtype=np.int8)
+        out[self.encode_all(actions, player)] = 1
+        return out
+
+
+# -- observations -------------------------------------------------------------------------------
+class ObservationEncoder:
+    """A player's observation as a fixed-size float32 vector (layout in ``docs/rl.md``).
+
+    Global block: round (one-hot 6), phase (3), placements made / per round, first player
+    (relative, one-hot ``n``), Influence / 10 (``n``), winners (``n``), the decision (present,
+    kind one-hot 11, player one-hot ``n``, "mine", ability type one-hot ``T``), pending frames
+    (count / 4 per frame kind, 7), Machination tokens held / 5, Queue length / 10; then per
+    relative family hand, set-aside and pile sizes / 10 and "Corruption token in play". Then one
+    block per relative card: type one-hot (``T``) or unknown, zone (7), face up, tokens / 5,
+    corrupted by (relative family one-hot), stack index / 10 and from the end / 10, level in its
+    stack / 10, top of its stack, at the cursor, already resolved this round, resolving now,
+    the decision's card.
+    """
+
+    __slots__ = ("_starts", "card_width", "columns", "family_base", "fields", "layout", "size")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        n, t, f = layout.players, len(layout.card_types), layout.families
+        g: dict[str, int] = {}
+        offset = 0
+        for name, width in (
+            ("round", ROUNDS), ("phase", len(PHASES)), ("placed", 1), ("first", n),
+            ("influence", n), ("winners", n), ("decision", 1),
+            ("kind", len(_DECISION_KINDS)), ("decider", n), ("mine", 1), ("ability", t),
+            ("frames", len(FRAMES)), ("held", 1), ("queue_length", 1),
+        ):
+            g[name] = offset
+            offset += width
+        #: Offset of each global field in the vector.
+        self.fields = g
+        self.family_base = offset
+        offset += 4 * f
+        #: Column of each per-card feature inside a card's block.
+        self.columns: dict[str, int] = {}
+        column = 0
+        for name, width in (
+            ("type", t), ("unknown", 1), ("zone", len(ZONES)), ("face_up", 1), ("tokens", 1),
+            ("corrupted_by", f), ("index", 1), ("from_end", 1), ("level", 1), ("top", 1),
+            ("cursor", 1), ("resolved", 1), ("resolving", 1), ("decision_card", 1),
+        ):
+            self.columns[name] = column
+            column += width
+        self.card_width = column
+        self.size = offset + column * layout.cards
+        # Start of each card's block, by absolute id, seen from each perspective.
+        self._starts = [
+            tuple(offset + column * r for r in layout.relative_cards(p)) for p in range(n)]
+
+    def encode(
+        self, observation: Mapping[str, Any], perspective: int | None = None,
+        out: Vector | None = None,
+    ) -> Vector:
+        """Encode ``observation``; ``perspective`` defaults to its viewer (needed for the
+        public view, whose viewer is None). Writes into ``out`` if given."""
+        p = observation["viewer"] if perspective is None else perspective
+        if p is None:
+            raise ValueError("the public view needs a perspective player")
+        layout = self.layout
+        n, t = layout.players, len(layout.card_types)
+        g = self.fields
+        start = self._starts[p]
+        type_index = layout.type_index
+        hot: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+
+        hot.append(g["round"] + observation["round"] - 1)
+        hot.append(g["phase"] + PHASES.index(observation["phase"]))
+        at.append(g["placed"])
+        values.append(observation["placed"] / layout.config.placements)
+        hot.append(g["first"] + (observation["first_player"] - p) % n)
+        base = g["influence"]
+        for q, influence in enumerate(observation["influence"]):
+            at.append(base + (q - p) % n)
+            values.append(min(influence / 10, HIGH))
+        result = observation["result"]
+        if result is not None:
+            hot.extend(g["winners"] + (q - p) % n for q in result["winners"])
+        decision = observation["decision"]
+        if decision is not None:
+            hot.append(g["decision"])
+            hot.append(g["kind"] + _DECISION_KINDS[decision["kind"]])
+            hot.append(g["decider"] + (decision["player"] - p) % n)
+            if decision["player"] == p:
+                hot.append(g["mine"])
+            if decision["ability"] is not None:
+                hot.append(g["ability"] + type_index[decision["ability"]])
+            if decision["card"] is not None:
+                hot.append(start[decision["card"]] + self.columns["decision_card"])
+        held = 0
+        frames = [0] * len(FRAMES)
+        for frame in observation["pending"]:
+            frames[FRAMES.index(frame["frame"])] += 1
+            if frame["frame"] in ("activate", "tokens"):
+                held = frame["arg"]
+        at.extend(range(g["frames"], g["frames"] + len(FRAMES)))
+        values.extend(count / 4 for count in frames)
+        at.append(g["held"])
+        values.append(held / 5)
+        queue = observation["queue"]
+        at.append(g["queue_length"])
+        values.append(min(len(queue) / 10, HIGH))
+
+        zone_of = [_UNSEEN] * layout.cards
+        fb = self.family_base
+        for fam in observation["families"]:
+            b = fb + 4 * layout.relative_family(fam["family"], p)
+            at.extend((b, b + 1, b + 2))
+            values.extend(
+                (fam["hand_size"] / 10, fam["set_aside_size"] / 10, fam["pile_size"] / 10))
+            if fam["corruption_on"] is not None:
+                hot.append(b + 3)
+            for zone in ("reserve", "discarded", "eliminated", "hand", "set_aside"):
+                z = _ZONE[zone]
+                for entry in fam.get(zone, ()):
+                    c = entry["id"]
+                    zone_of[c] = z
+                    kind = entry["type"]
+                    hot.append(start[c] + (t if kind is None else type_index[kind]))
+        self._queue(observation, p, zone_of, hot, at, values)
+        zone_column = self.columns["zone"]
+        hot.extend([b + zone_column + z for b, z in zip(start, zone_of, strict=True)])
+        hot.extend([b + t for b, z in zip(start, zone_of, strict=True) if z == _UNSEEN])
+
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        out[np.array(hot, dtype=np.intp)] = 1.0  # typed arrays: twice as fast as lists here
+        out[np.array(at, dtype=np.intp)] = np.array(values, dtype=np.float32)
+        return out
+
+    def _queue(self, observation: Mapping[str, Any], p: int, zone_of: list[int],
+               hot: list[int], at: list[int], values: list[float]) -> None:
+        """The features of the cards in the Queue."""
+        layout, columns = self.layout, self.columns
+        t = len(layout.card_types)
+        start = self._starts[p]
+        type_index = layout.type_index
+        up, tokens, corrupted = columns["face_up"], columns["tokens"], columns["corrupted_by"]
+        index, top, cursor_col = columns["index"], columns["top"], columns["cursor"]
+        queue = observation["queue"]
+        cursor = observation["cursor"]
+        resolving = observation["resolving"]
+        last = len(queue) - 1
+        for i, stack in enumerate(queue):
+            height = len(stack) - 1
+            for level, entry in enumerate(stack):
+                c = entry["id"]
+                zone_of[c] = _QUEUE
+                b = start[c]
+                kind = entry["type"]
+                hot.append(b + (t if kind is None else type_index[kind]))
+                if entry["face_up"]:
+                    hot.append(b + up)
+                if entry["tokens"]:
+                    at.append(b + tokens)
+                    values.append(entry["tokens"] / 5)
+                if entry["corrupted_by"] is not None:
+                    hot.append(b + corrupted + layout.relative_family(entry["corrupted_by"], p))
+                at.extend((b + index, b + index + 1, b + index + 2))
+                values.extend((i / 10, (last - i) / 10, level / 10))
+                if level == height:
+                    hot.append(b + top)
+                if cursor is not None and i <= cursor:
+                    hot.append(b + cursor_col + (i < cursor))  # at the cursor, or resolved
+                if c == resolving:
+                    hot.append(b + columns["resolving"])
