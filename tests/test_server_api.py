@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-import asyncio
+import copy
+import gc
+import json
+import random
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from oriflamme.api import Action, CardType, new_game
+from oriflamme.api import CardType, Game, new_game
 from oriflamme.server import SqliteStore, create_app
-from oriflamme.server.bots import think
+from oriflamme.server.app import GC_THRESHOLDS
 
 HUMANS3 = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
 
 
 def make_client(tmp_path: Path, **options: Any) -> TestClient:
-    options = {"rate": 1000.0, "burst": 1000.0, **options}
+    options = {"rate": 1000.0, "burst": 1000.0, "tune_gc": False, **options}
     return TestClient(create_app(SqliteStore(tmp_path / "games.sqlite3"), bot_delay=0, **options))
 
 
@@ -84,7 +87,7 @@ def test_create_hands_out_one_private_link_per_human_seat(client: TestClient) ->
     table = create(client, seats=seats)
     tid = table["table_id"]
     assert [s["kind"] for s in table["seats"]] == ["human", "bot", "human"]
-    assert [s["name"] for s in table["seats"]] == ["Ann", "Bot (random)", "Ben"]
+    assert [s["name"] for s in table["seats"]] == ["Ann", "Blue bot (random)", "Ben"]
     bot = table["seats"][1]
     assert bot["token"] is None and bot["url"] is None and bot["level"] == "random"
     tokens = [seat_token(table, 0), seat_token(table, 2)]
@@ -268,6 +271,7 @@ def test_only_the_creator_can_hand_a_seat_to_a_bot(client: TestClient) -> None:
     done = client.post(url, json={"creator_token": table["creator_token"], "level": "random"})
     assert done.status_code == 200
     assert done.json()["seats"][0]["kind"] == "bot" and done.json()["seats"][0]["level"] == "random"
+    assert done.json()["seats"][0]["name"] == "Red bot (random)"
     # The bot (seat 0 was to place) plays at once; the old link now watches.
     old = view(client, table, seat_token(table, 0))
     assert old["you"] is None and old["legal"] == []
@@ -342,8 +346,18 @@ def test_http_actions_are_throttled_per_address(tmp_path: Path) -> None:
 
 
 def test_oversized_bodies_are_refused(client: TestClient) -> None:
-    response = client.post("/api/tables", content=b"{" + b" " * 20_000 + b"}")
-    assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
+    table = create(client)
+    actions = f"/api/tables/{table['table_id']}/actions"
+    # 16 KiB at most, but a table's creation may carry a saved game: 128 KiB.
+    for url, size, status in [
+        (actions, 17_000, 413),
+        ("/api/tables", 17_000, 422),
+        ("/api/tables", 140_000, 413),
+    ]:
+        response = client.post(url, content=b"{" + b" " * size + b"}")
+        assert response.status_code == status, (url, size)
+        if status == 413:
+            assert response.json()["error"]["code"] == "too_large"
 
 
 def test_pages_and_static_files(tmp_path: Path) -> None:
@@ -362,21 +376,189 @@ def test_pages_and_static_files(tmp_path: Path) -> None:
         assert client.get("/").status_code == 404
 
 
-class _FailingBot:
-    name = "failing"
-
-    def __init__(self, answer: Action | None) -> None:
-        self.answer = answer
-
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        if self.answer is None:
-            raise RuntimeError("thinking failed")
-        return self.answer
+def test_the_collector_is_tuned_while_serving_and_restored_after(tmp_path: Path) -> None:
+    before = gc.get_threshold()
+    assert before != GC_THRESHOLDS
+    with make_client(tmp_path, tune_gc=True) as client:
+        assert client.get("/api/cards").status_code == 200
+        assert gc.get_threshold() == GC_THRESHOLDS and gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 
-@pytest.mark.parametrize("answer", [None, Action.spend()])
-def test_a_failing_bot_plays_a_legal_action(answer: Action | None) -> None:
-    game = new_game(players=3, seed=2)
-    legal = game.legal_actions()
-    action = asyncio.run(think(_FailingBot(answer), game.observe(0), legal, delay=0))
-    assert action in legal
+# -- games continued from a save, a position or a replay ------------------------------------
+#: The worked example of docs/formats.md: green (seat 2) moves red's Queen with its Royal Decree.
+DECREE_POSITION: dict[str, Any] = {
+    "format": "oriflamme-position",
+    "config": {
+        "players": 3,
+        "cards": [
+            "archer",
+            "soldier",
+            "spy",
+            "heir",
+            "royal_decree",
+            "lord",
+            "prince",
+            "queen",
+            "corruption",
+            "ambush",
+        ],
+    },
+    "round": 3,
+    "phase": "resolution",
+    "first_player": 2,
+    "placed": 3,
+    "influence": [4, 3, 6],
+    "scores_by_round": [[2, 1, 3], [3, 3, 5]],
+    "queue": [
+        ["blue:lord*"],
+        ["red:queen*@green"],
+        ["green:spy", "green:royal_decree*"],
+        ["red:soldier+1"],
+    ],
+    "cursor": 2,
+    "resolving": "green:royal_decree",
+    "pending": [
+        {"frame": "discard", "card": "green:royal_decree", "family": "green"},
+        {"frame": "gap", "card": "green:royal_decree", "family": "green", "target": "red:queen"},
+    ],
+    "families": {
+        "red": {
+            "hand": ["archer", "spy", "lord", "prince"],
+            "eliminated": ["heir"],
+            "rest": "set_aside",
+        },
+        "blue": {
+            "hand": ["archer", "spy", "heir", "prince"],
+            "eliminated": ["soldier"],
+            "discarded": ["ambush"],
+            "rest": "set_aside",
+        },
+        "green": {
+            "hand": ["archer", "soldier", "lord", "queen"],
+            "discarded": ["corruption"],
+            "rest": "set_aside",
+        },
+    },
+}
+
+
+def create_from(client: TestClient, save: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"players": 3, "seats": HUMANS3, "save": save})
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def played(seed: int, actions: int, players: int = 3) -> Game:
+    """A dealt game after ``actions`` random actions."""
+    game = new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        game.apply(game.random_action(rng))
+    return game
+
+
+def test_a_table_continues_a_position(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        table = create_from(client, DECREE_POSITION)
+        green = view(client, table, seat_token(table, 2))
+        assert (green["step"], green["game_number"], green["log"]) == (0, 1, [])
+        assert green["observation"]["round"] == 3 and green["observation"]["influence"] == [4, 3, 6]
+        assert green["prompt"] == "Green's Royal Decree: choose where to move Red Queen"
+        gaps = [option["action"]["gap"] for option in green["legal"]]
+        assert gaps == [0, 3, 4]  # docs/formats.md: gaps 1 and 2 would change nothing
+        queen = green["legal"][-1]["action"]["card"]
+        moved = post_action(client, table, seat_token(table, 2), green["legal"][-1]["action"])
+        assert moved.status_code == 200, moved.text
+        after = moved.json()
+        assert after["step"] == 1 and after["log"][0] == "Green moved Red Queen after stack 4"
+        assert [stack[-1]["id"] for stack in after["observation"]["queue"]][-1] == queen
+    # Stored: a restarted server has the same game, and it goes on.
+    with make_client(tmp_path) as client:
+        again = view(client, table, seat_token(table, 2))
+        assert again["observation"] == after["observation"] and again["log"] == after["log"]
+        blue = view(client, table, seat_token(table, 1))
+        assert blue["step"] == 1 and blue["waiting_for"]["seat"] == 2
+
+
+def test_a_table_continues_a_save_or_replay_of_a_dealt_game(client: TestClient) -> None:
+    game = played(seed=8, actions=30)
+    for record in (game.save(), game.replay()):
+        table = create_from(client, json.loads(json.dumps(record)))
+        seat = game.current_player
+        assert seat is not None
+        seen = view(client, table, seat_token(table, seat))
+        assert seen["step"] == 30 and seen["observation"] == game.observe(seat)
+        assert seen["log"] == game.log_lines(seat)
+        assert [o["action"] for o in seen["legal"]] == [a.to_json() for a in game.legal_actions()]
+        first = seen["legal"][0]["action"]
+        assert post_action(client, table, seat_token(table, seat), first, step=30).is_success
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "where"),
+    [
+        (lambda s: s["position"]["queue"][0].append("red:knight"), "invalid_save", "knight"),
+        (lambda s: s.update(format="oriflamme-novel"), "invalid_save", "format"),
+        (lambda s: s.update(version=7), "invalid_save", "version"),
+        (lambda s: s["position"].update(round="two"), "invalid_save", "round"),
+        (lambda s: s["history"]["actions"].pop(), "invalid_save", "history"),
+        (lambda s: s["history"].update(seed=9), "invalid_save", "actions["),
+        (lambda s: s.update(log=[[99, 1, 0, 0, 0, 0, 0]]), "invalid_save", "log"),
+        (lambda s: s["position"].update(influence=[1, 2]), "invalid_save", "influence"),
+    ],
+)
+def test_a_bad_save_is_refused_with_what_is_wrong(
+    client: TestClient, change: Any, code: str, where: str
+) -> None:
+    save = played(seed=4, actions=12).save()
+    change(save)
+    response = client.post("/api/tables", json={"players": 3, "seats": HUMANS3, "save": save})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == code and where in error["message"], error
+
+
+def test_a_save_brings_its_own_configuration(client: TestClient) -> None:
+    save = played(seed=4, actions=12).save()
+    for field, value in [("cards", "embrasement"), ("seed", 3), ("first_player", 1)]:
+        body = {"players": 3, "seats": HUMANS3, "save": save, field: value}
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 422
+        assert response.json()["error"]["code"] == "invalid_request"
+        assert response.json()["error"]["message"].startswith(f"{field}: not allowed with save")
+    over = played(seed=4, actions=0)
+    rng = random.Random(1)
+    over.playout(rng)
+    body = {"players": 3, "seats": HUMANS3, "save": over.save()}
+    finished = client.post("/api/tables", json=body)
+    assert finished.status_code == 422 and "over" in finished.json()["error"]["message"]
+    duel = client.post(
+        "/api/tables", json={**body, "save": played(seed=2, actions=5, players=2).save()}
+    )
+    assert duel.status_code == 422
+    assert duel.json()["error"]["message"] == "players: the saved game has 2 players"
+    not_an_object = client.post("/api/tables", json={**body, "save": [1, 2]})
+    assert not_an_object.status_code == 422
+
+
+def test_mangled_saves_never_break_the_server(client: TestClient) -> None:
+    """Random damage to a save gets a 201 or a 422, never a server error."""
+    rng = random.Random(3)
+    base = played(seed=6, actions=20).save()
+    values: list[Any] = [None, -1, 0, 99, "", "red:spy", [], {}, [1], True, 1.5]
+    statuses = set()
+    for _ in range(60):
+        save = copy.deepcopy(base)
+        node: Any = save
+        while isinstance(node, dict | list) and node and rng.random() < 0.8:
+            keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+            key = rng.choice(keys)
+            if not isinstance(node[key], dict | list) or rng.random() < 0.3:
+                node[key] = rng.choice(values)
+                break
+            node = node[key]
+        response = client.post("/api/tables", json={"players": 3, "seats": HUMANS3, "save": save})
+        statuses.add(response.status_code)
+        assert response.status_code in (201, 422), response.text
+    assert 422 in statuses

@@ -124,16 +124,93 @@ def test_a_killed_server_loses_no_accepted_action(tmp_path: Path) -> None:
 def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
     """An unfinished game is rebuilt at start-up and its bot to move plays without a request."""
     seats = [{"kind": "bot", "level": "random"}, {"kind": "human", "name": "Ann"}]
-    with TestClient(create_app(SqliteStore(tmp_path / "db.sqlite3"), bot_delay=60)) as client:
+    with TestClient(
+        create_app(SqliteStore(tmp_path / "db.sqlite3"), bot_delay=60, tune_gc=False)
+    ) as client:
         table = client.post("/api/tables", json={"players": 2, "seats": seats}).json()
     store = SqliteStore(tmp_path / "db.sqlite3")
     stored = store.load_table(table["table_id"])
     store.close()
     assert stored is not None and stored[1].actions == ()  # the bot had not moved
     url, token = f"/api/tables/{table['table_id']}/view", table["seats"][1]["token"]
-    with TestClient(create_app(SqliteStore(tmp_path / "db.sqlite3"), bot_delay=0)) as client:
+    with TestClient(
+        create_app(SqliteStore(tmp_path / "db.sqlite3"), bot_delay=0, tune_gc=False)
+    ) as client:
         deadline = time.monotonic() + 5
         while (seen := client.get(url, params={"token": token}).json())["step"] == 0:
             assert time.monotonic() < deadline
             time.sleep(0.01)
         assert seen["step"] == 1 and seen["waiting_for"]["seat"] == 1 and seen["legal"]
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_bot_workers_end_with_a_killed_server(tmp_path: Path) -> None:
+    """The bots think in worker processes; a ``kill -9`` of the server leaves none behind."""
+    seats = [{"kind": "bot", "level": "easy"}, {"kind": "human", "name": "Ann"}]
+    with server(tmp_path / "db.sqlite3", tmp_path / "server.log") as (process, client):
+        table = post(client, "/api/tables", {"players": 2, "seats": seats}).json()
+        url, token = f"/api/tables/{table['table_id']}/view", table["seats"][1]["token"]
+        deadline = time.monotonic() + 10
+        while client.get(url, params={"token": token}).json()["step"] == 0:
+            assert time.monotonic() < deadline, "the bot never played"
+            time.sleep(0.02)
+        workers = children_of(process.pid)
+        assert workers, "the bot thought in no worker process"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "bot workers outlived their server"
+        time.sleep(0.1)
+
+
+#: Starts a bot worker, then dies at once, while the worker is still starting.
+_DIES_AT_ONCE = """
+import os
+from oriflamme.server import bots
+bots._spawned_pool(1).submit(os.getpid)
+os._exit(0)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_a_bot_worker_started_as_its_server_dies_ends_too() -> None:
+    server = subprocess.Popen([sys.executable, "-c", _DIES_AT_ONCE], start_new_session=True)
+    assert server.wait(timeout=20) == 0
+
+    def in_session() -> list[int]:
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == server.pid and fields[0] != "Z":
+                found.append(int(stat.parent.name))
+        return found
+
+    deadline = time.monotonic() + 15
+    while left := in_session():
+        assert time.monotonic() < deadline, f"processes outlived their server: {left}"
+        time.sleep(0.1)

@@ -42,6 +42,7 @@ _NAME_PATTERNS = {
 #: Event kinds whose ``other`` field is a card id (docs/formats.md, events).
 _OTHER_IS_CARD = {"eliminated", "copied", "activated", "replaced", "placed", "twin_placed"}
 _PUBLIC_ZONES = {"discarded", "eliminated", "reserve"}
+_TYPE_KEYS = ("type", "card_type", "ability")
 
 
 def names_in(text: str) -> set[str]:
@@ -157,9 +158,10 @@ def check_view(view: Json, seat: int | None, truth: Truth) -> list[str]:
         if not isinstance(card, int) or card < 0:
             continue
         shown_type = node.get("type", node.get("card_type"))
-        if card in hidden and any(
-            node.get(k) is not None for k in ("type", "card_type", "ability")
-        ):
+        # A decision's ability is its card's, except for a Royal Decree's move_to: its card is
+        # the one the (face-up) Decree moves, which may be face down.
+        type_keys = ("type", "card_type") if node.get("kind") == "move_to" else _TYPE_KEYS
+        if card in hidden and any(node.get(k) is not None for k in type_keys):
             problems.append(f"hidden card {card} shown with its type: {node}")
         if shown_type is not None and shown_type != truth.types[card]:
             problems.append(f"card {card} shown as {shown_type}, is {truth.types[card]}")
@@ -289,7 +291,9 @@ def test_no_payload_reveals_a_hidden_card(
         for s in range(players)
     ]
     humans = [s for s in range(players) if s not in bots]
-    app = create_app(SqliteStore(tmp_path / "db.sqlite3"), bot_delay=0, rate=1e6, burst=1e6)
+    app = create_app(
+        SqliteStore(tmp_path / "db.sqlite3"), bot_delay=0, rate=1e6, burst=1e6, tune_gc=False
+    )
     with TestClient(app) as client:
         body = {"players": players, "cards": cards, "seats": seats, "seed": 11 + players}
         table = client.post("/api/tables", json=body).json()
@@ -326,7 +330,7 @@ def test_no_payload_reveals_a_hidden_card(
 def test_the_check_finds_leaks(tmp_path: Path) -> None:
     """A seat's view handed to another seat or to a spectator is caught, in both languages."""
     seats = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
-    app = create_app(SqliteStore(tmp_path / "db.sqlite3"), bot_delay=0)
+    app = create_app(SqliteStore(tmp_path / "db.sqlite3"), bot_delay=0, tune_gc=False)
     with TestClient(app) as client:
         table = client.post("/api/tables", json={"players": 3, "seats": seats}).json()
         url = f"/api/tables/{table['table_id']}/view"

@@ -21,7 +21,7 @@ HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
 
 
 def make_client(tmp_path: Path, **options: Any) -> TestClient:
-    options = {"rate": 1000.0, "burst": 1000.0, **options}
+    options = {"rate": 1000.0, "burst": 1000.0, "tune_gc": False, **options}
     return TestClient(create_app(SqliteStore(tmp_path / "games.sqlite3"), bot_delay=0, **options))
 
 
@@ -239,11 +239,12 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             acted = mine["step"]
             red.send_json({"type": "act", "action": mine["legal"][0]["action"], "step": acted})
         final = until(red, lambda m: m["type"] == "view" and m["view"]["step"] >= 5)["view"]
-        kinds = [e.split()[0] for e in final["log"]]
-        assert "Red" in kinds and "Blue" in kinds
+        # Two families each: the log names the players "Player 1 (red & green)" and so on.
+        movers = {" ".join(line.split()[:2]) for line in final["log"]}
+        assert {"Player 1", "Player 2"} <= movers
         assert final["seats"][1] == {
             "seat": 1,
-            "name": "Bot (random)",
+            "name": "Blue bot (random)",
             "kind": "bot",
             "level": "random",
             "connected": True,

@@ -269,7 +269,8 @@ def test_every_string_the_client_uses_exists() -> None:
     used = used_string_keys()
     # Keys built at run time: colours, bot levels (docs/server.md), game phases (docs/api.md).
     used |= {f"colour_{colour}" for colour in FAMILY_COLOURS}
-    used |= {f"level_{level}" for level in ("easy", "medium", "hard", "expert", "random")}
+    levels = ("easy", "medium", "hard", "expert", "random")
+    used |= {f"level_{level}" for level in levels} | {f"level_note_{level}" for level in levels}
     used |= {f"phase_{phase}" for phase in ("placement", "resolution", "over")}
     assert len(used) > 100
     assert sorted(used - set(english)) == []

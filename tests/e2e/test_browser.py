@@ -4,8 +4,7 @@ Each decision is made on the board (a hand card then a drop zone or stack, the r
 buttons, a highlighted target, a gap of the Queue, a player's panel, gain/spend), chosen at
 random with a seeded generator among the clickable elements. The board must offer exactly the
 legal actions: every decision it cannot express is recorded and fails the test (the side panel's
-option buttons are then used so that the game can go on and every gap is reported at once),
-except the known gap of ``SIDE_PANEL_ONLY``.
+option buttons are then used so that the game can go on and every gap is reported at once).
 """
 
 from __future__ import annotations
@@ -55,10 +54,6 @@ BOARD_TESTIDS = (
     "gap-zone",
     "player-choice",
 )
-#: Kinds of actions the board cannot offer yet, made with the side panel's buttons instead. The
-#: board puts gain/spend on the Queue card the decision is about, but that card is the Machination,
-#: which is discarded before its tokens are gained or spent (R-MACH-1): it is never in the Queue.
-SIDE_PANEL_ONLY = frozenset({"gain", "spend"})
 BOARD_SELECTOR = ", ".join(f'[data-testid="{testid}"][data-action]' for testid in BOARD_TESTIDS)
 
 #: What a page shows now: the end screen, a pending action, the legal options, the board.
@@ -156,9 +151,7 @@ def decide(page: Page, seen: Snapshot, rng: random.Random, record: Record) -> No
         wanted = {key for key, action in actions.items() if action.get("card") == card}
     board = set(seen.board)
     assert board <= set(actions), f"the board offers actions that are not legal: {board}"
-    record.not_on_board += sorted(
-        key for key in wanted - board if actions[key]["kind"] not in SIDE_PANEL_ONLY
-    )
+    record.not_on_board += sorted(wanted - board)
     if board:
         key = rng.choice(sorted(board))
         target = page.locator(f":is({BOARD_SELECTOR}){attribute_selector('data-action', key)}")

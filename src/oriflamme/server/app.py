@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -20,7 +22,7 @@ from oriflamme.api import CARD_TEXTS, CardType, ConfigError, GameConfig, kind_na
 
 from . import bots
 from .errors import ApiError, too_many_requests
-from .limits import BodyLimit, SecurityHeaders
+from .limits import MAX_SAVE_BODY, BodyLimit, SecurityHeaders
 from .protocol import (
     ActRequest,
     BotRequest,
@@ -34,12 +36,20 @@ from .protocol import (
     SeatCreated,
     TableSummary,
     View,
-    build_view,
-    summary,
 )
 from .store import Store
-from .tables import BOT, HUMAN, SeatSpec, Table, TableManager, bot_name
+from .tables import (
+    BOT,
+    HUMAN,
+    SEED_BOUND,
+    GameSetup,
+    SeatSpec,
+    Table,
+    TableManager,
+    setup_from_record,
+)
 from .throttle import BucketsByKey, TokenBucket
+from .views import summary, view_text
 from .ws import serve_socket
 
 log = logging.getLogger("oriflamme.server")
@@ -49,6 +59,9 @@ TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429)
 }
+#: Garbage collector thresholds of a running server: a full collection scans every game, so it
+#: must be rare (docs/benchmarks.md, "Server load").
+GC_THRESHOLDS = (20_000, 20, 100)
 
 
 async def _table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
@@ -61,6 +74,25 @@ TableDep = Annotated[Table, Depends(_table_of)]
 
 def _error_response(error: ApiError) -> JSONResponse:
     return JSONResponse(error.body(), status_code=error.status)
+
+
+def _json(text: str) -> Response:
+    """An answer already encoded (views are encoded once and shared)."""
+    return Response(text, media_type="application/json")
+
+
+@contextmanager
+def _tuned_gc() -> Iterator[None]:
+    """Rare collections, and the objects of the start-up frozen out of them, while serving."""
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -77,17 +109,26 @@ def create_app(
     rate: float = 20.0,
     burst: float = 20.0,
     static_dir: Path = STATIC_DIR,
+    tune_gc: bool = True,
 ) -> FastAPI:
     """The server's app over ``store``: bots pause ``bot_delay`` seconds; each IP (HTTP
-    actions) and each WebSocket may send ``rate`` messages a second (bursts of ``burst``)."""
+    actions) and each WebSocket may send ``rate`` messages a second (bursts of ``burst``).
+    With ``tune_gc`` the garbage collector runs rarely while the app serves (the process's
+    settings are restored when it stops)."""
     manager = TableManager(store, bot_delay)
     by_ip = BucketsByKey(rate, burst)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
-        yield
-        await manager.stop()
+        try:
+            if tune_gc:
+                with _tuned_gc():
+                    yield
+            else:
+                yield
+        finally:
+            await manager.stop()
 
     app = FastAPI(
         title="Oriflamme server",
@@ -96,7 +137,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY})
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ApiError)
@@ -151,26 +192,22 @@ def create_app(
         summary="Create a table and its first game",
     )
     async def create_table(request: CreateTableRequest) -> CreateTableResponse:
-        """One private link per human seat, a spectator link and a creator token (shown once)."""
-        try:
-            config = GameConfig(
-                players=request.players,
-                cards=request.cards if isinstance(request.cards, str) else ",".join(request.cards),
-                variant=request.variant,
-                edition=request.edition,
-                first_player=request.first_player,
-            )
-        except ConfigError as exc:
-            raise ApiError(422, "invalid_config", str(exc)[:300]) from None
+        """One private link per human seat, a spectator link and a creator token (shown once).
+
+        With ``save``, the game goes on from that save, position or replay."""
         specs = []
         for seat in request.seats:
             if isinstance(seat, BotSeatIn):
                 if not bots.level_available(seat.level):
                     raise ApiError(422, "unknown_level", f"bot level {seat.level} is not available")
-                specs.append(SeatSpec(BOT, seat.name or bot_name(seat.level), seat.level))
+                specs.append(SeatSpec(BOT, seat.name, seat.level))
             else:
                 specs.append(SeatSpec(HUMAN, seat.name))
-        new = await manager.create(config, request.lang, specs, request.seed)
+        if request.save is not None:
+            setup = setup_from_record(request.save, request.players)
+        else:
+            setup = GameSetup(_config(request), _seed(request.seed))
+        new = await manager.create(setup, request.lang, specs)
         base = f"/t/{new.table.id}"
         return CreateTableResponse(
             table_id=new.table.id,
@@ -200,10 +237,10 @@ def create_app(
         table: TableDep,
         token: Annotated[str, Query(max_length=64, description="a seat or spectator token")],
         lang: Annotated[Lang | None, Query(description="default: the table's language")] = None,
-    ) -> View:
+    ) -> Response:
         """The view the token's holder may see (a seat's own, or the public one)."""
         seat = table.view_seat(table.identify(token))
-        return build_view(table, seat, lang or table.lang)
+        return _json(view_text(table, seat, lang or table.lang))
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -212,11 +249,11 @@ def create_app(
         dependencies=[Throttled],
         summary="Play an action for your seat",
     )
-    async def act(table: TableDep, request: ActRequest) -> View:
+    async def act(table: TableDep, request: ActRequest) -> Response:
         """Apply the action if it is legal now; answer with the seat's new view."""
         identity = table.identify(request.token)
         await manager.act(table, identity, request.action, request.step, request.game_number)
-        return build_view(table, table.view_seat(identity), table.lang)
+        return _json(view_text(table, table.view_seat(identity), table.lang))
 
     @app.post(
         "/api/tables/{table_id}/seats/{seat}/bot",
@@ -228,7 +265,7 @@ def create_app(
     async def hand_to_bot(table: TableDep, seat: int, request: BotRequest) -> TableSummary:
         """The seat's old link then only watches (the public view)."""
         await manager.hand_to_bot(table, request.creator_token, seat, request.level)
-        return summary(table)
+        return TableSummary.model_validate(summary(table))
 
     @app.post(
         "/api/tables/{table_id}/rematch",
@@ -237,10 +274,11 @@ def create_app(
         dependencies=[Throttled],
         summary="Start the next game at the table",
     )
-    async def rematch(table: TableDep, request: RematchRequest) -> View:
+    async def rematch(table: TableDep, request: RematchRequest) -> Response:
         """Once the game is over: same seats and links, a new deal. Answers with the view."""
         await manager.rematch(table, request.token, request.game_number)
-        return build_view(table, table.view_seat(table.identify(request.token)), table.lang)
+        seat = table.view_seat(table.identify(request.token))
+        return _json(view_text(table, seat, table.lang))
 
     @app.get(
         "/api/tables/{table_id}",
@@ -249,7 +287,7 @@ def create_app(
         summary="The table's seats and game progress (public)",
     )
     async def get_summary(table: TableDep) -> TableSummary:
-        return summary(table)
+        return TableSummary.model_validate(summary(table))
 
     @app.get("/api/cards", response_model=dict[str, CardInfo], summary="Every card type")
     async def cards(lang: Lang = "en") -> dict[str, CardInfo]:
@@ -271,3 +309,21 @@ def create_app(
         await serve_socket(websocket, manager, table_id, token[:64], lang, TokenBucket(rate, burst))
 
     return app
+
+
+def _config(request: CreateTableRequest) -> GameConfig:
+    """The configuration a request asks for; 422 ``invalid_config`` if impossible."""
+    try:
+        return GameConfig(
+            players=request.players,
+            cards=request.cards if isinstance(request.cards, str) else ",".join(request.cards),
+            variant=request.variant,
+            edition=request.edition,
+            first_player=request.first_player,
+        )
+    except ConfigError as exc:
+        raise ApiError(422, "invalid_config", str(exc)[:300]) from None
+
+
+def _seed(seed: int | None) -> int:
+    return secrets.randbelow(SEED_BOUND) if seed is None else seed

@@ -1,25 +1,44 @@
-"""Bot seats on the server: build a seat's bot and let it think in a worker thread.
+"""Bot seats on the server: their names, their levels, and thinking in worker processes.
 
-A bot gets only its seat's observation and the legal actions (the runner's contract). Its answer
-is applied by the table manager through the same path as a human's.
+A bot gets only its seat's observation and the legal actions (the runner's contract). It thinks
+in a small pool of worker processes, so that a long search holds neither the event loop nor the
+GIL of the server; the worker builds the bot from its level and a seed derived from the game's
+seed, the seat and the number of actions so far, so a game's play can be reproduced (up to the
+time caps of the search levels). Its answer is applied by the table manager through the same
+path as a human's. This module imports only the rules and the bots: the workers load nothing
+else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import multiprocessing
+import os
 import random
+import threading
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from oriflamme.api import Action
-from oriflamme.bots import Bot, known_bots, make_bot
+from oriflamme.api import FAMILY_COLOURS, Action
+from oriflamme.bots import known_bots, make_bot
 
 log = logging.getLogger("oriflamme.server")
 
 #: The bot levels a table may choose, from weakest to strongest (each is a registered bot).
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "random")
+#: Worker processes thinking for bots (the search levels use one core each while they think).
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: How much nicer than the server the workers are: the event loop comes first.
+WORKER_NICENESS = 10
+#: Seconds between a worker's checks that its server is still alive.
+PARENT_CHECK_S = 1.0
+#: Seconds a decision may take, waiting for a worker included, before a random move is played.
+THINK_TIMEOUT = 30.0
 
 
 def level_available(level: str) -> bool:
@@ -27,30 +46,97 @@ def level_available(level: str) -> bool:
     return level in LEVELS and level in known_bots()
 
 
-def seat_bot(level: str, game_seed: int, seat: int) -> Bot:
-    """The bot of one seat for one game (its seed follows from the game's)."""
-    return make_bot(level, seed=(game_seed * 8 + seat) % 2**63)
+def bot_name(level: str, seat: int) -> str:
+    """The default name of a bot seat, distinct at a table: its colour and level."""
+    return f"{FAMILY_COLOURS[seat].capitalize()} bot ({level})"
 
 
-def _choose(bot: Bot, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-    """The bot's action; a failing or illegal answer is logged and replaced by a random one."""
-    try:
-        action = bot.act(observation, legal)
-        if isinstance(action, Action) and action in legal:
-            return action
-        log.error("bot %r answered %r, not a legal action", bot.name, action)
-    except Exception:
-        log.exception("bot %r failed; playing a random legal action instead", bot.name)
-    return random.choice(list(legal))
+def decision_seed(game_seed: int, seat: int, step: int) -> int:
+    """The seed of one bot decision: the same game, seat and step give the same seed."""
+    digest = hashlib.blake2b(f"{game_seed}:{seat}:{step}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
-async def think(
-    bot: Bot, observation: Mapping[str, Any], legal: Sequence[Action], delay: float
+def decide(
+    level: str, seed: int, observation: Mapping[str, Any], legal: Sequence[Action]
 ) -> Action:
-    """Ask ``bot`` in a worker thread; return no sooner than ``delay`` seconds after the call."""
-    start = time.monotonic()
-    action = await asyncio.to_thread(_choose, bot, observation, tuple(legal))
-    remaining = delay - (time.monotonic() - start)
-    if remaining > 0:
-        await asyncio.sleep(remaining)
+    """The action of the ``level`` bot built from ``seed`` (runs in a worker process).
+
+    Raises if the bot fails or answers an action that is not legal.
+    """
+    action = make_bot(level, seed=seed).act(observation, legal)
+    if not isinstance(action, Action) or action not in legal:
+        raise ValueError(f"bot {level!r} answered {action!r}, not a legal action")
     return action
+
+
+def _start_worker(server: int) -> None:
+    """Run a worker at a lower priority than the server (where the OS allows it), and end it if
+    the server (process ``server``) dies without stopping it, even while the worker started: a
+    worker never outlives its server."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
+def _spawned_pool(workers: int) -> Executor:
+    # Spawned, not forked: the server has threads (SQLite, the event loop's helpers).
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+    )
+
+
+class BotPool:
+    """Worker processes that think for the bot seats, started at the first bot decision."""
+
+    def __init__(self, workers: int = WORKERS, timeout: float = THINK_TIMEOUT) -> None:
+        self._workers = workers
+        self._timeout = timeout
+        self._executor: Executor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = _spawned_pool(self._workers)
+        return self._executor
+
+    async def think(
+        self,
+        level: str,
+        seed: int,
+        observation: Mapping[str, Any],
+        legal: Sequence[Action],
+        delay: float,
+    ) -> Action:
+        """The bot's action, no sooner than ``delay`` seconds after the call.
+
+        A bot that fails, answers an illegal action or takes too long is logged, and a random
+        legal action (drawn from ``seed``) is played for it.
+        """
+        start = time.monotonic()
+        options = tuple(legal)
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self._pool(), decide, level, seed, observation, options)
+            action = await asyncio.wait_for(future, self._timeout)
+        except Exception as exc:
+            if isinstance(exc, BrokenProcessPool):
+                self.shutdown()  # a worker died: the next decision starts a new pool
+            log.error("bot %r failed (%r); playing a random legal action instead", level, exc)
+            action = random.Random(seed).choice(options)
+        remaining = delay - (time.monotonic() - start)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+        return action
+
+    def shutdown(self) -> None:
+        """Stop the workers; a decision under way finishes in its worker, unused."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

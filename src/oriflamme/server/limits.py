@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 16 * 1024  #: bytes of one HTTP request body
+MAX_SAVE_BODY = 128 * 1024  #: bytes of a table's creation, which may carry a whole saved game
 SECURITY_HEADERS = (
     (b"referrer-policy", b"no-referrer"),  # page URLs carry tokens
     (b"x-content-type-options", b"nosniff"),
@@ -15,27 +17,32 @@ SECURITY_HEADERS = (
 
 
 class BodyLimit:
-    """Answer 413 ``too_large`` to a request whose body exceeds ``limit`` bytes.
+    """Answer 413 ``too_large`` to a request whose body exceeds ``limit`` bytes (or the limit
+    that ``larger`` gives its path).
 
     The body is read whole (it is small) before the app runs, then handed on.
     """
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, larger: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         body = bytearray()
         while True:
             message = await receive()
             if message["type"] != "http.request":
                 return  # the client left
             body += message.get("body", b"")
-            if len(body) > self.limit:
-                await _too_large(send, self.limit)
+            if len(body) > limit:
+                await _too_large(send, limit)
                 return
             if not message.get("more_body", False):
                 break

@@ -7,18 +7,17 @@ or format characters. Texts are returned as data; escaping them is the client's 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from oriflamme.api import FAMILY_COLOURS, Action
-
-from .tables import HUMAN, Table
+from .tables import HUMAN
+from .views import LOG_LINES
 
 NAME_MAX = 24
 TOKEN_MAX = 64
-LOG_LINES = 200
+#: Fields a table created from a save takes from the save, not from the request.
+SAVED_FIELDS = ("cards", "variant", "edition", "first_player", "seed")
 
 Lang = Literal["en", "fr"]
 Level = Literal["easy", "medium", "hard", "expert", "random"]
@@ -55,7 +54,7 @@ class HumanSeatIn(_Strict):
 class BotSeatIn(_Strict):
     kind: Literal["bot"]
     level: Level = "medium"
-    name: DisplayName | None = Field(None, description='default "Bot (level)"')
+    name: DisplayName | None = Field(None, description='default "<Colour> bot (<level>)"')
 
 
 SeatIn = Annotated[HumanSeatIn | BotSeatIn, Field(discriminator="kind")]
@@ -73,6 +72,11 @@ class CreateTableRequest(_Strict):
     lang: Lang = "en"
     seats: list[SeatIn] = Field(min_length=2, max_length=5, description="one per player")
     seed: int | None = Field(None, ge=0, lt=2**62, description="random when null")
+    save: dict[str, Any] | None = Field(
+        None,
+        description="continue this game: a save (Game.save()), a position or a replay "
+        "(docs/formats.md); the game's configuration is then the save's",
+    )
 
     @model_validator(mode="after")
     def _check_seats(self) -> CreateTableRequest:
@@ -80,6 +84,10 @@ class CreateTableRequest(_Strict):
             raise ValueError(f"seats: {self.players} players need {self.players} seats")
         if not any(seat.kind == HUMAN for seat in self.seats):
             raise ValueError("seats: at least one seat must be human")
+        if self.save is not None:
+            for name in SAVED_FIELDS:
+                if name in self.model_fields_set:
+                    raise ValueError(f"{name}: not allowed with save (the save sets it)")
         return self
 
 
@@ -187,83 +195,3 @@ class CardInfo(BaseModel):
     kind: str
     text: str
     notes: str
-
-
-# -- building views -------------------------------------------------------------------------
-def seat_infos(table: Table) -> list[SeatInfo]:
-    return [
-        SeatInfo(
-            seat=s.seat,
-            name=s.name,
-            kind=s.kind,
-            level=s.level,
-            connected=table.connected(s.seat),
-            colour=FAMILY_COLOURS[s.seat],
-        )
-        for s in table.seats
-    ]
-
-
-def summary(table: Table) -> TableSummary:
-    game = table.game
-    return TableSummary(
-        table_id=table.id,
-        game_number=table.game_number,
-        step=len(game.history),
-        over=game.is_over,
-        seats=seat_infos(table),
-    )
-
-
-_CARD_KEYS = ("id", "card", "resolving", "corruption_on")
-
-
-def _card_ids(data: object) -> Iterator[int]:
-    """Every card id an observation (or action JSON) mentions."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key in _CARD_KEYS and isinstance(value, int) and value >= 0:
-                yield value
-            else:
-                yield from _card_ids(value)
-    elif isinstance(data, list):
-        for item in data:
-            yield from _card_ids(item)
-
-
-def _action_card_ids(action: Action) -> Iterator[int]:
-    data = action.to_json()
-    yield from _card_ids(data)
-    if isinstance(data.get("to"), int):
-        yield data["to"]
-
-
-def build_view(table: Table, seat: int | None, lang: str) -> View:
-    """The view of ``seat`` (None: the public view) in ``lang``; reads only what it may know."""
-    game = table.game
-    observation = game.observe(seat)
-    player = game.current_player
-    legal = game.legal_actions() if seat is not None and player == seat else []
-    ids = set(_card_ids(observation))
-    for action in legal:
-        ids.update(_action_card_ids(action))
-    result = observation["result"]
-    waiting = None if player is None else table.seats[player]
-    return View(
-        table_id=table.id,
-        game_number=table.game_number,
-        step=len(game.history),
-        you=seat,
-        lang=lang,
-        seats=seat_infos(table),
-        observation=observation,
-        prompt=game.prompt(lang, seat),
-        legal=[LegalOption(action=a.to_json(), label=game.label(a, lang, seat)) for a in legal],
-        log=game.log_lines(seat, lang)[-LOG_LINES:],
-        cards={str(i): game.card_label(i, seat, lang) for i in sorted(ids)},
-        result=None if result is None else ResultInfo(**result),
-        scores_by_round=observation["scores_by_round"],
-        waiting_for=None
-        if waiting is None
-        else WaitingFor(seat=waiting.seat, name=waiting.name, kind=waiting.kind),
-    )

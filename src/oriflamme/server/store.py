@@ -1,23 +1,26 @@
 """Storage of tables and games: a small interface and its SQLite implementation.
 
-A game is stored as the table's configuration, the game's seed and its accepted actions, in
-order; that determines it completely (``Game.from_replay``). Every write is committed (and
-synced to disk) before the call returns, so an action acknowledged to anyone survives a crash.
-Tokens are stored only as SHA-256 digests.
+A game is stored as the table's configuration, the game's seed, its starting position when it
+did not start from a deal (a game continued from a save or a position) and its accepted actions,
+in order; that determines it completely. Every write is committed (and synced to disk) before
+its future completes, so an action acknowledged to anyone survives a crash. Tokens are stored
+only as SHA-256 digests.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import sqlite3
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -42,6 +45,7 @@ CREATE TABLE IF NOT EXISTS games (
     number INTEGER NOT NULL,
     seed INTEGER NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
+    start TEXT,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -53,6 +57,11 @@ CREATE TABLE IF NOT EXISTS actions (
     FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
 );
 """
+
+#: Version 1 had no starting positions: every game was dealt from its seed.
+_MIGRATE_FROM_1 = "ALTER TABLE games ADD COLUMN start TEXT"
+
+Statement = tuple[str, tuple[Any, ...]]
 
 
 class StoreConflict(RuntimeError):
@@ -81,18 +90,27 @@ class TableRecord:
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     number: int
-    seed: int
+    seed: int  #: the deal's seed; for a game with a ``start``, the seed of its bots
     actions: tuple[Mapping[str, Any], ...]  #: action JSON, in order
+    start: Mapping[str, Any] | None = None  #: a save (``Game.save()``) the game starts from
 
 
 class Store(Protocol):
     """What the server needs from storage (a PostgreSQL backend would implement the same).
 
-    Every method is blocking; the server calls them from a worker thread.
+    Reads block (the server calls them from a worker thread or at start-up). Writes return a
+    future that completes once the write is committed and durable, or fails: the server awaits
+    it before telling anyone, without holding a thread meanwhile.
     """
 
-    def create_table(self, table: TableRecord, seed: int) -> None:
-        """Store a new table and its first game (number 1)."""
+    def create_table(
+        self,
+        table: TableRecord,
+        seed: int,
+        start: Mapping[str, Any] | None = None,
+        actions: Sequence[Mapping[str, Any]] = (),
+    ) -> Future[None]:
+        """Store a new table and its first game (number 1), with its actions so far."""
         ...
 
     def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -105,57 +123,126 @@ class Store(Protocol):
 
     def append_action(
         self, table_id: str, game: int, index: int, action: Mapping[str, Any], finished: bool
-    ) -> None:
-        """Record action number ``index`` of a game; raises :class:`StoreConflict` if taken."""
+    ) -> Future[None]:
+        """Record action number ``index`` of a game; fails with :class:`StoreConflict` if taken."""
         ...
 
-    def new_game(self, table_id: str, game: int, seed: int) -> None:
-        """Start game number ``game`` at a table."""
+    def new_game(self, table_id: str, game: int, seed: int) -> Future[None]:
+        """Start game number ``game`` at a table (dealt from ``seed``)."""
         ...
 
-    def set_seat(self, table_id: str, seat: SeatRecord) -> None:
+    def set_seat(self, table_id: str, seat: SeatRecord) -> Future[None]:
         """Replace a seat (a human seat handed to a bot)."""
         ...
 
     def close(self) -> None: ...
 
 
+@dataclass
+class _Write:
+    """Statements to run in one transaction, and the future that reports the outcome."""
+
+    statements: Sequence[Statement]
+    done: Future[None] = field(default_factory=Future)
+
+
 class SqliteStore:
-    """:class:`Store` in one SQLite file (WAL journal, ``synchronous=FULL``); thread-safe."""
+    """:class:`Store` in one SQLite file (WAL journal, ``synchronous=FULL``); thread-safe.
+
+    One writer thread commits every write queued so far in one transaction (group commit: under
+    load many actions share one disk sync), each in its own savepoint so that a conflict fails
+    only its own write. Reads use a second connection.
+    """
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
+        memory = str(path) == ":memory:"
+        if not memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db = self._connect(path)
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise RuntimeError(f"{path}: unknown storage version {version}")
-        with self._lock:
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if version == 1:
+            self._db.execute(_MIGRATE_FROM_1)
+        self._db.executescript(_SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._write_lock = threading.Lock()
+        # An in-memory database has one connection: reads then share the writer's lock.
+        self._reader = self._db if memory else self._connect(path)
+        self._read_lock = self._write_lock if memory else threading.Lock()
+        self._queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
+        self._writer.start()
 
-    def _write(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
-        """Run the statements in one transaction, committed before returning."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+    @staticmethod
+    def _connect(path: str | Path) -> sqlite3.Connection:
+        db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=5000")
+        return db
+
+    # -- writing ---------------------------------------------------------------------------
+    def _submit(self, statements: Sequence[Statement]) -> Future[None]:
+        write = _Write(statements)
+        self._queue.put(write)
+        return write.done
+
+    def _write_loop(self) -> None:
+        """Commit the queued writes, as many at a time as are waiting."""
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while not self._queue.empty():
+                write = self._queue.get()
+                if write is None:
+                    stop = True
+                    break
+                batch.append(write)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: Sequence[_Write]) -> None:
+        failed: dict[int, BaseException] = {}
+        with self._write_lock:
             try:
-                for sql, params in statements:
-                    self._db.execute(sql, params)
-            except sqlite3.IntegrityError as exc:
-                self._db.execute("ROLLBACK")
-                raise StoreConflict(str(exc)) from None
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                for i, write in enumerate(batch):
+                    self._db.execute("SAVEPOINT one_write")
+                    try:
+                        for sql, params in write.statements:
+                            self._db.execute(sql, params)
+                    except sqlite3.Error as exc:
+                        self._db.execute("ROLLBACK TO one_write")
+                        conflict = isinstance(exc, sqlite3.IntegrityError)
+                        failed[i] = StoreConflict(str(exc)) if conflict else exc
+                    self._db.execute("RELEASE one_write")
+                self._db.execute("COMMIT")
+            except Exception as exc:  # the transaction failed: nothing of the batch is stored
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                for write in batch:
+                    write.done.set_exception(exc)
+                return
+        for i, write in enumerate(batch):
+            if i in failed:
+                write.done.set_exception(failed[i])
+            else:
+                write.done.set_result(None)
 
-    def create_table(self, table: TableRecord, seed: int) -> None:
-        statements: list[tuple[str, tuple[Any, ...]]] = [
+    def create_table(
+        self,
+        table: TableRecord,
+        seed: int,
+        start: Mapping[str, Any] | None = None,
+        actions: Sequence[Mapping[str, Any]] = (),
+    ) -> Future[None]:
+        statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -168,29 +255,67 @@ class SqliteStore:
                     time.time(),
                 ),
             ),
-            ("INSERT INTO games (table_id, number, seed) VALUES (?, 1, ?)", (table.table_id, seed)),
+            (
+                "INSERT INTO games (table_id, number, seed, start) VALUES (?, 1, ?, ?)",
+                (table.table_id, seed, None if start is None else json.dumps(start)),
+            ),
         ]
         statements += [_seat_insert(table.table_id, seat) for seat in table.seats]
-        self._write(statements)
+        statements += [_action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
+        return self._submit(statements)
 
+    def append_action(
+        self, table_id: str, game: int, index: int, action: Mapping[str, Any], finished: bool
+    ) -> Future[None]:
+        statements = [_action_insert(table_id, game, index, action)]
+        if finished:
+            statements.append(
+                (
+                    "UPDATE games SET finished = 1 WHERE table_id = ? AND number = ?",
+                    (table_id, game),
+                )
+            )
+        return self._submit(statements)
+
+    def new_game(self, table_id: str, game: int, seed: int) -> Future[None]:
+        return self._submit(
+            [
+                (
+                    "INSERT INTO games (table_id, number, seed) VALUES (?, ?, ?)",
+                    (table_id, game, seed),
+                )
+            ]
+        )
+
+    def set_seat(self, table_id: str, seat: SeatRecord) -> Future[None]:
+        return self._submit(
+            [
+                ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat.seat)),
+                _seat_insert(table_id, seat),
+            ]
+        )
+
+    # -- reading ---------------------------------------------------------------------------
     def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
-        with self._lock:
-            row = self._db.execute(
+        with self._read_lock:
+            db = self._reader
+            row = db.execute(
                 "SELECT config, lang, creator_hash, spectator_hash FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
                 return None
-            seats = self._db.execute(
+            seats = db.execute(
                 "SELECT seat, kind, name, level, token_hash FROM seats WHERE table_id = ?"
                 " ORDER BY seat",
                 (table_id,),
             ).fetchall()
-            number, seed = self._db.execute(
-                "SELECT number, seed FROM games WHERE table_id = ? ORDER BY number DESC LIMIT 1",
+            number, seed, start = db.execute(
+                "SELECT number, seed, start FROM games WHERE table_id = ?"
+                " ORDER BY number DESC LIMIT 1",
                 (table_id,),
             ).fetchone()
-            actions = self._db.execute(
+            actions = db.execute(
                 "SELECT action FROM actions WHERE table_id = ? AND game = ? ORDER BY idx",
                 (table_id, number),
             ).fetchall()
@@ -202,61 +327,44 @@ class SqliteStore:
             spectator_hash=row[3],
             seats=tuple(SeatRecord(*seat) for seat in seats),
         )
-        game = GameRecord(number, seed, tuple(json.loads(a[0]) for a in actions))
+        game = GameRecord(
+            number,
+            seed,
+            tuple(json.loads(a[0]) for a in actions),
+            None if start is None else json.loads(start),
+        )
         return table, game
 
     def unfinished_tables(self) -> list[str]:
-        with self._lock:
-            rows = self._db.execute(
+        with self._read_lock:
+            rows = self._reader.execute(
                 "SELECT g.table_id FROM games g WHERE g.finished = 0 AND g.number ="
                 " (SELECT MAX(number) FROM games WHERE table_id = g.table_id)"
             ).fetchall()
         return [r[0] for r in rows]
 
-    def append_action(
-        self, table_id: str, game: int, index: int, action: Mapping[str, Any], finished: bool
-    ) -> None:
-        statements: list[tuple[str, tuple[Any, ...]]] = [
-            (
-                "INSERT INTO actions (table_id, game, idx, action) VALUES (?, ?, ?, ?)",
-                (table_id, game, index, json.dumps(action)),
-            )
-        ]
-        if finished:
-            statements.append(
-                (
-                    "UPDATE games SET finished = 1 WHERE table_id = ? AND number = ?",
-                    (table_id, game),
-                )
-            )
-        self._write(statements)
-
-    def new_game(self, table_id: str, game: int, seed: int) -> None:
-        self._write(
-            [
-                (
-                    "INSERT INTO games (table_id, number, seed) VALUES (?, ?, ?)",
-                    (table_id, game, seed),
-                )
-            ]
-        )
-
-    def set_seat(self, table_id: str, seat: SeatRecord) -> None:
-        self._write(
-            [
-                ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat.seat)),
-                _seat_insert(table_id, seat),
-            ]
-        )
-
     def close(self) -> None:
-        with self._lock:
+        """Commit what is queued, then close the connections."""
+        if self._writer.is_alive():
+            self._queue.put(None)
+            self._writer.join()
+        if self._reader is not self._db:
+            with self._read_lock:
+                self._reader.close()
+        with self._write_lock:
             self._db.close()
 
 
-def _seat_insert(table_id: str, seat: SeatRecord) -> tuple[str, tuple[Any, ...]]:
+def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:
     return (
         "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (table_id, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash),
+    )
+
+
+def _action_insert(table_id: str, game: int, index: int, action: Mapping[str, Any]) -> Statement:
+    return (
+        "INSERT INTO actions (table_id, game, idx, action) VALUES (?, ?, ?, ?)",
+        (table_id, game, index, json.dumps(action)),
     )

@@ -12,13 +12,13 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Protocol
 
-from oriflamme.api import Action, ActionError, Game, GameConfig
-from oriflamme.bots import Bot
+from oriflamme.api import Action, ActionError, Game, GameConfig, load
 
 from . import bots
 from .errors import ApiError, bad_token, unknown_table
 from .store import GameRecord, SeatRecord, Store, StoreConflict, TableRecord
 from .tasks import spawn
+from .views import ViewCache
 
 log = logging.getLogger("oriflamme.server")
 
@@ -31,10 +31,6 @@ SEED_BOUND = 2**62
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def bot_name(level: str) -> str:
-    return f"Bot ({level})"
 
 
 class Role(Enum):
@@ -64,8 +60,19 @@ class SeatSpec:
     """A seat asked for at creation: ``kind`` human (with a name) or bot (with a level)."""
 
     kind: str
-    name: str
+    name: str | None = None  #: None: a bot's default name (:func:`bots.bot_name`)
     level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """How a table's first game starts: dealt from ``seed`` and ``actions`` played on it, or
+    from ``start`` (a save without history; ``seed`` then seeds the bots)."""
+
+    config: GameConfig
+    seed: int
+    start: Mapping[str, Any] | None = None
+    actions: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +83,43 @@ class NewTable:
     creator_token: str
     spectator_token: str
     seat_tokens: Mapping[int, str]
+
+
+def _record_error(exc: Exception) -> ApiError:
+    return ApiError(422, "invalid_save", f"save: {exc}"[:300])
+
+
+def setup_from_record(data: Mapping[str, Any], players: int) -> GameSetup:
+    """The set-up of a game continued from ``data``: a save (``Game.save()``), a position or a
+    replay (docs/formats.md); 422 ``invalid_save`` saying what is wrong with it."""
+    try:
+        game = load(data)
+        if game.seed is not None:
+            # A dealt game: deal it again and replay its history, which must lead to the save's
+            # position, so that the table stores it as a seed and actions like any other.
+            replayed = Game.from_replay(game.replay())
+            if replayed.position() != game.position():
+                raise ValueError("its history does not lead to its position")
+            game = replayed
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise _record_error(exc) from None
+    if game.config.players != players:
+        raise ApiError(
+            422, "invalid_save", f"players: the saved game has {game.config.players} players"
+        )
+    if game.is_over:
+        raise ApiError(422, "invalid_save", "save: this game is over")
+    if game.seed is not None:
+        actions = tuple(a.to_json() for a in game.history)
+        return GameSetup(game.config, game.seed, None, actions)
+    return GameSetup(game.config, secrets.randbelow(SEED_BOUND), game.save())
+
+
+def _start(config: GameConfig, record: GameRecord) -> Game:
+    game = Game.new(config, record.seed) if record.start is None else Game.from_save(record.start)
+    for action in record.actions:
+        game.apply(action)
+    return game
 
 
 class Table:
@@ -89,22 +133,21 @@ class Table:
         self._creator_hash = record.creator_hash
         self._spectator_hash = record.spectator_hash
         self.lock = asyncio.Lock()
-        self.listeners: set[Listener] = set()
+        #: Each connection, with the seat whose view it gets (None: the public view).
+        self.listeners: dict[Listener, int | None] = {}
+        self._open = [0] * len(self.seats)  #: connections getting each seat's view
+        #: Changes of the seats or their connections (views show them): part of a view's key.
+        self.version = 0
         self.game_number = game.number
-        self.game = Game.new(self.config, game.seed)
-        for action in game.actions:
-            self.game.apply(action)
-        self.bots: dict[int, Bot] = {}
-        self.start_bots()
+        self.seed = game.seed
+        self.game = _start(self.config, game)
+        self.views = ViewCache()
 
-    def start_bots(self) -> None:
-        """Fresh bots for the bot seats, seeded from the current game."""
-        seed = self.game.seed or 0
-        self.bots = {
-            s.seat: bots.seat_bot(s.level or "random", seed, s.seat)
-            for s in self.seats
-            if s.kind == BOT
-        }
+    def new_game(self, number: int, seed: int) -> None:
+        """Deal game ``number`` from ``seed``."""
+        self.game_number, self.seed = number, seed
+        self.game = Game.new(self.config, seed)
+        self.views = ViewCache()
 
     def identify(self, token: str) -> Identity:
         """The identity ``token`` designates; :func:`bad_token` if none."""
@@ -129,9 +172,33 @@ class Table:
         return None
 
     def connected(self, seat: int) -> bool:
-        if self.seats[seat].kind == BOT:
-            return True
-        return any(self.view_seat(listener.identity) == seat for listener in list(self.listeners))
+        """A bot, or a human with at least one open connection."""
+        return self.seats[seat].kind == BOT or self._open[seat] > 0
+
+    def add_listener(self, listener: Listener) -> bool:
+        """Follow the table; True if that connected its seat (the others' views change)."""
+        seat = self.view_seat(listener.identity)
+        self.listeners[listener] = seat
+        if seat is None:
+            return False
+        self._open[seat] += 1
+        return self._open[seat] == 1 and self._seat_changed()
+
+    def remove_listener(self, listener: Listener) -> bool:
+        """Stop following; True if that left its seat without a connection."""
+        seat = self.listeners.pop(listener, None)
+        if seat is None:
+            return False
+        self._open[seat] -= 1
+        return self._open[seat] == 0 and self.seats[seat].kind == HUMAN and self._seat_changed()
+
+    def _seat_changed(self) -> bool:
+        self.version += 1
+        return True
+
+    def set_seat(self, record: SeatRecord) -> None:
+        self.seats[record.seat] = record
+        self.version += 1
 
 
 def parse_action(data: object) -> Action:
@@ -156,6 +223,7 @@ class TableManager:
         self._bot_delay = bot_delay
         self._tables: dict[str, Table] = {}
         self._bot_tasks: dict[str, asyncio.Task[Any]] = {}
+        self.bot_pool = bots.BotPool()
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -171,6 +239,7 @@ class TableManager:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.bot_pool.shutdown()
 
     def get(self, table_id: str) -> Table:
         """The table (loaded from storage on first use); 404 ``unknown_table``."""
@@ -185,13 +254,11 @@ class TableManager:
             raise unknown_table()
         try:
             return Table(*found)
-        except ValueError:  # ConfigError, ActionError, BotSpecError
+        except ValueError:  # ConfigError, ActionError, RecordError
             log.exception("table %s cannot be rebuilt from storage", table_id)
             raise ApiError(503, "table_unavailable", "this table cannot be loaded") from None
 
-    async def create(
-        self, config: GameConfig, lang: str, seats: Sequence[SeatSpec], seed: int | None
-    ) -> NewTable:
+    async def create(self, setup: GameSetup, lang: str, seats: Sequence[SeatSpec]) -> NewTable:
         """Store a new table with its first game; return it with its tokens."""
         creator, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.kind == HUMAN}
@@ -199,7 +266,7 @@ class TableManager:
             SeatRecord(
                 seat=i,
                 kind=s.kind,
-                name=s.name,
+                name=s.name or bots.bot_name(s.level or "random", i),
                 level=s.level if s.kind == BOT else None,
                 token_hash=token_hash(seat_tokens[i]) if i in seat_tokens else None,
             )
@@ -207,15 +274,18 @@ class TableManager:
         )
         record = TableRecord(
             table_id=secrets.token_urlsafe(9),
-            config=config.to_dict(),
+            config=setup.config.to_dict(),
             lang=lang,
             creator_hash=token_hash(creator),
             spectator_hash=token_hash(spectator),
             seats=records,
         )
-        seed = secrets.randbelow(SEED_BOUND) if seed is None else seed
-        await asyncio.to_thread(self._store.create_table, record, seed)
-        table = self._tables[record.table_id] = Table(record, GameRecord(1, seed, ()))
+        game = GameRecord(1, setup.seed, setup.actions, setup.start)
+        table = Table(record, game)  # checks the game before it is stored
+        await asyncio.wrap_future(
+            self._store.create_table(record, setup.seed, setup.start, setup.actions)
+        )
+        self._tables[record.table_id] = table
         self._changed(table)
         return NewTable(table, creator, spectator, seat_tokens)
 
@@ -261,15 +331,11 @@ class TableManager:
                 raise ApiError(400, "illegal_action", "this action is not legal now")
             after = game.copy()
             after.apply(action, check=False)
+            stored = self._store.append_action(
+                table.id, table.game_number, len(game.history), action.to_json(), after.is_over
+            )
             try:
-                await asyncio.to_thread(
-                    self._store.append_action,
-                    table.id,
-                    table.game_number,
-                    len(game.history),
-                    action.to_json(),
-                    after.is_over,
-                )
+                await asyncio.wrap_future(stored)
             except StoreConflict:
                 log.error("table %s: action %d already stored", table.id, len(game.history))
                 raise stale() from None
@@ -287,10 +353,10 @@ class TableManager:
         async with table.lock:
             if table.seats[seat].kind == BOT:
                 raise ApiError(409, "already_bot", "this seat is already played by a bot")
-            record = replace(table.seats[seat], kind=BOT, level=level, name=bot_name(level))
-            await asyncio.to_thread(self._store.set_seat, table.id, record)
-            table.seats[seat] = record
-            table.bots[seat] = bots.seat_bot(level, table.game.seed or 0, seat)
+            name = bots.bot_name(level, seat)
+            record = replace(table.seats[seat], kind=BOT, level=level, name=name)
+            await asyncio.wrap_future(self._store.set_seat(table.id, record))
+            table.set_seat(record)
         self._changed(table)
 
     async def rematch(self, table: Table, token: str, game_number: int | None = None) -> None:
@@ -308,20 +374,19 @@ class TableManager:
                 raise ApiError(409, "not_over", "the game is not over yet")
             seed = secrets.randbelow(SEED_BOUND)
             number = table.game_number + 1
-            await asyncio.to_thread(self._store.new_game, table.id, number, seed)
-            table.game_number, table.game = number, Game.new(table.config, seed)
-            table.start_bots()
+            await asyncio.wrap_future(self._store.new_game(table.id, number, seed))
+            table.new_game(number, seed)
         self._changed(table)
 
     def add_listener(self, table: Table, listener: Listener) -> None:
         if len(table.listeners) >= MAX_LISTENERS:
             raise ApiError(429, "too_many_connections", "this table has too many connections")
-        table.listeners.add(listener)
-        self._changed(table)
+        if table.add_listener(listener):
+            self._changed(table)
 
     def remove_listener(self, table: Table, listener: Listener) -> None:
-        table.listeners.discard(listener)
-        self._changed(table)
+        if table.remove_listener(listener):
+            self._changed(table)
 
     def _changed(self, table: Table) -> None:
         for listener in list(table.listeners):
@@ -347,9 +412,11 @@ class TableManager:
                 if seat is None:
                     return
                 game = table.game
-                bot, step, number = table.bots[seat], len(game.history), table.game_number
+                level = table.seats[seat].level or "random"
+                step, number = len(game.history), table.game_number
+                seed = bots.decision_seed(table.seed, seat, step)
                 observation, legal = game.observe(seat), tuple(game.legal_actions())
-            action = await bots.think(bot, observation, legal, self._bot_delay)
+            action = await self.bot_pool.think(level, seed, observation, legal, self._bot_delay)
             try:
                 await self._apply(table, seat, action, step, number, by_bot=True)
             except ApiError as exc:

@@ -2,7 +2,8 @@
 
 Each connection has two tasks: one reads and handles the client's messages (throttled, size
 checked, errors answered), the other sends: replies first, then the latest view when the table
-changed. A table only flags its connections, so a slow client delays nobody else.
+changed (unless it is the view already sent). A table only flags its connections, so a slow
+client delays nobody else; views are encoded once per change and shared (``views.view_text``).
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .errors import ApiError
-from .protocol import build_view
 from .tables import Identity, Table, TableManager
 from .tasks import spawn
 from .throttle import TokenBucket
+from .views import view_text
 
 log = logging.getLogger("oriflamme.server")
 
@@ -54,6 +55,7 @@ class Connection:
         self._bucket = bucket
         self._throttled = False
         self._dirty = True
+        self._sent: str | None = None  #: the last view sent (its encoded text)
         self._replies: deque[dict[str, Any]] = deque(maxlen=MAX_REPLIES)
         self._wake = asyncio.Event()
         self._wake.set()
@@ -78,8 +80,8 @@ class Connection:
             self._manager.remove_listener(self._table, self)
 
     # -- sending ---------------------------------------------------------------------------
-    async def _send(self, message: dict[str, Any]) -> None:
-        await asyncio.wait_for(self._socket.send_text(json.dumps(message)), SEND_TIMEOUT)
+    async def _send(self, text: str) -> None:
+        await asyncio.wait_for(self._socket.send_text(text), SEND_TIMEOUT)
 
     async def _send_loop(self) -> None:
         """Send replies and fresh views; a client that cannot take them is disconnected."""
@@ -88,12 +90,14 @@ class Connection:
                 await self._wake.wait()
                 self._wake.clear()
                 while self._replies:
-                    await self._send(self._replies.popleft())
+                    await self._send(json.dumps(self._replies.popleft()))
                 if self._dirty:
                     self._dirty = False
                     seat = self._table.view_seat(self.identity)
-                    view = build_view(self._table, seat, self._lang)
-                    await self._send({"type": "view", "view": view.model_dump(mode="json")})
+                    view = view_text(self._table, seat, self._lang)
+                    if view is not self._sent:
+                        self._sent = view
+                        await self._send(f'{{"type":"view","view":{view}}}')
         except (OSError, RuntimeError, TimeoutError, WebSocketDisconnect) as exc:
             log.info(
                 "table %s: dropping a connection that cannot receive (%r)", self._table.id, exc

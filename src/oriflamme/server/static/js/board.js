@@ -56,7 +56,9 @@ export function renderQueue(root, ctx) {
   }
 
   const track = el("div", { className: "queue-track" }, [directionArrow(), row]);
+  const scrolled = root.scrollLeft; // replacing the content would scroll back to the front
   replace(root, [track]);
+  root.scrollLeft = scrolled;
   root.classList.toggle("placement-mode", placementMode);
   root.classList.toggle("card-chosen", placing !== null);
   setupDragTargets(root, ctx);
@@ -194,25 +196,36 @@ function queueCard(card, depth, ctx) {
       ["leave-button", t("leave"), analysis.reveal.leave],
     ], ctx));
   }
-  const tokens = analysis.tokens;
-  if ((tokens.gain || tokens.spend) && obs.decision && obs.decision.card === card.id) {
-    node.append(choiceOverlay([
-      ["gain-button", t("gain"), tokens.gain],
-      ["spend-button", t("spend"), tokens.spend],
-    ], ctx));
-  }
   return node;
 }
 
-function choiceOverlay(choices, ctx) {
-  const overlay = el("div", { className: "card-choice", testid: "card-choice" });
+/** Buttons for the choices, with their test ids: [[testid, text, action or null], ...]. */
+function choiceButtons(choices, ctx) {
+  const buttons = [];
   for (const [testid, text, action] of choices) {
     if (!action) continue;
     const choice = button(text, { className: `choice-button ${testid}`, testid, title: ctx.labelOf(action) });
-    makeActionable(choice, action, ctx);
-    overlay.append(choice);
+    buttons.push(makeActionable(choice, action, ctx));
   }
-  return overlay;
+  return buttons;
+}
+
+function choiceOverlay(choices, ctx) {
+  return el("div", { className: "card-choice", testid: "card-choice" }, choiceButtons(choices, ctx));
+}
+
+/**
+ * The choices of a decision that belong to no card on the table, in the status bar: the
+ * Machination's gain or spend (the Machination is already discarded, R-MACH-1).
+ */
+export function renderDecisionChoices(root, ctx) {
+  const tokens = ctx.analysis.tokens;
+  const buttons = choiceButtons([
+    ["gain-button", t("gain"), tokens.gain],
+    ["spend-button", t("spend"), tokens.spend],
+  ], ctx);
+  replace(root, buttons);
+  root.hidden = buttons.length === 0;
 }
 
 // ---------------------------------------------------------------- drag and drop from the hand

@@ -8,7 +8,7 @@ import {
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
 import { installLangSwitch, toast, toastError } from "./ui.js";
 
-const LEVELS = ["easy", "medium", "hard", "expert"];
+const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
 const NAME_MAX = 24;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -23,12 +23,15 @@ const seats = Array.from({ length: MAX_PLAYERS }, (_, i) => ({
   level: "medium",
 }));
 const customPick = new Set();
+/** The saved game to continue ({data, config}), or null for a new deal. */
+let saved = null;
 
 function playerCount() {
-  return Number(form.elements.players.value);
+  return saved ? saved.config.players : Number(form.elements.players.value);
 }
 
 function twoFamilies() {
+  if (saved) return saved.config.variant === "two-families" || (playerCount() === 2 && !saved.config.variant);
   return playerCount() === 2 && form.elements.variant.value === "two-families";
 }
 
@@ -79,14 +82,23 @@ function seatRow(seat) {
     });
     detail.value = entry.name;
   } else {
-    detail = el("select", {
-      testid: "seat-level",
-      attrs: { "aria-label": `${t("seat_n", { n: seat + 1 })} — ${t("level_label")}` },
-      on: { change: (event) => { entry.level = event.target.value; } },
-    }, LEVELS.map((level) => el("option", {
-      text: t(`level_${level}`),
-      attrs: { value: level, selected: entry.level === level },
-    })));
+    const note = el("span", { className: "level-note", testid: "level-note", text: t(`level_note_${entry.level}`) });
+    detail = el("span", { className: "level-choice" }, [
+      el("select", {
+        testid: "seat-level",
+        attrs: { "aria-label": `${t("seat_n", { n: seat + 1 })} — ${t("level_label")}` },
+        on: {
+          change: (event) => {
+            entry.level = event.target.value;
+            note.textContent = t(`level_note_${entry.level}`);
+          },
+        },
+      }, LEVELS.map((level) => el("option", {
+        text: t(`level_${level}`),
+        attrs: { value: level, selected: entry.level === level },
+      }))),
+      note,
+    ]);
   }
   return el("div", { className: "seat-row", testid: "seat-row", dataset: { seat } }, [
     el("span", { className: "seat-blazons" }, seatColours(seat).map((c) => blazon(c, "seat-blazon"))),
@@ -149,9 +161,59 @@ function updateCounter() {
 
 function renderForm() {
   $("variant-field").hidden = playerCount() !== 2;
+  for (const name of ["players", "variant", "edition", "first_player"]) form.elements[name].disabled = Boolean(saved);
+  for (const radio of form.querySelectorAll('input[name="cards"]')) radio.disabled = Boolean(saved);
   renderSeats();
   renderFirstPlayer();
   renderCustomCards();
+  renderSaved();
+}
+
+// ---------------------------------------------------------------- a saved game to continue
+
+/** The configuration of a save, position or replay (docs/formats.md), or null. */
+function configOf(data) {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return null;
+  const config = data.format === "oriflamme-save" ? (data.position || {}).config : data.config;
+  const players = (config || {}).players ?? 3;
+  return Number.isInteger(players) && players >= 2 && players <= MAX_PLAYERS ? { ...config, players } : null;
+}
+
+function renderSaved() {
+  const summary = $("save-summary");
+  $("clear-save").hidden = !saved;
+  summary.hidden = !saved;
+  if (!saved) return;
+  const position = saved.data.format === "oriflamme-save" ? saved.data.position : saved.data;
+  summary.textContent = saved.data.format === "oriflamme-replay"
+    ? t("saved_replay", { players: saved.config.players, actions: (saved.data.actions || []).length })
+    : t("saved_position", { players: saved.config.players, round: (position || {}).round || 1 });
+}
+
+async function chooseSave(event) {
+  const file = event.target.files && event.target.files[0];
+  if (!file) return;
+  let data = null;
+  try {
+    data = JSON.parse(await file.text());
+  } catch {
+    data = null;
+  }
+  const config = configOf(data);
+  if (!config) {
+    event.target.value = "";
+    showFormError(t("error_save_file"));
+    return;
+  }
+  showFormError("");
+  saved = { data, config };
+  renderForm();
+}
+
+function forgetSave() {
+  saved = null;
+  $("save-file").value = "";
+  renderForm();
 }
 
 function renderHero() {
@@ -170,7 +232,8 @@ function showFormError(message) {
 function buildRequest() {
   const players = playerCount();
   let cards = cardSetChoice();
-  if (cards === "custom") {
+  if (saved) cards = null;
+  else if (cards === "custom") {
     if (customPick.size !== 10) return { error: t("error_custom_count") };
     cards = [...BASE_SET, ...EMBRASEMENT_SET].filter((slug) => customPick.has(slug));
   }
@@ -186,6 +249,8 @@ function buildRequest() {
     seatList.push({ kind: "human", name });
   }
   if (!seatList.some((seat) => seat.kind === "human")) return { error: t("error_no_human") };
+  const lang = form.elements.lang.value;
+  if (saved) return { body: { players, lang, seats: seatList, save: saved.data } };
   const first = form.elements.first_player.value;
   return {
     body: {
@@ -194,7 +259,7 @@ function buildRequest() {
       variant: players === 2 ? form.elements.variant.value : null,
       edition: form.elements.edition.value,
       first_player: first === "random" ? null : Number(first),
-      lang: form.elements.lang.value,
+      lang,
       seats: seatList,
       seed: null,
     },
@@ -215,7 +280,7 @@ async function submit(event) {
   try {
     const created = await createTable(request.body);
     rememberCreator(created);
-    showCreated(created, request.body);
+    showCreated(created);
   } catch (error) {
     toastError(error.message || t("error_generic"));
   } finally {
@@ -271,11 +336,9 @@ function linkRow(url, testid, copyTestid, seat) {
   ]);
 }
 
-function showCreated(created, body) {
+function showCreated(created) {
   const items = created.seats.map((seat) => {
-    const colours = body.players === 2 && body.variant === "two-families"
-      ? [FAMILY_COLOURS[seat.seat], FAMILY_COLOURS[seat.seat + 2]]
-      : [FAMILY_COLOURS[seat.seat]];
+    const colours = seatColours(seat.seat);
     return el("li", { className: "invite", testid: "invite", dataset: { seat: seat.seat, kind: seat.kind } }, [
       el("div", { className: "invite-head" }, [
         el("span", { className: "seat-blazons" }, colours.map((c) => blazon(c, "seat-blazon"))),
@@ -329,6 +392,8 @@ function start() {
     radio.addEventListener("change", renderCustomCards);
   }
   form.addEventListener("submit", submit);
+  $("save-file").addEventListener("change", chooseSave);
+  $("clear-save").addEventListener("click", forgetSave);
   $("new-game").addEventListener("click", () => {
     $("created").hidden = true;
     form.hidden = false;

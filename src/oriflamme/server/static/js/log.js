@@ -16,7 +16,23 @@ export function renderLog(list, lines) {
   }));
   replace(list, items);
   shownLines = (lines || []).slice();
-  if (atBottom || fresh > 0) scroller.scrollTop = scroller.scrollHeight;
+  if (atBottom || fresh > 0) scrollToNewest(scroller, list);
+}
+
+/**
+ * Show the newest line at the bottom, with a whole line at the top: the list gets just enough
+ * room below its last line for the first visible line to start at the top edge.
+ */
+function scrollToNewest(scroller, list) {
+  list.style.setProperty("padding-bottom", "0px");
+  scroller.scrollTop = scroller.scrollHeight;
+  const top = scroller.getBoundingClientRect().top - scroller.scrollTop;
+  const first = [...list.children].find((line) => line.getBoundingClientRect().top - top >= scroller.scrollTop - 0.5);
+  if (!first) return;
+  const gap = first.getBoundingClientRect().top - top - scroller.scrollTop;
+  if (gap < 0.5) return;
+  list.style.setProperty("padding-bottom", `${Math.ceil(gap)}px`);
+  scroller.scrollTop = first.getBoundingClientRect().top - top;
 }
 
 /** How many lines at the end of `next` were not shown before (the log keeps its last 200). */

@@ -3,7 +3,7 @@
 import { ApiError, GameSocket, getCards, getView, handSeatToBot, postAction, rematch } from "./api.js";
 import { actionKey, button, el, replace } from "./dom.js";
 import { setCardInfo } from "./cards.js";
-import { renderQueue } from "./board.js";
+import { renderDecisionChoices, renderQueue } from "./board.js";
 import { analyseLegal, effectiveSelection, familiesOf, queueIds } from "./decision.js";
 import { renderEndScreen } from "./endscreen.js";
 import { renderHand } from "./hand.js";
@@ -16,6 +16,7 @@ import { installLangSwitch, toast, toastError } from "./ui.js";
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
 const SOCKET_RETRY_AFTER_FATAL_MS = 15000;
+const RESIZE_SETTLE_MS = 150;
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -23,6 +24,7 @@ const regions = {
   roundInfo: $("round-info"),
   players: $("scores"),
   prompt: $("prompt"),
+  choices: $("decision-choices"),
   waiting: $("waiting"),
   queue: $("queue"),
   hand: $("hand-cards"),
@@ -127,6 +129,12 @@ async function start() {
   await refreshOverHttp();
   if (!$("fatal-error").hidden) return;
   state.socket.start();
+  // A narrower window (a phone turned, a resized window) may hide the acting card.
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(centreActing, RESIZE_SETTLE_MS);
+  });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) state.socket.nudge();
   });
@@ -327,11 +335,13 @@ function render() {
   const view = ctx.view;
   const obs = view.observation;
   document.body.classList.toggle("busy", ctx.busy);
+  document.body.dataset.step = String(view.step); // the step shown (for tests and debugging)
   document.body.classList.toggle("is-spectator", ctx.you === null);
   regions.spectator.hidden = ctx.you !== null;
   renderRoundInfo(obs, view);
   renderPlayers(regions.players, ctx);
   renderStatus(ctx);
+  renderDecisionChoices(regions.choices, ctx);
   renderQueue(regions.queue, ctx);
   renderHand(regions.hand, ctx);
   renderOptions(ctx);
@@ -411,18 +421,45 @@ function renderOptions(ctx) {
   if (related) regions.options.scrollTop = related.parentElement.offsetTop;
 }
 
-/** Keep the stack being resolved (or acted on) in sight in the horizontally scrolling Queue. */
+/**
+ * When the decision changes: centre the card it is about in the Queue and, if the decision is
+ * yours, bring what you must click into sight.
+ */
 function scrollToAction(ctx) {
   const obs = ctx.view.observation;
-  const key = `${ctx.view.game_number}:${obs.round}:${obs.cursor}:${obs.decision ? obs.decision.card : ""}`;
+  const key = `${ctx.view.game_number}:${ctx.view.step}:${obs.decision ? obs.decision.card : ""}`;
   if (key === state.scrolledTo) return;
   state.scrolledTo = key;
-  const stack = regions.queue.querySelector(".card.acting")?.closest(".stack")
-    || regions.queue.querySelector(".stack.is-cursor");
-  if (!stack) return;
+  const acting = centreActing();
+  if (!(ctx.view.legal || []).length || ctx.analysis.placements.size > 0) return;
+  let target = acting || regions.queue.querySelector(".actionable");
+  if (ctx.analysis.players.size > 0) target = regions.players.querySelector(".choosable");
+  else if (!regions.choices.hidden) target = regions.choices;
+  if (target && !inSight(target)) target.scrollIntoView({ block: "center", inline: "nearest" });
+}
+
+/**
+ * Centre the card the decision is about (or the top card of the stack being resolved) in the
+ * horizontally scrolling Queue; return it (null if there is none).
+ */
+function centreActing() {
   const scroller = regions.queue;
-  const left = stack.offsetLeft - scroller.clientWidth / 2 + stack.offsetWidth / 2;
-  scroller.scrollTo({ left: Math.max(0, left), behavior: "smooth" });
+  const acting = scroller.querySelector(".card.acting")
+    || scroller.querySelector(".stack.is-cursor .stack-cards > .card:last-child");
+  if (acting) {
+    const box = scroller.getBoundingClientRect();
+    const card = acting.getBoundingClientRect();
+    const left = scroller.scrollLeft + card.left - box.left - (box.width - card.width) / 2;
+    scroller.scrollLeft = Math.max(0, left);
+  }
+  return acting;
+}
+
+/** Whether all of `node` is inside the window (below the sticky top bar). */
+function inSight(node) {
+  const rect = node.getBoundingClientRect();
+  const top = document.querySelector(".topbar")?.getBoundingClientRect().bottom || 0;
+  return rect.top >= top && rect.bottom <= window.innerHeight;
 }
 
 start();
