@@ -227,10 +227,11 @@ def test_specs_set_the_options() -> None:
     bot = make_bot("ismcts:time=0.5", 1)
     assert isinstance(bot, IsmctsBot) and (bot.iterations, bot.seconds) == (None, 0.5)
     bot = make_bot("ismcts:iterations=30:time=2:rollout=random:horizon=end:c=1.5:reward=margin"
-                   ":infer=off:candidates=5", 1)
+                   ":infer=off:candidates=5:opponents=greedy", 1)
     assert isinstance(bot, IsmctsBot)
     assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.exploration, bot.reward,
-            bot.infer, bot.candidates) == (30, 2.0, "random", "end", 1.5, "margin", False, 5)
+            bot.infer, bot.candidates, bot.opponents) == (
+        30, 2.0, "random", "end", 1.5, "margin", False, 5, "greedy")
     bot = make_bot("ismcts", 1)
     assert isinstance(bot, IsmctsBot)
     assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.reward, bot.infer) == (
@@ -280,6 +281,7 @@ def test_the_seed_option_overrides_the_runner_seed() -> None:
         ("ismcts:infer=maybe", "infer='maybe': choose from on, off"),
         ("ismcts:seed=x", "seed='x': expected a whole number"),
         ("ismcts:candidates=-2", "candidates='-2': must be at least 0"),
+        ("ismcts:opponents=smart", "opponents='smart': choose from tree, greedy"),
         ("ismcts:depth=3", "does not take option"),
         ("ismcts:200:iterations=3", "given twice"),
         ("ismcts:deep", "expected key=value"),
@@ -299,8 +301,8 @@ def test_levels_resolve_to_the_documented_bots() -> None:
     assert isinstance(easy, NoisyHeuristicBot) and easy.noise == EASY_NOISE
     assert isinstance(medium, GreedyBot)
     assert isinstance(hard, IsmctsBot) and isinstance(expert, IsmctsBot)
-    assert (hard.iterations, hard.seconds) == (2000, 0.5)
-    assert (expert.iterations, expert.seconds) == (6000, 2.0)
+    assert (hard.iterations, hard.seconds, hard.opponents) == (1000, 0.5, "greedy")
+    assert (expert.iterations, expert.seconds, expert.opponents) == (5000, 2.0, "greedy")
     assert expert.iterations > hard.iterations
 
 

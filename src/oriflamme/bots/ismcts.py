@@ -75,6 +75,7 @@ MARGIN_SCALE = 10.0
 ROLLOUTS = ("greedy", "random")
 HORIZONS = ("round", "end")
 REWARDS = ("win", "margin")
+OPPONENTS = ("tree", "greedy")
 DEFAULT_ITERATIONS = 1000
 LAST_ROUND = 6  # R-END-1
 DEFAULT_EXPLORATION = 0.7
@@ -115,6 +116,7 @@ class IsmctsBot:
         reward: str = "win",
         infer: bool = True,
         candidates: int = 0,
+        opponents: str = "tree",
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
@@ -123,7 +125,9 @@ class IsmctsBot:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"the time per decision must be positive, not {seconds}")
-        for value, allowed in ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS)):
+        choices = ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS),
+                   (opponents, OPPONENTS))
+        for value, allowed in choices:
             if value not in allowed:
                 raise ValueError(f"unknown option {value!r} (choose from {', '.join(allowed)})")
         if candidates < 0:
@@ -139,6 +143,7 @@ class IsmctsBot:
         self.reward = reward
         self.infer = infer
         self.candidates = candidates
+        self.opponents = opponents
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
 
@@ -186,6 +191,9 @@ class IsmctsBot:
                 world.apply(legal[0], check=False)
                 continue
             mover = decision.player
+            if mover != me and self.opponents == "greedy":
+                world.apply(greedy_action(world, mover, rng), check=False)
+                continue
             edges = node.children.get(mover)
             if edges is None:
                 edges = node.children[mover] = {}
@@ -347,7 +355,8 @@ def _preference(node: _Node | None) -> tuple[int, float]:
 # -- the spec ``ismcts:key=value`` ----------------------------------------------------------------
 #: The options of an ``ismcts`` spec; a bare number is the first (``ismcts:500``).
 OPTIONS = (
-    "iterations", "time", "rollout", "horizon", "c", "reward", "infer", "candidates", "seed"
+    "iterations", "time", "rollout", "horizon", "c", "reward", "infer", "candidates",
+    "opponents", "seed",
 )
 
 
@@ -397,6 +406,7 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
         reward=_choice("reward", options.get("reward", REWARDS[0]), REWARDS),
         infer=_choice("infer", options.get("infer", "on"), ("on", "off")) == "on",
         candidates=_whole("candidates", options.get("candidates", "0"), 0),
+        opponents=_choice("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS),
     )
 
 

@@ -1,20 +1,23 @@
 """Named levels of play for people: ``easy``, ``medium``, ``hard`` and ``expert``.
 
 Each level is a registered bot (``--bots hard``) built from a bot of this package with a fixed
-budget. Times are the mean per decision with a choice, 3 players, base cards, on the development
-machine (2 shared cores):
+budget:
 
-==========  ====================================================================  ============
-level       bot and budget                                                        time
-==========  ====================================================================  ============
-``easy``    :class:`NoisyHeuristicBot`: the one-step heuristic                    < 1 ms
+==========  ====================================================================
+level       bot and budget
+==========  ====================================================================
+``easy``    :class:`NoisyHeuristicBot`: the one-step heuristic
             (:func:`~oriflamme.bots.evaluation.greedy_action`) on one sampled
             world, but a uniformly random legal action one time in three
-``medium``  ``greedy``: heuristics with a one-round look-ahead on 4 sampled worlds   ~ 3 ms
-``hard``    ``ismcts``: 2000 iterations, at most 0.5 s (greedy rollouts to the      ~ 0.4 s
-            round's end, win reward, token inference: the ``ismcts`` defaults)
-``expert``  ``ismcts``: 6000 iterations, at most 2 s (same options)                 ~ 1.2 s
-==========  ====================================================================  ============
+``medium``  ``greedy``: heuristics with a one-round look-ahead on 4 sampled worlds
+``hard``    ``ismcts``: 1000 iterations, at most 0.5 s, the opponents played by the
+            one-step heuristic inside the tree (``opponents=greedy``); greedy
+            rollouts to the round's end, win reward, token inference
+``expert``  the same search with 5000 iterations, at most 2 s
+==========  ====================================================================
+
+Their time per decision and strength are measured in ``docs/benchmarks.md`` and
+``docs/bots.md``.
 
 The search levels are budgeted by iterations, so that a seed fixes their play, with a time cap
 for slow or busy machines (a capped search is no longer reproducible).
@@ -43,8 +46,14 @@ EASY_NOISE = 1 / 3
 LEVELS: dict[str, tuple[str | None, str]] = {
     "easy": (None, "one-step heuristic, a random move one time in three"),
     "medium": ("greedy", "heuristics with a one-round look-ahead"),
-    "hard": ("ismcts:iterations=2000:time=0.5", "ISMCTS, 2000 iterations (at most 0.5 s)"),
-    "expert": ("ismcts:iterations=6000:time=2", "ISMCTS, 6000 iterations (at most 2 s)"),
+    "hard": (
+        "ismcts:iterations=1000:time=0.5:opponents=greedy",
+        "ISMCTS, 1000 iterations (at most 0.5 s)",
+    ),
+    "expert": (
+        "ismcts:iterations=5000:time=2:opponents=greedy",
+        "ISMCTS, 5000 iterations (at most 2 s)",
+    ),
 }
 
 
