@@ -4,7 +4,10 @@ its index, relative numbering, and an observation vector made of the player's vi
 from __future__ import annotations
 
 import doctest
+import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,6 +16,7 @@ import pytest
 from oriflamme.api import END, FRONT, Action, Game, GameConfig, WorldSampler, new_game
 from oriflamme.envs import encoding
 from oriflamme.envs.encoding import HIGH, ZONES, ActionCodec, Layout, ObservationEncoder
+from oriflamme.search import state_of
 
 SETUPS: list[dict[str, Any]] = [
     {"players": p, "cards": c} for p in (3, 4, 5) for c in ("base", "embrasement")
@@ -93,7 +97,7 @@ def test_relative_numbering_is_a_bijection_that_puts_own_cards_first(
 def test_every_legal_action_has_its_own_index_and_decodes_back(setup: dict[str, Any]) -> None:
     cfg = GameConfig(**setup)
     codec = ActionCodec(Layout.of(cfg))
-    seen_kinds = set()
+    seen_kinds: set[Any] = set()
     for game in random_positions(cfg, games=6):
         d = game.decision()
         if d is None:
@@ -249,3 +253,131 @@ def test_public_view_needs_a_perspective_and_hides_own_cards() -> None:
     own = game.observe(0)["families"][0]["hand"][0]["id"]
     assert block(encoder, private, own, 0)["type"] != "?"
     assert block(encoder, public, own, 0)["type"] == "?"
+
+
+# -- the fast path: the same vectors, read from the raw state -----------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def mid_ability_positions() -> list[Game]:
+    """Hand-built positions in the middle of abilities: the position of docs/formats.md (a
+    Royal Decree's gap then its discard pending, a Corruption token, the Twin in reserve) and
+    a Machination holding tokens, with the games they lead to."""
+    text = (ROOT / "docs" / "formats.md").read_text("utf-8")
+    decree = Game.from_position(json.loads(re.findall(r"```json\n(.*?)```", text, re.S)[0]))
+    machination = Game.from_position({  # discarded on reveal, it holds 2 tokens to use
+        "config": {"players": 4, "cards": "embrasement"}, "round": 3, "phase": "resolution",
+        "cursor": 1, "influence": [2, 5, 3, 1],
+        "queue": [["blue:queen*"], ["yellow:felon*@red"], ["green:cutthroat*"]],
+        "pending": [{"frame": "activate", "card": "red:machination", "family": "red",
+                     "tokens": 2}],
+        "families": {"red": {"discarded": ["machination", "corruption"], "rest": "hand"},
+                     **{c: {"rest": "hand"} for c in ("blue", "green", "yellow")}},
+    })
+    return [decree, machination]
+
+
+def assert_fast_equals_reference(encoder: ObservationEncoder, game: Game,
+                                 out: np.ndarray) -> None:
+    state = state_of(game)
+    for p in range(game.config.players):
+        reference = encoder.encode(game.observe(p))
+        fast = encoder.encode_state(state, p)
+        assert fast.dtype == np.float32 and fast.shape == (encoder.size,)
+        assert np.array_equal(fast, reference), (p, np.flatnonzero(fast != reference))
+        public = encoder.encode(game.observe(None), perspective=p)
+        assert np.array_equal(encoder.encode_state(state, p, public=True), public)
+        out.fill(3.0)  # written in place, every stale value cleared
+        assert encoder.encode_game(game, p, out=out) is out
+        assert np.array_equal(out, reference)
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=ids)
+def test_fast_path_equals_the_observation_encoder(setup: dict[str, Any]) -> None:
+    """At every step of random games (and in worlds sampled from a player's view), for every
+    player and the public view, encode_state(state) == encode(observe(player))."""
+    cfg = GameConfig(**setup)
+    encoder = ObservationEncoder(Layout.of(cfg))
+    out = np.zeros(encoder.size, dtype=np.float32)
+    rng = random.Random(11)
+    frames: set[str] = set()
+    decisions: set[str] = set()
+    for game in random_positions(cfg, games=5, seed=7):
+        assert_fast_equals_reference(encoder, game, out)
+        view = game.observe(0)
+        frames.update(f["frame"] for f in view["pending"])
+        if view["decision"] is not None:
+            decisions.add(view["decision"]["kind"])
+        if rng.random() < 0.1:  # a world as a search bot samples it: ids dealt anew
+            world = WorldSampler(game.observe(rng.randrange(cfg.players))).sample(rng)
+            assert_fast_equals_reference(encoder, world, out)
+    assert "reveal" in frames and len(frames) >= 3  # mid-ability positions were met
+    assert len(decisions) >= 5
+
+
+def test_fast_path_equals_the_observation_encoder_mid_ability() -> None:
+    rng = random.Random(3)
+    met: set[str] = set()
+    for start in mid_ability_positions():
+        encoder = ObservationEncoder(Layout.of(start.config))
+        out = np.zeros(encoder.size, dtype=np.float32)
+        met.update(f["frame"] for f in start.observe(None)["pending"])
+        game = start.copy()
+        while not game.is_over:
+            assert_fast_equals_reference(encoder, game, out)
+            game.apply(game.random_action(rng))
+        assert_fast_equals_reference(encoder, game, out)
+    assert met == {"gap", "discard", "activate"}
+
+
+def test_fast_path_checks_its_perspective() -> None:
+    game = new_game(players=3, seed=1)
+    encoder = ObservationEncoder(Layout.of(game.config))
+    for bad in (3, -1, True):
+        with pytest.raises(ValueError, match="perspective must be a player 0 to 2"):
+            encoder.encode_game(game, bad)
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=ids)
+def test_fast_path_depends_only_on_what_the_player_may_know(setup: dict[str, Any]) -> None:
+    """The no-leak test on the fast path: a world drawn from p's observation (hidden cards,
+    p's own pile included, dealt anew) gives p the same vector; another player's differs."""
+    cfg = GameConfig(**setup)
+    encoder = ObservationEncoder(Layout.of(cfg))
+    rng = random.Random(6)
+    differs = 0
+    for game in random_positions(cfg, games=2, seed=4)[::4]:
+        p = rng.randrange(cfg.players)
+        world = WorldSampler(game.observe(p)).sample(rng)
+        assert state_of(world).card_type != state_of(game).card_type
+        assert np.array_equal(encoder.encode_game(world, p), encoder.encode_game(game, p))
+        for q in range(cfg.players):
+            assert np.array_equal(encoder.encode_game(world, q, public=True),
+                                  encoder.encode_game(game, q, public=True))
+        other = (p + 1) % cfg.players
+        differs += not np.array_equal(encoder.encode_game(world, other),
+                                      encoder.encode_game(game, other))
+    assert differs > 0
+
+
+def test_fast_path_hides_the_order_of_the_players_own_pile() -> None:
+    """Two-families: deals that differ only in the order of red's pile (ids 6-9, drawn in that
+    order) look the same to red until the first draw, and differ for blue only by what blue
+    may see (nothing of red's pile)."""
+    cfg = GameConfig(players=2)
+    dealt = new_game(players=2, seed=3, log=False)
+    types = list(state_of(dealt).card_type)
+    swapped = types[:]
+    swapped[6:10] = reversed(types[6:10])
+    a, b = dealt, Game.from_deal(cfg, swapped, log=False)
+    encoder = ObservationEncoder(Layout.of(cfg))
+    rng = random.Random(1)
+    while a.round == 1:
+        for p in (0, 1):
+            assert np.array_equal(encoder.encode_game(a, p), encoder.encode_game(b, p))
+        action = a.random_action(rng)
+        a.apply(action)
+        b.apply(action)
+    assert a.round == 2  # red has drawn its pile's first card: now red sees which it is
+    assert not np.array_equal(encoder.encode_game(a, 0), encoder.encode_game(b, 0))
+    assert np.array_equal(encoder.encode_game(a, 1), encoder.encode_game(b, 1))

@@ -18,7 +18,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
-from oriflamme.api import Game, GameConfig  # noqa: E402
+from oriflamme.api import END, FRONT, ActionKind, Game, GameConfig  # noqa: E402
 from oriflamme.bots import make_bot  # noqa: E402
 from oriflamme.envs import openspiel  # noqa: E402
 from oriflamme.envs.encoding import ActionCodec, Layout  # noqa: E402
@@ -327,3 +327,54 @@ def test_bot_player_acts_only_for_its_seat() -> None:
         player.step(state)
     index = BotPlayer(make_bot("random", seed=1), 0).step(state)
     assert index in state.legal_actions()
+
+
+def reference_info_tensor(state: OriflammeState, player: int) -> np.ndarray:
+    """The information-state tensor as first defined: the encoder of the player's observation
+    (``Game.observe``), then a row per card of each placement in the public moves."""
+    setup = state.setup
+    game = state.oriflamme_game()
+    assert game is not None
+    observation = setup.encoder.encode(game.observe(player))
+    rows = np.zeros((setup.layout.cards, 9), dtype=np.float32)
+    for round_no, move in state.track.moves:
+        if move.kind is ActionKind.PLACE:
+            row = rows[setup.layout.relative_card(move.card, player)]
+            row[round_no - 1] = 1.0
+            row[6 + {FRONT: 1, END: 0}.get(move.to, 2)] = 1.0
+    return np.concatenate([observation, rows.ravel()])
+
+
+@pytest.mark.parametrize("setup", SETUPS[::2], ids=ids)
+def test_tensors_equal_the_observation_encoding(setup: dict[str, Any]) -> None:
+    """The fast tensors (read from the raw state) equal the encoding of the player's
+    observation, for every player at every step, through pyspiel and the Python observers,
+    the public observer included; a resampled or copied state keeps its placements."""
+    game = load(**setup)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(12)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = dealt_state(game, rng)
+    size = game.observation_tensor_size()
+    steps = 0
+    while not state.is_terminal():
+        real = state.oriflamme_game()
+        for p in range(game.num_players()):
+            expected = reference_info_tensor(state, p)
+            assert np.array_equal(np.asarray(state.information_state_tensor(p)), expected)
+            assert np.array_equal(np.asarray(state.observation_tensor(p)), expected[:size])
+            info.set_from(state, p)
+            assert np.array_equal(info.tensor, expected)
+            public.set_from(state, p)
+            assert np.array_equal(public.tensor, state.setup.encoder.encode(
+                real.observe(None), perspective=p))
+        if steps % 15 == 0:
+            p = state.current_player()
+            for other in (state.resample_from_infostate(p, sampler), state.clone()):
+                assert np.array_equal(np.asarray(other.information_state_tensor(p)),
+                                      reference_info_tensor(other, p))
+        play_random(state, rng, 1)
+        steps += 1
+    assert steps > 20  # whole games: 2 players with a family each take the fewest

@@ -197,3 +197,23 @@ def test_ansi_render_shows_the_view_of_the_agent_to_act() -> None:
     play_random(e, rng, 10_000)
     final = e.render()
     assert final is not None and "Final scores" in final
+
+
+@pytest.mark.parametrize("setup", SETUPS[::2], ids=ids)
+def test_observations_equal_the_encoding_of_each_players_view(setup: dict[str, Any]) -> None:
+    """Every agent's observation vector, at every step, is the encoder's vector of that
+    player's ``Game.observe`` (the fast path is only an optimisation)."""
+    e = raw_env(**setup)
+    e.reset(seed=5)
+    rng = random.Random(5)
+    steps = 0
+    while not e.terminations[e.agent_selection]:
+        for p, agent in enumerate(e.possible_agents):
+            observation = e.observe(agent)["observation"]
+            assert observation.dtype == np.float32
+            assert np.array_equal(observation, e.encoder.encode(e.game.observe(p)))
+        play_random(e, rng, 1)
+        steps += 1
+    assert steps > 20  # whole games: 2 players with a family each take the fewest
+    assert np.array_equal(e.observe("player_0")["observation"],
+                          e.encoder.encode(e.game.observe(0)))

@@ -41,6 +41,7 @@ from .rules.engine import (
     legal_actions,
     new_state,
     result,
+    state_from_deal,
 )
 from .rules.observe import events_for, observe
 from .rules.playout import random_action
@@ -97,6 +98,9 @@ __all__ = [
 ]
 
 
+_CARD_TYPES = len(CardType)  # their values are 0 .. _CARD_TYPES - 1
+
+
 def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
     if isinstance(action, Action):
         return action
@@ -110,8 +114,8 @@ def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
 class Game:
     """A game in progress: its state, its seed and the actions applied since the deal.
 
-    Create one with :func:`new_game`, :meth:`from_position`, :meth:`from_save` or
-    :meth:`from_replay`.
+    Create one with :func:`new_game`, :meth:`from_deal`, :meth:`from_position`,
+    :meth:`from_save` or :meth:`from_replay`.
     """
 
     __slots__ = ("_history", "_seed", "_state")
@@ -130,6 +134,46 @@ class Game:
     def from_position(cls, data: Mapping[str, Any]) -> Game:
         """Set up any position (see docs/formats.md); raises :class:`RecordError`."""
         return cls(state_from_position(data))
+
+    @classmethod
+    def from_deal(
+        cls, config: GameConfig, card_types: Iterable[CardType | int | str],
+        first_player: int | None = None, log: bool = True,
+    ) -> Game:
+        """Start the game of a given deal, without parsing a position (fast, for search and
+        the OpenSpiel adapter's chance nodes).
+
+        ``card_types`` gives the type of every card id in order (CardTypes, their values or
+        names): each family's ids ``+0..9`` hold the set-up's 10 types once, in the order the
+        engine deals them (``+0..2`` set aside, the rest in hand; two-families: ``+3..5`` in
+        hand, ``+6..9`` the pile in drawing order), then the Twin with the Prince.
+        ``first_player`` defaults to the configuration's. A bad deal raises ``ValueError``.
+
+        >>> from oriflamme.search import state_of
+        >>> dealt = new_game(players=3, seed=5)
+        >>> Game.from_deal(dealt.config, state_of(dealt).card_type) == dealt
+        True
+        >>> Game.from_deal(GameConfig(players=2), ["spy"] * 4)
+        Traceback (most recent call last):
+        ...
+        ValueError: a deal gives the type of each of the 40 cards (4 families of 10), not 4
+        """
+        if not isinstance(config, GameConfig):
+            raise ValueError(f"config must be a GameConfig, not {type(config).__name__}")
+        if first_player is None:
+            first_player = config.first_player
+            if first_player is None:
+                raise ValueError("this configuration draws the first player from a seed:"
+                                 " give first_player")
+        types: list[int] = []
+        for t in card_types:
+            if isinstance(t, str):
+                types.append(int(CardType.from_name(t)))
+            elif isinstance(t, int) and not isinstance(t, bool) and 0 <= t < _CARD_TYPES:
+                types.append(int(t))
+            else:
+                raise ValueError(f"not a card type: {t!r}")
+        return cls(state_from_deal(config, types, first_player, log_events=log))
 
     @classmethod
     def from_save(cls, data: Mapping[str, Any]) -> Game:

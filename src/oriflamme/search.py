@@ -3,7 +3,8 @@
 A search bot samples full worlds from its observation (:class:`oriflamme.api.WorldSampler`)
 and plays thousands of moves in them; building JSON observations there would be far too slow.
 This module gives read access to such a game's raw :class:`State` and the few rules helpers
-heuristics need. It is public and stable like :mod:`oriflamme.api`; treat the state as
+heuristics and fast encoders need (the zone and phase numbering, the pending frames' names,
+the current :func:`decision`). It is public and stable like :mod:`oriflamme.api`; treat the state as
 read-only (change it only through ``Game.apply``). A bot never holds the real game: the runner
 and the server hand it an observation only, so nothing here can reach hidden information.
 
@@ -18,21 +19,41 @@ from __future__ import annotations
 
 from .api import Game
 from .rules.abilities import CHOOSE, TOKENS, adjacent_tops
-from .rules.engine import legal_actions, result
-from .rules.state import HAND, N_ZONES, OVER, PILE, PLACEMENT, RESOLUTION, SET_ASIDE, State
+from .rules.engine import decision, legal_actions, result
+from .rules.observe import FRAME_NAMES
+from .rules.state import (
+    DISCARDED,
+    ELIMINATED,
+    HAND,
+    N_ZONES,
+    OVER,
+    PHASE_NAMES,
+    PILE,
+    PLACEMENT,
+    RESERVE,
+    RESOLUTION,
+    SET_ASIDE,
+    State,
+)
 
 __all__ = [
     "CHOOSE",
+    "DISCARDED",
+    "ELIMINATED",
+    "FRAME_NAMES",
     "HAND",
     "N_ZONES",
     "OVER",
+    "PHASE_NAMES",
     "PILE",
     "PLACEMENT",
+    "RESERVE",
     "RESOLUTION",
     "SET_ASIDE",
     "TOKENS",
     "State",
     "adjacent_tops",
+    "decision",
     "legal_actions",
     "result",
     "state_of",

@@ -10,18 +10,26 @@ so that the perspective's own come first, which lets one policy play every seat.
   set-up (see ``docs/rl.md`` for the table); it needs the acting player and, for the kinds
   whose card is the decision's own card (reveal, leave, move, twin), ``Decision.card``.
 * :class:`ObservationEncoder` turns a player's observation (``Game.observe(player)``, the JSON
-  view of R-INFO-1) into a float32 vector of ``size`` values in ``[0, HIGH]``. It reads nothing
-  else, so it cannot leak what the player may not know.
+  view of R-INFO-1) into a float32 vector of ``size`` values in ``[0, HIGH]``: :meth:`encode
+  <ObservationEncoder.encode>` reads that view and nothing else, so it cannot leak what the
+  player may not know; it is the reference. :meth:`encode_state
+  <ObservationEncoder.encode_state>` (and ``encode_game``) makes the same vector about 6 times
+  faster from the raw state (``oriflamme.search.state_of``), reading only the fields the view
+  shows; the tests prove it equal to the reference at every step of random games of every
+  set-up, for every player. The adapters use it.
 
 >>> from oriflamme.api import new_game
 >>> game = new_game(players=3, seed=1)
 >>> layout = Layout.of(game.config)
 >>> codec = ActionCodec(layout)
->>> codec.size, ObservationEncoder(layout).size
+>>> encoder = ObservationEncoder(layout)
+>>> codec.size, encoder.size
 (420, 996)
 >>> action = game.legal_actions()[0]
 >>> index = codec.encode(action, player=0)
 >>> codec.decode(index, player=0, decision_card=-1) == action
+True
+>>> bool((encoder.encode_game(game, 1) == encoder.encode(game.observe(1))).all())
 True
 """
 
@@ -29,12 +37,39 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from oriflamme.api import END, FRONT, Action, ActionKind, CardType, DecisionKind, GameConfig
+from oriflamme.api import (
+    END,
+    FRONT,
+    Action,
+    ActionKind,
+    CardType,
+    DecisionKind,
+    Game,
+    GameConfig,
+)
+from oriflamme.search import (
+    DISCARDED,
+    ELIMINATED,
+    FRAME_NAMES,
+    HAND,
+    N_ZONES,
+    OVER,
+    PHASE_NAMES,
+    PILE,
+    PLACEMENT,
+    RESERVE,
+    RESOLUTION,
+    SET_ASIDE,
+    State,
+    result,
+    state_of,
+)
+from oriflamme.search import decision as _decision
 
 ROUNDS = 6
 #: Largest value of any observation feature (Influence / 10 and the Queue length / 10 are
@@ -49,6 +84,14 @@ _DECISION_KINDS = {k.slug: int(k) for k in DecisionKind}
 _ZONE = {z: i for i, z in enumerate(ZONES)}
 _UNSEEN = _ZONE["unseen"]
 _QUEUE = _ZONE["queue"]
+# The raw state's numbering of frames and phases, in the encoding's order.
+_FRAME_OF_KIND = {kind: FRAMES.index(name) for kind, name in FRAME_NAMES.items()}
+_ACTIVATE_OR_TOKENS = frozenset(k for k, name in FRAME_NAMES.items()
+                                if name in ("activate", "tokens"))
+assert PHASES == PHASE_NAMES
+_CLIP = 100  # Influence and Queue length clip at HIGH from 100 on
+_TENTHS = [k / 10 for k in range(_CLIP)]  # k / 10, looked up (zone sizes, Queue places)
+_PLACE_KIND = int(DecisionKind.PLACE)
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -284,9 +327,13 @@ class ObservationEncoder:
     corrupted by (relative family one-hot), stack index / 10 and from the end / 10, level in its
     stack / 10, top of its stack, at the cursor, already resolved this round, resolving now,
     the decision's card.
+
+    :meth:`encode` reads an observation (the reference); :meth:`encode_state` and
+    :meth:`encode_game` make the same vector from the raw state, much faster.
     """
 
-    __slots__ = ("_starts", "card_width", "columns", "family_base", "fields", "layout", "size")
+    __slots__ = ("_ability", "_consts", "_starts", "_type_col", "_views", "card_width", "columns",
+                 "family_base", "fields", "layout", "size")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -320,6 +367,209 @@ class ObservationEncoder:
         # Start of each card's block, by absolute id, seen from each perspective.
         self._starts = [
             tuple(offset + column * r for r in layout.relative_cards(p)) for p in range(n)]
+        self._prepare_fast_path()
+
+    # -- the fast path: the same vector, read from the raw state ------------------------------
+    def _prepare_fast_path(self) -> None:
+        """Tables of :meth:`encode_state`: per perspective (and public or not), the relative
+        players, card block and family offsets, the zones the viewer sees card by card or only
+        counts (``rules/observe.py``), and which cards are the viewer's."""
+        layout, c, g = self.layout, self.columns, self.fields
+        n, t = layout.players, len(layout.card_types)
+        top = max(int(k) for k in CardType) + 1
+        #: Column of a known card's type in its block, by CardType value (-1: not in the game).
+        self._type_col = [-1] * top
+        for i, kind in enumerate(layout.card_types):
+            self._type_col[int(kind)] = c["type"] + i
+        self._ability = {int(kind): g["ability"] + i for i, kind in enumerate(layout.card_types)}
+        self._views: list[tuple[Any, ...]] = []
+        cards_of = [layout.config.family_player(card // layout.family_size)
+                    for card in range(layout.cards)]
+        for p in range(n):
+            for public in (False, True):
+                viewer = None if public else p
+                rel_family = [layout.relative_family(f, p) for f in range(layout.families)]
+                family_base = [self.family_base + 4 * r for r in rel_family]
+                hidden: list[int] = []  # zones (index in State.zones) the viewer only counts
+                shown: list[tuple[int, int]] = []  # zones they see card by card, zone column
+                for f in range(layout.families):
+                    z = f * N_ZONES
+                    if layout.config.family_player(f) == viewer:
+                        hidden.append(z + PILE)  # not even the order of their own pile
+                        shown += [(z + HAND, c["zone"] + _ZONE["hand"]),
+                                  (z + SET_ASIDE, c["zone"] + _ZONE["set_aside"])]
+                    else:
+                        hidden += [z + HAND, z + SET_ASIDE, z + PILE]
+                    shown += [(z + zone, c["zone"] + _ZONE[name]) for zone, name in (
+                        (RESERVE, "reserve"), (DISCARDED, "discarded"),
+                        (ELIMINATED, "eliminated"))]
+                self._views.append((
+                    [(q - p) % n for q in range(n)],
+                    self._starts[p],
+                    family_base,
+                    [(f * N_ZONES, b) for f, b in enumerate(family_base)],
+                    hidden,
+                    shown,
+                    [c["corrupted_by"] + r for r in rel_family],
+                    [owner == viewer for owner in cards_of],
+                ))
+        self._consts = (
+            n, t, layout.config.placements,
+            g["round"], g["phase"], g["placed"], g["first"], g["influence"], g["winners"],
+            g["decision"], g["kind"], g["decider"], g["mine"], g["frames"], g["held"],
+            g["queue_length"],
+            c["zone"], c["face_up"], c["tokens"], c["index"], c["top"], c["cursor"],
+            c["resolving"], c["decision_card"],
+        )
+
+    def encode_game(self, game: Game, perspective: int, out: Vector | None = None,
+                    public: bool = False) -> Vector:
+        """:meth:`encode_state` of ``state_of(game)``."""
+        return self.encode_state(state_of(game), perspective, out, public)
+
+    def encode_state(self, s: State, perspective: int, out: Vector | None = None,
+                     public: bool = False) -> Vector:
+        """The vector :meth:`encode` makes of ``observe(perspective)`` (of the public view
+        with ``public``), read straight from the raw state, about 6 times faster.
+
+        It reads only what that view shows (R-INFO-1, ``rules/observe.py``): public facts, the
+        viewer's own hand and set-aside cards and the types of their own cards and of face-up
+        cards; hidden cards (others' and the viewer's own pile) only as counts. The tests check
+        it equals :meth:`encode` of the observation at every step of random games.
+        """
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        m = cast("memoryview[float]", out.data)  # item writes: the fastest way here
+        (n, t, placements, g_round, g_phase, g_placed, g_first, g_influence,
+         g_winners, g_decision, g_kind, g_decider, g_mine, g_frames, g_held, g_queue_length,
+         c_zone, c_up, c_tokens, c_index, c_top, c_cursor, c_resolving,
+         c_decision) = self._consts
+        if isinstance(perspective, bool) or not 0 <= perspective < n:
+            raise ValueError(f"perspective must be a player 0 to {n - 1}, not {perspective!r}")
+        (rel, start, family_base, family_sizes, hidden, shown, corrupted_col,
+         own) = self._views[2 * perspective + public]
+        type_col = self._type_col
+        card_type, face_up = s.card_type, s.face_up
+
+        m[g_round + s.round - 1] = 1.0
+        m[g_phase + s.phase] = 1.0
+        if s.placed:
+            m[g_placed] = s.placed / placements
+        m[g_first + rel[s.first_player]] = 1.0
+        for q, influence in enumerate(s.influence):
+            if influence:
+                m[g_influence + rel[q]] = influence / 10 if influence < _CLIP else HIGH
+        if s.phase == OVER:
+            outcome = result(s)
+            assert outcome is not None
+            for q in outcome.winners:
+                m[g_winners + rel[q]] = 1.0
+        pending = s.pending
+        if pending or s.phase != PLACEMENT:
+            d = _decision(s)
+            if d is not None:
+                m[g_decision] = 1.0
+                m[g_kind + d.kind] = 1.0
+                m[g_decider + rel[d.player]] = 1.0
+                if d.player == perspective:
+                    m[g_mine] = 1.0
+                if d.ability >= 0:
+                    m[self._ability[d.ability]] = 1.0
+                if d.card >= 0:
+                    m[start[d.card] + c_decision] = 1.0
+        else:  # a placement (engine.decision, without building the Decision)
+            placer = (s.first_player + s.placed) % n
+            m[g_decision] = 1.0
+            m[g_kind + _PLACE_KIND] = 1.0
+            m[g_decider + rel[placer]] = 1.0
+            if placer == perspective:
+                m[g_mine] = 1.0
+        if pending:
+            held = 0
+            frames = [0] * len(FRAMES)
+            for kind, _, _, arg in pending:
+                frames[_FRAME_OF_KIND[kind]] += 1
+                if kind in _ACTIVATE_OR_TOKENS:
+                    held = arg
+            for i, count in enumerate(frames):
+                if count:
+                    m[g_frames + i] = count / 4
+            if held:
+                m[g_held] = held / 5
+        queue = s.queue
+        if queue:
+            m[g_queue_length] = _TENTHS[len(queue)] if len(queue) < _CLIP else HIGH
+
+        unknown = t
+        unseen = c_zone + _UNSEEN
+        zones = s.zones
+        for z, b in family_sizes:  # hand, set-aside and pile sizes
+            size = len(zones[z + HAND])
+            if size:
+                m[b] = _TENTHS[size]
+            size = len(zones[z + SET_ASIDE])
+            if size:
+                m[b + 1] = _TENTHS[size]
+            size = len(zones[z + PILE])
+            if size:
+                m[b + 2] = _TENTHS[size]
+        for z in hidden:  # zones only counted: every card "unseen", of unknown type
+            for card in zones[z]:
+                cb = start[card]
+                m[cb + unseen] = 1.0
+                m[cb + unknown] = 1.0
+        for z, column in shown:  # zones listed card by card
+            for card in zones[z]:
+                cb = start[card]
+                m[cb + column] = 1.0
+                m[cb + (type_col[card_type[card]] if own[card] or face_up[card]
+                        else unknown)] = 1.0
+        corrupt = s.corrupt
+        if corrupt.count(-1) != len(corrupt):
+            for family in set(corrupt):
+                if family >= 0:  # its Corruption token is in play
+                    m[family_base[family] + 3] = 1.0
+        if not queue:
+            return out
+
+        tokens = s.tokens
+        resolution = s.phase == RESOLUTION
+        cursor = s.cursor if resolution else -1
+        resolving = s.resolving if resolution else -1
+        in_queue, c_from_end, c_level = c_zone + _QUEUE, c_index + 1, c_index + 2
+        last = len(queue) - 1
+        for i, stack in enumerate(queue):
+            top = stack[-1]
+            at_cursor = (c_cursor + (i < cursor)) if i <= cursor else -1
+            for level, card in enumerate(stack):
+                cb = start[card]
+                m[cb + in_queue] = 1.0
+                if face_up[card]:
+                    m[cb + c_up] = 1.0
+                    m[cb + type_col[card_type[card]]] = 1.0
+                elif own[card]:
+                    m[cb + type_col[card_type[card]]] = 1.0
+                else:
+                    m[cb + unknown] = 1.0
+                if tokens[card]:
+                    m[cb + c_tokens] = tokens[card] / 5
+                if corrupt[card] >= 0:
+                    m[cb + corrupted_col[corrupt[card]]] = 1.0
+                if i:
+                    m[cb + c_index] = _TENTHS[i]
+                if i < last:
+                    m[cb + c_from_end] = _TENTHS[last - i]
+                if level:
+                    m[cb + c_level] = _TENTHS[level]
+                if card == top:
+                    m[cb + c_top] = 1.0
+                if at_cursor >= 0:
+                    m[cb + at_cursor] = 1.0
+                if card == resolving:
+                    m[cb + c_resolving] = 1.0
+        return out
 
     def encode(
         self, observation: Mapping[str, Any], perspective: int | None = None,

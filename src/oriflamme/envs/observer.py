@@ -1,5 +1,5 @@
 """OpenSpiel observers of ``python_oriflamme``: the tensors and strings of what one player
-knows, built from that player's observation (``Game.observe``) and the public actions only.
+knows (R-INFO-1) and the public actions only.
 
 * Observation: the :class:`~oriflamme.envs.encoding.ObservationEncoder` vector, and
   :func:`observation_text`.
@@ -7,16 +7,21 @@ knows, built from that player's observation (``Game.observe``) and the public ac
   (tensor), or the player's own dealt cards and the sequence of public actions (string).
 * Public view (``private_info=NONE``): the spectators' observation, encoded from the player's
   seat.
+
+Tensors come from the encoder's fast path (``encode_state``, reading the raw state, tested equal
+to encoding the player's ``Game.observe``); strings are built from ``Game.observe`` itself
+(slower, but not in a training loop's path).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from oriflamme.api import FAMILY_COLOURS, Action, ActionKind, Game
+from oriflamme.api import FAMILY_COLOURS, Action, Game
+from oriflamme.search import state_of
 
 from .encoding import ROUNDS, Vector
 
@@ -82,25 +87,29 @@ class Observer:
         self.dict: dict[str, Vector] = {"observation": self.tensor[:size]}
         if perfect_recall:
             self.dict["placements"] = self.tensor[size:].reshape(cards, PLACEMENT_FEATURES)
+        self._observation = self.dict["observation"]
+        self._memory = cast("memoryview[float]", self.tensor.data)
 
     def _view(self, game: Game, player: int) -> dict[str, Any]:
         return game.observe(None if self._public else player)
 
     def set_from(self, state: OriflammeState, player: int) -> None:
-        game = state.track.game
-        if game is None:
+        track = state.track
+        if track.game is None:
             self.tensor.fill(0.0)
             return
-        self._setup.encoder.encode(self._view(game, player), player, self.dict["observation"])
+        setup = self._setup
+        setup.encoder.encode_state(state_of(track.game), player, self._observation,
+                                   self._public)
         if self._perfect_recall:
-            placements = self.dict["placements"]
-            placements.fill(0.0)
-            layout = self._setup.layout
-            for round_no, move in state.track.moves:
-                if move.kind is ActionKind.PLACE:
-                    row = placements[layout.relative_card(move.card, player)]
-                    row[round_no - 1] = 1.0
-                    row[ROUNDS + min(move.to + 2, 2)] = 1.0  # END, FRONT, on a stack
+            self.dict["placements"].fill(0.0)
+            m = self._memory
+            base = setup.encoder.size
+            rel = setup.layout.relative_cards(player)
+            for card, round_no, where in track.placed:
+                row = base + rel[card] * PLACEMENT_FEATURES
+                m[row + round_no - 1] = 1.0
+                m[row + ROUNDS + where] = 1.0  # end, front, on a stack
 
     def string_from(self, state: OriflammeState, player: int) -> str:
         track = state.track

@@ -24,7 +24,10 @@ names joined by ``+``), ``variant`` (``auto``, ``standard`` or ``two-families``)
   constant-sum (1), rewarded at the end only.
 * **Observations**: :class:`~oriflamme.envs.encoding.ObservationEncoder` of the player's
   observation; the information state adds the public action sequence (string) or when and how
-  each card was placed (tensor). Both come only from what the player may know (R-INFO-1).
+  each card was placed (tensor). Both come only from what the player may know (R-INFO-1); the
+  tensors are made by the encoder's fast path (tested equal to encoding ``Game.observe``).
+* **The dealt game** is built with :meth:`~oriflamme.api.Game.from_deal` once the last chance
+  node is applied.
 * ``resample_from_infostate`` draws a world with :class:`~oriflamme.api.WorldSampler` from the
   player's observation, so OpenSpiel's ISMCTS bot runs on this game.
 """
@@ -41,6 +44,8 @@ import pyspiel
 from oriflamme.api import (
     FAMILY_COLOURS,
     Action,
+    ActionKind,
+    CardType,
     Game,
     GameConfig,
     WorldSampler,
@@ -78,6 +83,7 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TWIN = int(CardType.TWIN)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 #: Decisions per card in the Queue and per round allowed for in ``max_game_length`` (a loose
@@ -135,17 +141,20 @@ class Track:
 
     ``dealt`` lists, family after family, the type (index in the set-up's card types) of card
     ids ``f*S``, ``f*S + 1``, ...: the chance outcomes, and each player's private start.
+    ``moves`` lists the public actions with their round, ``placed`` the placements among them
+    as ``(card, round, where)`` (``where``: 0 end, 1 front, 2 on a stack).
     ``decision`` and ``legal`` (index -> action, once asked for) cache the current decision.
     Copies are cheap (``Game.copy``); pickling goes through the save format.
     """
 
-    __slots__ = ("dealt", "decision", "game", "legal", "moves")
+    __slots__ = ("dealt", "decision", "game", "legal", "moves", "placed")
 
     def __init__(self, dealt: list[int] | None = None, game: Game | None = None,
                  moves: list[tuple[int, Action]] | None = None) -> None:
         self.dealt = dealt if dealt is not None else []
         self.game = game
         self.moves = moves if moves is not None else []
+        self.placed = [_placement(r, a) for r, a in self.moves if a.kind is ActionKind.PLACE]
         self.decision = None if game is None else game.decision()
         self.legal: dict[int, Action] | None = None
 
@@ -154,6 +163,7 @@ class Track:
         copy.dealt = self.dealt[:]
         copy.game = None if self.game is None else self.game.copy(log=False)
         copy.moves = self.moves[:]
+        copy.placed = self.placed[:]
         copy.decision = self.decision
         copy.legal = self.legal
         return copy
@@ -170,8 +180,14 @@ class Track:
         self.dealt = list(data["dealt"])
         self.game = None if save is None else Game.from_save(save)
         self.moves = [(r, Action.from_json(a)) for r, a in data["moves"]]
+        self.placed = [_placement(r, a) for r, a in self.moves if a.kind is ActionKind.PLACE]
         self.decision = None if self.game is None else self.game.decision()
         self.legal = None
+
+
+def _placement(round_no: int, move: Action) -> tuple[int, int, int]:
+    """A placement as :attr:`Track.placed` lists it."""
+    return move.card, round_no, min(move.to + 2, 2)  # END 0, FRONT 1, on a stack 2
 
 
 class OriflammeGame(pyspiel.Game):  # type: ignore[misc]
@@ -253,9 +269,10 @@ class OriflammeState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         setup, dealt = self.setup, self.track.dealt
         k = len(dealt) % setup.per_family
-        taken = set(dealt[len(dealt) - k:])
-        left = [i for i in range(len(setup.config.card_types)) if i not in taken]
-        return [(i, 1.0 / len(left)) for i in left]
+        taken = dealt[len(dealt) - k:]  # the family's cards dealt so far
+        left = [i for i in range(setup.per_family + 1) if i not in taken]
+        chance = 1.0 / len(left)
+        return [(i, chance) for i in left]
 
     def _apply_action(self, action: int) -> None:
         track, setup = self.track, self.setup
@@ -275,6 +292,8 @@ class OriflammeState(pyspiel.State):  # type: ignore[misc]
             move = setup.codec.decode(action, decision.player, decision.card)
             game.apply(move)
         track.moves.append((round_now, move))
+        if move.kind is ActionKind.PLACE:
+            track.placed.append(_placement(round_now, move))
         track.decision = game.decision()
         track.legal = None
 
@@ -354,35 +373,19 @@ def dealt_game(config: GameConfig, dealt: Sequence[int]) -> Game:
     """The game the chance outcomes ``dealt`` (type indices, ``S - 1`` per family) deal.
 
     Card ``f*S + k`` gets the k-th type dealt to family f; ids 0-2 of a family are set aside,
-    the rest in hand (two-families: 3 in hand, 4 in the pile in id order), like the engine.
+    the rest in hand (two-families: 3 in hand, 4 in the pile in id order), like the engine
+    (:meth:`~oriflamme.api.Game.from_deal`).
     """
-    types = config.card_types
+    types = [int(t) for t in config.card_types]
     per = len(types) - 1
-    size = config.family_size
-    families: dict[str, dict[str, list[str]]] = {}
-    ids: dict[str, int] = {}
+    by_id: list[int] = []
     for f in range(config.families):
-        colour = FAMILY_COLOURS[f]
-        order = list(dealt[f * per:(f + 1) * per])
-        order += [i for i in range(len(types)) if i not in order]
-        slugs = [types[i].slug for i in order]
-        for slot, slug in enumerate(slugs):
-            ids[f"{colour}:{slug}"] = f * size + slot
+        order = dealt[f * per:(f + 1) * per]
+        by_id.extend(types[i] for i in order)
+        by_id.extend(t for i, t in enumerate(types) if i not in order)  # the forced last card
         if config.has_twin:
-            ids[f"{colour}:twin"] = f * size + len(types)
-        zones = {"set_aside": slugs[:3]}
-        if config.two_families:
-            zones.update(hand=slugs[3:6], pile=slugs[6:])
-        else:
-            zones["hand"] = slugs[3:]
-        families[colour] = zones
-    position = {
-        "config": config.to_dict(),
-        "first_player": config.first_player or 0,
-        "families": families,
-        "ids": ids,
-    }
-    return Game.from_position(position).copy(log=False)
+            by_id.append(_TWIN)
+    return Game.from_deal(config, by_id, first_player=config.first_player or 0, log=False)
 
 
 def types_by_id(setup: Setup, game: Game) -> list[int]:

@@ -11,7 +11,8 @@
 
 Agents are ``player_0 .. player_{n-1}``; the agent to act is the player the game waits for
 (not a fixed rotation). Each observation is a dict: ``observation``, the player's view encoded
-by :class:`~oriflamme.envs.encoding.ObservationEncoder` (float32 in ``[0, 10]``), and
+by :class:`~oriflamme.envs.encoding.ObservationEncoder` (float32 in ``[0, 10]``; its fast path
+``encode_state``, tested equal to encoding ``Game.observe(player)``), and
 ``action_mask`` (int8, 1 for the legal actions of the agent to act, all 0 for the others).
 Actions are :class:`~oriflamme.envs.encoding.ActionCodec` indices (``Discrete``). The reward
 is the win share at the end (1/k to each of the k winners, 0 to the others), 0 before.
@@ -36,6 +37,7 @@ from rich.console import Console
 from oriflamme.api import Action, Game, GameConfig
 from oriflamme.cli.labels import Labels
 from oriflamme.cli.render import board, result_table
+from oriflamme.search import state_of
 
 from .encoding import HIGH, ActionCodec, Layout, Mask, ObservationEncoder
 
@@ -67,6 +69,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.codec = ActionCodec(layout)
         self.encoder = ObservationEncoder(layout)
         self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._player_of = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         self.observation_spaces = {
             agent: spaces.Dict({
@@ -114,7 +117,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def action_mask(self, agent: str) -> Mask:
         """The legal actions of ``agent`` now (all 0 unless it is the agent to act)."""
         mask = np.zeros(self.codec.size, dtype=np.int8)
-        player = self.possible_agents.index(agent)
+        player = self._player_of[agent]
         if self.game.current_player == player:
             if self._legal is None:
                 actions = self.game.legal_actions()
@@ -124,9 +127,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return mask
 
     def observe(self, agent: str) -> Observation:
-        player = self.possible_agents.index(agent)
         return {
-            "observation": self.encoder.encode(self.game.observe(player)),
+            "observation": self.encoder.encode_state(state_of(self.game), self._player_of[agent]),
             "action_mask": self.action_mask(agent),
         }
 

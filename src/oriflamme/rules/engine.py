@@ -16,6 +16,7 @@ decision. Pending frames (tuples of ints) on ``state.pending`` hold unfinished a
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .abilities import (
@@ -52,6 +53,7 @@ from .state import (
     SET_ASIDE,
     State,
 )
+from .texts import FAMILY_COLOURS
 
 _new_action = tuple.__new__
 _PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
@@ -78,18 +80,78 @@ class Decision(NamedTuple):
 def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
     """Deal a new game; everything random comes from ``seed``."""
     rng = random.Random(seed)
-    size = config.family_size
-    nf = config.families
     types: list[int] = []
-    s = State.__new__(State)
-    s.config = config
-    s.zones = [[] for _ in range(nf * N_ZONES)]
-    for f in range(nf):
+    for _ in range(config.families):
         deck = [int(t) for t in config.card_types]
         rng.shuffle(deck)
         if config.has_twin:
             deck.append(int(CardType.TWIN))
         types.extend(deck)
+    fp = config.first_player
+    first = rng.randrange(config.players) if fp is None else fp
+    return _set_up(config, tuple(types), first, log_events)
+
+
+def state_from_deal(
+    config: GameConfig, card_types: Sequence[int], first_player: int, log_events: bool = True
+) -> State:
+    """The game a given deal starts: card ``f*S + k`` (``S`` = ``config.family_size``) is of
+    type ``card_types[f*S + k]``, exactly as :func:`new_state` lays a shuffled deal out: ids
+    ``+0..2`` of a family set aside, the rest in hand (two-families: ``+3..5`` in hand and
+    ``+6..9`` the pile, drawn in that order), the Twin, if any, ``+10`` in the reserve.
+
+    Raises ``ValueError`` (and builds nothing) unless each family holds each of the set-up's
+    10 types once, then the Twin with the Prince, and ``first_player`` is a seat.
+    """
+    size, families = config.family_size, config.families
+    if isinstance(first_player, bool) or not isinstance(first_player, int) or not (
+            0 <= first_player < config.players):
+        raise ValueError(f"first_player must be 0 to {config.players - 1}, not {first_player!r}")
+    types = tuple(card_types)
+    if len(types) != families * size:
+        raise ValueError(f"a deal gives the type of each of the {families * size} cards"
+                         f" ({families} families of {size}), not {len(types)}")
+    plain = all(type(t) is int for t in types)  # the usual case: skip the per-card checks
+    expected = sorted(int(t) for t in config.card_types)
+    twin = config.has_twin
+    for f in range(families):
+        family = types[f * size:(f + 1) * size]
+        where = f"family {f} ({FAMILY_COLOURS[f]}, ids {f * size}-{(f + 1) * size - 1})"
+        if not plain and any(isinstance(t, bool) or not isinstance(t, int) for t in family):
+            raise ValueError(f"{where}: card types are integers (CardType), got {family!r}")
+        chosen = sorted(family[:10])
+        if chosen != expected:
+            missing = [t for t in expected if t not in chosen]
+            twice = sorted({t for t in chosen if chosen.count(t) > 1})
+            foreign = sorted({t for t in chosen if t not in expected})
+            parts = [f"{what} {', '.join(_slug(t) for t in ts)}" for what, ts in (
+                ("missing", missing), ("more than once", twice), ("not in the set-up", foreign),
+            ) if ts]
+            raise ValueError(f"{where}: ids +0..9 must hold each of the set-up's 10 card types"
+                             f" once ({'; '.join(parts)})")
+        if twin and family[10] != CardType.TWIN:
+            raise ValueError(f"{where}: the Twin comes with the Prince as the last card (+10),"
+                             f" not {_slug(family[10])}")
+    return _set_up(config, types if plain else tuple(int(t) for t in types), first_player,
+                   log_events)
+
+
+def _slug(t: int) -> str:
+    return CardType(t).slug if t in _CARD_TYPE_VALUES else str(t)
+
+
+_CARD_TYPE_VALUES = frozenset(int(t) for t in CardType)
+
+
+def _set_up(config: GameConfig, types: tuple[int, ...], first_player: int,
+            log_events: bool) -> State:
+    """The state at the start of a game whose card ``c`` is of type ``types[c]``."""
+    size = config.family_size
+    nf = config.families
+    s = State.__new__(State)
+    s.config = config
+    s.zones = [[] for _ in range(nf * N_ZONES)]
+    for f in range(nf):
         base = f * size
         z = f * N_ZONES
         s.zones[z + SET_ASIDE] = [base, base + 1, base + 2]
@@ -100,7 +162,7 @@ def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
             s.zones[z + HAND] = [base + k for k in range(3, 10)]
         if config.has_twin:
             s.zones[z + RESERVE] = [base + 10]
-    s.card_type = tuple(types)
+    s.card_type = types
     s.card_family = tuple(c // size for c in range(nf * size))
     n = nf * size
     s.face_up = [False] * n
@@ -113,8 +175,7 @@ def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
     s.influence = [1] * config.players
     s.round = 1
     s.phase = PLACEMENT
-    fp = config.first_player
-    s.first_player = rng.randrange(config.players) if fp is None else fp
+    s.first_player = first_player
     s.placed = 0
     s.cursor = 0
     s.resolving = -1
@@ -410,4 +471,5 @@ __all__ = [
     "legal_actions",
     "new_state",
     "result",
+    "state_from_deal",
 ]
