@@ -109,6 +109,38 @@ def test_full_two_family_hot_seat_game() -> None:
     assert "Final scores" in out
 
 
+MIXED_CARDS = "archer,soldier,spy,heir,assassination,lord,shapeshifter,ambush,conspiracy,queen"
+
+
+@pytest.mark.parametrize(
+    ("options", "setup"),
+    [
+        (["--players", "2", "--variant", "standard", "--cards", MIXED_CARDS],
+         {"players": 2, "variant": "standard", "cards": MIXED_CARDS}),
+        (["--players", "3", "--first-player", "random", "--edition", "first"],
+         {"players": 3, "first_player": None, "edition": "first"}),
+        (["--players", "5", "--cards", "embrasement", "--first-player", "2"],
+         {"players": 5, "cards": "embrasement", "first_player": 2}),
+    ],
+    ids=["2p-one-family-mixed", "3p-random-first-player-first-edition", "5p-embrasement-p2"],
+)
+def test_play_sets_up_what_the_options_ask(
+    tmp_path: Path, options: list[str], setup: dict[str, object]
+) -> None:
+    """R-SET-1, R-2P-3, R-EDITION-1: the set-up options reach the game (the game saved at the
+    first prompt is the API's deal of the same set-up and seed, after the bots' moves before
+    it), and the game plays to its end."""
+    saved = tmp_path / "start.json"
+    code, out = run(["play", *options, "--seed", "6", "--bots", "random"], [f"save {saved}"])
+    assert code == 0, out[-2000:]
+    assert "Final scores" in out
+    data = json.loads(saved.read_text())
+    expected = new_game(seed=6, **setup)  # type: ignore[arg-type]
+    for action in data["history"]["actions"]:  # the bots' moves before the first prompt
+        expected.apply(action)
+    assert data == json.loads(json.dumps(expected.save()))
+
+
 def test_run_play_directly_and_forced_moves_are_announced() -> None:
     # With every seat a bot except one human, single-option decisions of the human are applied
     # and announced; any seed where that happens will do, so look for one among a few.
