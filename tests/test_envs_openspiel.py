@@ -7,6 +7,7 @@ from __future__ import annotations
 import doctest
 import pickle
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,90 @@ def test_openspiel_random_simulation(setup: dict[str, Any]) -> None:
     """OpenSpiel's checks: legal actions sorted and in range, clones and serialized states
     equal, returns within bounds and summing to 1, game length within the bound."""
     pyspiel.random_sim_test(load(**setup), num_sims=1, serialize=True, verbose=False)
+
+
+FIRST_EDITION = "python_oriflamme(players=3,cards=base,edition=first)"
+
+
+def test_first_edition_passes_the_random_simulation_and_round_trips() -> None:
+    """R-EDITION-1: the ``edition`` parameter is parsed, kept in the game's parameters and its
+    string, and survives loading the game again from that string."""
+    game = pyspiel.load_game(FIRST_EDITION)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    params = game.get_parameters()
+    assert params == {"players": 3, "cards": "base", "variant": "auto", "edition": "first",
+                      "first_player": 0}
+    assert str(game) == ("python_oriflamme(cards=base,edition=first,first_player=0,players=3,"
+                         "variant=auto)")
+    again = pyspiel.load_game(str(game))
+    assert again.get_parameters() == params
+    assert again.setup.config == game.setup.config == GameConfig(players=3, edition="first")
+    assert load(players=3).get_parameters()["edition"] == "revised"
+    with pytest.raises(ValueError, match="edition must be one of revised, first"):
+        load(players=3, edition="second")
+
+
+def test_every_state_of_a_first_edition_game_plays_the_first_edition() -> None:
+    """The dealt game and every copy of a state (clone, serialized, pickled, resampled) have
+    the game's edition; ``state_at`` takes only a position of that edition."""
+    game = pyspiel.load_game(FIRST_EDITION)
+    assert game.new_initial_state().oriflamme_game() is None  # dealing
+    rng = random.Random(10)
+    state = dealt_state(game, rng)
+    play_random(state, rng, 20)
+    _, deserialized = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    copies = [state, state.clone(), deserialized, pickle.loads(pickle.dumps(state)),
+              state.resample_from_infostate(1, sampler), game.state_at(state.oriflamme_game())]
+    assert [c.oriflamme_game().config.edition for c in copies] == ["first"] * len(copies)
+    revised = load(players=3)
+    with pytest.raises(ValueError, match="not a game of this set-up"):
+        revised.state_at(state.oriflamme_game())
+    with pytest.raises(ValueError, match="not a game of this set-up"):
+        game.state_at(Game.from_position(TIE))  # a revised-edition position
+
+
+#: A deal (chance outcomes: indices in the base set) giving each family's ids +0..+8 the Spy,
+#: Heir, Assassination (set aside), Archer, Soldier, Royal Decree, Lord, Shapeshifter, Ambush.
+SOLDIER_AND_AMBUSH_IN_HAND = [2, 3, 4, 0, 1, 5, 6, 7, 8] * 3
+
+
+def act(state: Any, pattern: str) -> None:
+    """Apply the one legal action of the player to act whose string matches ``pattern``."""
+    player = state.current_player()
+    matches = [a for a in state.legal_actions()
+               if re.match(pattern, state.action_to_string(player, a))]
+    assert len(matches) == 1, (pattern, [state.action_to_string(player, a)
+                                         for a in state.legal_actions()])
+    state.apply_action(matches[0])
+
+
+@pytest.mark.parametrize(("edition", "red", "soldier_stays"),
+                         [("revised", 2, True), ("first", 3, False)])
+def test_the_edition_decides_what_eliminating_ones_own_ambush_does(
+    edition: str, red: int, soldier_stays: bool
+) -> None:
+    """R-AMBUSH-3, R-EDITION-1 through the adapter: red's Soldier eliminates red's own
+    face-down Ambush. Revised: the elimination's 1 only and the Soldier stays; first edition:
+    1 more and the Soldier is discarded."""
+    state = load(players=3, edition=edition).new_initial_state()
+    for outcome in SOLDIER_AND_AMBUSH_IN_HAND:
+        state.apply_action(outcome)
+    # Round 1: red's Ambush, blue's and green's Archers, all left face down.
+    for pattern in ("Place Ambush at the end", "Place Archer at the end",
+                    "Place Archer at the end", "Leave", "Leave", "Leave"):
+        act(state, pattern)
+    # Round 2 (blue first): Royal Decrees at the end, red's Soldier in front of its Ambush.
+    for pattern in ("Place Royal Decree at the end", "Place Royal Decree at the end",
+                    "Place Soldier at the front", "Reveal Soldier", "Eliminate your Ambush"):
+        act(state, pattern)
+    position = state.oriflamme_game().position()
+    assert position["influence"] == [red, 1, 1]
+    rest = [["blue:archer+1"], ["green:archer+1"], ["blue:royal_decree"],
+            ["green:royal_decree"]]
+    assert position["queue"] == ([["red:soldier*"]] if soldier_stays else []) + rest
+    assert "ambush" in position["families"]["red"]["eliminated"]
 
 
 @pytest.mark.parametrize("setup", SETUPS[::2], ids=ids)

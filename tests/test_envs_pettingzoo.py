@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import random
+import re
 import warnings
 from typing import Any
 
@@ -26,6 +27,7 @@ SETUPS: list[dict[str, Any]] = [
     {"players": 2, "cards": "base"},
     {"players": 2, "cards": "embrasement"},
     {"players": 2, "cards": "base", "variant": "standard"},
+    {"players": 3, "cards": "base", "edition": "first"},
 ]
 #: What PettingZoo's api_test says of every environment with dict observations that is not
 #: one of its own (its list of names); nothing else may be reported.
@@ -60,6 +62,65 @@ def test_pettingzoo_api_and_seed_tests(setup: dict[str, Any]) -> None:
     unexpected = {str(w.message) for w in caught
                   if not str(w.message).startswith(EXPECTED_WARNINGS)}
     assert not unexpected
+
+
+def test_the_edition_reaches_the_engine() -> None:
+    """R-EDITION-1: dealt games have the environment's edition; a position of the other
+    edition is not a game of the set-up (and is refused without changing the game)."""
+    first, revised = raw_env(players=3, cards="base", edition="first"), raw_env(players=3)
+    for seed in range(3):
+        first.reset(seed=seed)
+        revised.reset(seed=seed)
+        assert first.game.config.edition == "first"
+        assert revised.game.config.edition == "revised"
+    before = first.game.position()
+    with pytest.raises(ValueError, match="this set-up"):
+        first.reset(options={"position": revised.game.position()})
+    assert first.game.position() == before  # a refused position leaves the game as it was
+    with pytest.raises(ValueError, match="this set-up"):
+        revised.reset(options={"position": first.game.position()})
+    first.reset(options={"position": new_game(players=3, edition="first").position()})
+    assert first.game.config.edition == "first"
+    with pytest.raises(ValueError, match="edition must be one of revised, first"):
+        raw_env(edition="second")
+
+
+def act(e: Any, pattern: str) -> None:
+    """Step the agent to act with its first legal action whose label matches ``pattern``."""
+    game = e.unwrapped.game
+    player = game.current_player
+    moves = [m for m in game.legal_actions() if re.match(pattern, game.label(m, viewer=player))]
+    assert moves, (pattern, [game.label(m, viewer=player) for m in game.legal_actions()])
+    e.step(e.unwrapped.codec.encode(moves[0], player))
+
+
+@pytest.mark.parametrize(("edition", "red", "soldier_stays"),
+                         [("revised", 2, True), ("first", 3, False)])
+def test_the_edition_decides_what_eliminating_ones_own_ambush_does(
+    edition: str, red: int, soldier_stays: bool
+) -> None:
+    """R-AMBUSH-3, R-EDITION-1 through the environment: red's Soldier eliminates red's own
+    face-down Ambush. Revised: the elimination's 1 only and the Soldier stays; first edition:
+    1 more and the Soldier is discarded."""
+    e = env(players=3, cards="base", edition=edition)
+    e.reset(seed=0)
+    hand = {card["type"] for card in e.unwrapped.game.observe(0)["families"][0]["hand"]}
+    assert {"soldier", "ambush"} <= hand
+    # Round 1: red's Ambush, then any card of blue's and green's; all left face down.
+    for pattern in ("Place Ambush at the end", "Place .* at the end", "Place .* at the end",
+                    "Leave", "Leave", "Leave"):
+        act(e, pattern)
+    # Round 2 (blue first): blue's and green's at the end, red's Soldier in front of its Ambush.
+    for pattern in ("Place .* at the end", "Place .* at the end", "Place Soldier at the front",
+                    "Reveal Soldier", "Eliminate your Ambush"):
+        act(e, pattern)
+    position = e.unwrapped.game.position()
+    assert position["influence"] == [red, 1, 1]
+    assert (position["queue"][0] == ["red:soldier*"]) is soldier_stays
+    assert len(position["queue"]) == 4 + soldier_stays
+    assert "ambush" in position["families"]["red"]["eliminated"]
+    observation = e.observe("player_1")["observation"]
+    assert np.array_equal(observation, e.unwrapped.encoder.encode(e.unwrapped.game.observe(1)))
 
 
 def test_spaces_fit_the_setup() -> None:

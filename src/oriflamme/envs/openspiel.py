@@ -211,9 +211,11 @@ class OriflammeGame(pyspiel.Game):  # type: ignore[misc]
         return OriflammeState(self)
 
     def state_at(self, position: Game) -> OriflammeState:
-        """A state at a copy of ``position`` (a game of this set-up), e.g. to search from it;
-        it has no ``history()`` and its information states start there."""
-        if Layout.of(position.config) is not self.setup.layout:
+        """A state at a copy of ``position`` (a game of this set-up, edition included), e.g. to
+        search from it; it has no ``history()`` and its information states start there."""
+        config = position.config
+        if (Layout.of(config) is not self.setup.layout
+                or config.edition != self.setup.config.edition):
             raise ValueError("the position is not a game of this set-up")
         game = position.copy(log=False)
         state = OriflammeState(self)

@@ -17,7 +17,8 @@ by :class:`~oriflamme.envs.encoding.ObservationEncoder` (float32 in ``[0, 10]``;
 Actions are :class:`~oriflamme.envs.encoding.ActionCodec` indices (``Discrete``). The reward
 is the win share at the end (1/k to each of the k winners, 0 to the others), 0 before.
 ``reset(seed=...)`` deals from that seed (later resets without a seed continue the sequence);
-``reset(options={"position": game.position()})`` starts from any position instead.
+``reset(options={"position": game.position()})`` starts from any position of the set-up (its
+players, cards, variant and edition) instead.
 ``render_mode="ansi"`` renders the agent to act's view with the terminal renderer.
 """
 
@@ -95,9 +96,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._deals = random.Random(seed)
         position = (options or {}).get("position")
         if position is not None:
-            self.game = Game.from_position(position).copy(log=False)
-            if self.game.is_over or Layout.of(self.game.config) is not self.encoder.layout:
+            game = Game.from_position(position).copy(log=False)
+            config = game.config
+            if (game.is_over or Layout.of(config) is not self.encoder.layout
+                    or config.edition != self.config.edition):
                 raise ValueError("the position must be a game of this set-up, not over")
+            self.game = game
         else:
             self.game = Game.new(self.config, self._deals.getrandbits(63), log=False)
         self.agents = self.possible_agents[:]
