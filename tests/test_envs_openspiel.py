@@ -463,3 +463,15 @@ def test_tensors_equal_the_observation_encoding(setup: dict[str, Any]) -> None:
         play_random(state, rng, 1)
         steps += 1
     assert steps > 20  # whole games: 2 players with a family each take the fewest
+
+
+def test_a_pickled_game_is_the_same_game() -> None:
+    game = load(players=4, cards="embrasement", edition="first")
+    copy = pickle.loads(pickle.dumps(game))
+    assert str(copy) == str(game)
+    assert copy.get_parameters() == game.get_parameters()
+    state, other = dealt_state(game, random.Random(4)), dealt_state(copy, random.Random(4))
+    play_random(state, random.Random(5), 20)
+    play_random(other, random.Random(5), 20)
+    assert other.setup.config == state.setup.config
+    assert str(other) == str(state)

@@ -207,6 +207,10 @@ class OriflammeGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(GAME_TYPE, info, {**DEFAULTS, **(params or {})})
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # pyspiel's own pickling rebuilds the C++ game without running __init__ (no setup)
+        return pyspiel.load_game, (str(self),)
+
     def new_initial_state(self) -> OriflammeState:
         return OriflammeState(self)
 
