@@ -22,7 +22,7 @@ from oriflamme.bots import (
     make_bot,
     play_game,
 )
-from oriflamme.bots.evaluation import action_score
+from oriflamme.bots.evaluation import action_score, greedy_action
 from oriflamme.bots.ismcts import Worlds, best_placements
 from oriflamme.bots.levels import EASY_NOISE, LEVELS, NoisyHeuristicBot
 from oriflamme.search import state_of
@@ -62,7 +62,8 @@ def test_ismcts_plays_legal_actions_to_the_end(config: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     "spec", ["ismcts:5:rollout=random:horizon=end", "ismcts:5:rollout=greedy:horizon=round",
-             "ismcts:5:reward=win", "ismcts:5:reward=margin:c=0"])
+             "ismcts:5:reward=win", "ismcts:5:reward=margin:c=0",
+             "ismcts:8:expand=greedy:normalize=on", "ismcts:8:opponents=greedy:normalize=on"])
 def test_every_rollout_and_reward_plays_legal_actions(spec: str) -> None:
     game = new_game(players=3, cards="embrasement", seed=8)
     result = play_game(game, {0: make_bot(spec, 1), 1: RandomBot(2), 2: RandomBot(3)})
@@ -227,15 +228,16 @@ def test_specs_set_the_options() -> None:
     bot = make_bot("ismcts:time=0.5", 1)
     assert isinstance(bot, IsmctsBot) and (bot.iterations, bot.seconds) == (None, 0.5)
     bot = make_bot("ismcts:iterations=30:time=2:rollout=random:horizon=end:c=1.5:reward=margin"
-                   ":infer=off:candidates=5:opponents=greedy", 1)
+                   ":infer=off:candidates=5:opponents=greedy:expand=greedy:normalize=on", 1)
     assert isinstance(bot, IsmctsBot)
     assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.exploration, bot.reward,
-            bot.infer, bot.candidates, bot.opponents) == (
-        30, 2.0, "random", "end", 1.5, "margin", False, 5, "greedy")
+            bot.infer, bot.candidates, bot.opponents, bot.expand, bot.normalize) == (
+        30, 2.0, "random", "end", 1.5, "margin", False, 5, "greedy", "greedy", True)
     bot = make_bot("ismcts", 1)
     assert isinstance(bot, IsmctsBot)
-    assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.reward, bot.infer) == (
-        1000, None, "greedy", "round", "win", True)
+    assert (bot.iterations, bot.seconds, bot.rollout, bot.horizon, bot.reward, bot.infer,
+            bot.expand, bot.normalize) == (1000, None, "greedy", "round", "win", True, "random",
+                                           False)
     assert "ismcts" in known_bots()
 
 
@@ -256,6 +258,22 @@ def test_candidates_limit_the_searched_placements_to_the_heuristic_best() -> Non
         assert sorted((action_score(s, 0, a) for a in best), reverse=True) == scores[:3]
     picks = {make_bot("ismcts:30:candidates=3", k).act(game.observe(0), legal) for k in range(5)}
     assert picks <= set(best_placements(worlds[0], 0, legal, 3))
+
+
+def test_greedy_expansion_tries_the_heuristic_choice_first() -> None:
+    """With ``expand=greedy`` a fresh node expands the one-step heuristic's choice first, so one
+    iteration answers it; with random expansion one iteration answers any option."""
+    game = placement_positions(3)[2]
+    legal = game.legal_actions()
+    world = Worlds(game.observe(0)).draw(random.Random(0))
+    heuristic = {greedy_action(world, 0, random.Random(k)) for k in range(30)}  # its ties
+    assert len(heuristic) < len(legal)
+    observation = game.observe(0)
+    greedy_first = {IsmctsBot(seed=k, iterations=1, expand="greedy").act(observation, legal)
+                    for k in range(12)}
+    assert greedy_first <= heuristic
+    random_first = {IsmctsBot(seed=k, iterations=1).act(observation, legal) for k in range(12)}
+    assert not random_first <= heuristic
 
 
 def test_the_seed_option_overrides_the_runner_seed() -> None:
@@ -282,6 +300,8 @@ def test_the_seed_option_overrides_the_runner_seed() -> None:
         ("ismcts:seed=x", "seed='x': expected a whole number"),
         ("ismcts:candidates=-2", "candidates='-2': must be at least 0"),
         ("ismcts:opponents=smart", "opponents='smart': choose from tree, greedy"),
+        ("ismcts:expand=best", "expand='best': choose from random, greedy"),
+        ("ismcts:normalize=yes", "normalize='yes': choose from on, off"),
         ("ismcts:depth=3", "does not take option"),
         ("ismcts:200:iterations=3", "given twice"),
         ("ismcts:deep", "expected key=value"),

@@ -84,6 +84,7 @@ ROLLOUTS = ("greedy", "random")
 HORIZONS = ("round", "end")
 REWARDS = ("win", "margin")
 OPPONENTS = ("tree", "greedy")
+EXPANSIONS = ("random", "greedy")
 DEFAULT_ITERATIONS = 1000
 LAST_ROUND = 6  # R-END-1
 DEFAULT_EXPLORATION = 0.7
@@ -125,6 +126,8 @@ class IsmctsBot:
         infer: bool = True,
         candidates: int = 0,
         opponents: str = "tree",
+        expand: str = "random",
+        normalize: bool = False,
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
@@ -134,7 +137,7 @@ class IsmctsBot:
         if seconds is not None and not seconds > 0:
             raise ValueError(f"the time per decision must be positive, not {seconds}")
         choices = ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS),
-                   (opponents, OPPONENTS))
+                   (opponents, OPPONENTS), (expand, EXPANSIONS))
         for value, allowed in choices:
             if value not in allowed:
                 raise ValueError(f"unknown option {value!r} (choose from {', '.join(allowed)})")
@@ -152,6 +155,8 @@ class IsmctsBot:
         self.infer = infer
         self.candidates = candidates
         self.opponents = opponents
+        self.expand = expand
+        self.normalize = normalize
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
 
@@ -220,18 +225,40 @@ class IsmctsBot:
                     present.append(child)
             if untried:
                 action, key = untried[rng.randrange(len(untried))]
+                if self.expand == "greedy" and len(untried) > 1:
+                    # the heuristic's choice first: a fresh node's first visit then follows
+                    # a sensible line instead of a random one
+                    choice = greedy_action(world, mover, rng)
+                    for tried_action, tried_key in untried:
+                        if tried_action == choice:
+                            action, key = tried_action, tried_key
+                            break
                 child = edges[key] = _Node(mover)
                 world.apply(action, check=False)
                 path.append(child)
                 break
             best_value = -math.inf
             best = 0
-            for i, child in enumerate(present):
-                value = child.reward / child.visits + c * math.sqrt(
-                    math.log(child.available) / child.visits
-                )
-                if value > best_value:
-                    best_value, best = value, i
+            if self.normalize:
+                # the children's mean rewards rescaled to [0, 1]: the evaluation's rewards
+                # differ by hundredths early in the game, which UCB1 alone would drown
+                means = [child.reward / child.visits for child in present]
+                low = min(means)
+                span = max(means) - low
+                scale = 1.0 / span if span > 1e-9 else 0.0
+                for i, child in enumerate(present):
+                    value = (means[i] - low) * scale + c * math.sqrt(
+                        math.log(child.available) / child.visits
+                    )
+                    if value > best_value:
+                        best_value, best = value, i
+            else:
+                for i, child in enumerate(present):
+                    value = child.reward / child.visits + c * math.sqrt(
+                        math.log(child.available) / child.visits
+                    )
+                    if value > best_value:
+                        best_value, best = value, i
             world.apply(legal[best], check=False)  # nothing untried: present[i] is legal[i]
             node = present[best]
             path.append(node)
@@ -364,7 +391,7 @@ def _preference(node: _Node | None) -> tuple[int, float]:
 #: The options of an ``ismcts`` spec; a bare number is the first (``ismcts:500``).
 OPTIONS = (
     "iterations", "time", "rollout", "horizon", "c", "reward", "infer", "candidates",
-    "opponents", "seed",
+    "opponents", "expand", "normalize", "seed",
 )
 
 
@@ -415,6 +442,8 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
         infer=_choice("infer", options.get("infer", "on"), ("on", "off")) == "on",
         candidates=_whole("candidates", options.get("candidates", "0"), 0),
         opponents=_choice("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS),
+        expand=_choice("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS),
+        normalize=_choice("normalize", options.get("normalize", "off"), ("on", "off")) == "on",
     )
 
 
