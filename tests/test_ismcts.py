@@ -321,8 +321,8 @@ def test_levels_resolve_to_the_documented_bots() -> None:
     assert isinstance(easy, NoisyHeuristicBot) and easy.noise == EASY_NOISE
     assert isinstance(medium, GreedyBot)
     assert isinstance(hard, IsmctsBot) and isinstance(expert, IsmctsBot)
-    assert (hard.iterations, hard.seconds, hard.opponents) == (3000, 1.0, "greedy")
-    assert (expert.iterations, expert.seconds, expert.opponents) == (8000, 2.0, "greedy")
+    assert (hard.iterations, hard.seconds, hard.opponents) == (3000, 1.5, "greedy")
+    assert (expert.iterations, expert.seconds, expert.opponents) == (6000, 2.0, "greedy")
     assert expert.iterations > hard.iterations
 
 

@@ -10,10 +10,10 @@ level       bot and budget
             (:func:`~oriflamme.bots.evaluation.greedy_action`) on one sampled
             world, but a uniformly random legal action one time in three
 ``medium``  ``greedy``: heuristics with a one-round look-ahead on 4 sampled worlds
-``hard``    ``ismcts``: 3000 iterations, at most 1 s, the opponents played by the
+``hard``    ``ismcts``: 3000 iterations, at most 1.5 s, the opponents played by the
             one-step heuristic inside the tree (``opponents=greedy``); greedy
             rollouts to the round's end, win reward, token inference
-``expert``  the same search with 8000 iterations, at most 2 s
+``expert``  the same search with 6000 iterations, at most 2 s
 ==========  ====================================================================
 
 Their time per decision and strength are measured in ``docs/benchmarks.md`` and
@@ -47,12 +47,12 @@ LEVELS: dict[str, tuple[str | None, str]] = {
     "easy": (None, "one-step heuristic, a random move one time in three"),
     "medium": ("greedy", "heuristics with a one-round look-ahead"),
     "hard": (
-        "ismcts:iterations=3000:time=1:opponents=greedy",
-        "ISMCTS, 3000 iterations (at most 1 s)",
+        "ismcts:iterations=3000:time=1.5:opponents=greedy",
+        "ISMCTS, 3000 iterations (at most 1.5 s)",
     ),
     "expert": (
-        "ismcts:iterations=8000:time=2:opponents=greedy",
-        "ISMCTS, 8000 iterations (at most 2 s)",
+        "ismcts:iterations=6000:time=2:opponents=greedy",
+        "ISMCTS, 6000 iterations (at most 2 s)",
     ),
 }
 

@@ -113,7 +113,7 @@ const STRINGS = {
     level_random: "random",
     level_note_easy: "A beginner: sensible moves, one in three at random",
     level_note_medium: "Greedy: the best move for the round at hand",
-    level_note_hard: "Searches ahead, up to a second a move",
+    level_note_hard: "Searches ahead, up to a second and a half a move",
     level_note_expert: "Searches deeper, up to 2 seconds a move",
     level_note_random: "Plays any allowed move at random",
     // errors
@@ -285,7 +285,7 @@ const STRINGS = {
     level_random: "hasard",
     level_note_easy: "Débutant : des coups sensés, un sur trois au hasard",
     level_note_medium: "Gourmand : le meilleur coup pour la manche en cours",
-    level_note_hard: "Calcule à l’avance, jusqu’à une seconde par coup",
+    level_note_hard: "Calcule à l’avance, jusqu’à une seconde et demie par coup",
     level_note_expert: "Calcule plus loin, jusqu’à 2 secondes par coup",
     level_note_random: "Joue n’importe quel coup permis, au hasard",
     // errors
