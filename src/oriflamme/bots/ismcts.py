@@ -244,26 +244,18 @@ class IsmctsBot:
                 break
             best_value = -math.inf
             best = 0
-            if self.normalize:
-                # the children's mean rewards rescaled to [0, 1]: the evaluation's rewards
-                # differ by hundredths early in the game, which UCB1 alone would drown
-                means = [child.reward / child.visits for child in present]
+            means = [child.reward / child.visits for child in present]
+            low, scale = 0.0, 1.0
+            if self.normalize:  # the children's mean rewards rescaled to [0, 1]
                 low = min(means)
                 span = max(means) - low
                 scale = 1.0 / span if span > 1e-9 else 0.0
-                for i, child in enumerate(present):
-                    value = (means[i] - low) * scale + c * math.sqrt(
-                        math.log(child.available) / child.visits
-                    )
-                    if value > best_value:
-                        best_value, best = value, i
-            else:
-                for i, child in enumerate(present):
-                    value = child.reward / child.visits + c * math.sqrt(
-                        math.log(child.available) / child.visits
-                    )
-                    if value > best_value:
-                        best_value, best = value, i
+            for i, child in enumerate(present):
+                value = (means[i] - low) * scale + c * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+                if value > best_value:
+                    best_value, best = value, i
             world.apply(legal[best], check=False)  # nothing untried: present[i] is legal[i]
             node = present[best]
             path.append(node)
