@@ -154,7 +154,7 @@ class Track:
         self.dealt = dealt if dealt is not None else []
         self.game = game
         self.moves = moves if moves is not None else []
-        self.placed = [_placement(r, a) for r, a in self.moves if a.kind is ActionKind.PLACE]
+        self.placed = _placements(self.moves)
         self.decision = None if game is None else game.decision()
         self.legal: dict[int, Action] | None = None
 
@@ -180,9 +180,14 @@ class Track:
         self.dealt = list(data["dealt"])
         self.game = None if save is None else Game.from_save(save)
         self.moves = [(r, Action.from_json(a)) for r, a in data["moves"]]
-        self.placed = [_placement(r, a) for r, a in self.moves if a.kind is ActionKind.PLACE]
+        self.placed = _placements(self.moves)
         self.decision = None if self.game is None else self.game.decision()
         self.legal = None
+
+
+def _placements(moves: list[tuple[int, Action]]) -> list[tuple[int, int, int]]:
+    """:attr:`Track.placed` of the public moves ``moves`` (kept alongside them for speed)."""
+    return [_placement(r, a) for r, a in moves if a.kind is ActionKind.PLACE]
 
 
 def _placement(round_no: int, move: Action) -> tuple[int, int, int]:
