@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from oriflamme.api import Action, CardType, Game, new_game
+from oriflamme.api import Action, ActionKind, CardType, Game, new_game
 from oriflamme.bots import (
     Bot,
     BotSpecError,
@@ -74,6 +74,21 @@ def history(bot_seeds: Sequence[int]) -> list[Action]:
     game = new_game(players=3, seed=4)
     play_game(game, {p: IsmctsBot(seed=s, iterations=10) for p, s in enumerate(bot_seeds)})
     return game.history
+
+
+@pytest.mark.parametrize(("horizon", "rounds"), [("round", 0), ("next", 1), ("end", 5)])
+def test_the_rollout_stops_at_its_horizon(horizon: str, rounds: int) -> None:
+    game = new_game(players=3, seed=6)
+    bot = IsmctsBot(seed=1, iterations=1, horizon=horizon)
+    start = game.round
+    rewards = bot._play_out(game)
+    assert len(rewards) == 3 and all(0.0 <= r <= 1.0 for r in rewards)
+    if start + rounds >= 6:
+        assert game.is_over
+    else:
+        # stopped at the first decision after the horizon: the next round's placement
+        assert not game.is_over and game.round == start + rounds + 1
+        assert game.decision() is not None and game.legal_actions()[0].kind == ActionKind.PLACE
 
 
 def test_the_same_seed_and_iterations_give_the_same_game() -> None:
@@ -294,7 +309,7 @@ def test_the_seed_option_overrides_the_runner_seed() -> None:
         ("ismcts:time=0", "time='0': must be a positive number"),
         ("ismcts:c=wide", "c='wide': expected a number"),
         ("ismcts:rollout=minimax", "rollout='minimax': choose from greedy, random"),
-        ("ismcts:horizon=forever", "horizon='forever': choose from round, end"),
+        ("ismcts:horizon=forever", "horizon='forever': choose from round, next, end"),
         ("ismcts:reward=points", "reward='points': choose from win, margin"),
         ("ismcts:infer=maybe", "infer='maybe': choose from on, off"),
         ("ismcts:seed=x", "seed='x': expected a whole number"),

@@ -12,9 +12,9 @@ once, then every iteration
    decisions with a single option are played without a node;
 3. expands one new edge, then plays on with a rollout policy (``rollout``): the one-step
    heuristic :func:`~oriflamme.bots.evaluation.greedy_action` for every player, or uniformly
-   random moves; up to the end of the round being played, where
-   :func:`~oriflamme.bots.evaluation.evaluate` estimates each player's share of victory, or to
-   the end of the game (``horizon``);
+   random moves; up to the end of the round being played (``horizon=round``) or of the next
+   one (``next``), where :func:`~oriflamme.bots.evaluation.evaluate` estimates each player's
+   share of victory, or to the end of the game (``end``);
 4. backpropagates one reward per player; each node keeps the rewards of the player who chose
    the action leading to it, so every player maximises its own reward (N players, no zero sum).
 
@@ -86,7 +86,7 @@ MARGIN_WEIGHT = 0.5
 MARGIN_SCALE = 10.0
 
 ROLLOUTS = ("greedy", "random")
-HORIZONS = ("round", "end")
+HORIZONS = ("round", "next", "end")
 REWARDS = ("win", "margin")
 OPPONENTS = ("tree", "greedy")
 EXPANSIONS = ("random", "greedy")
@@ -271,7 +271,7 @@ class IsmctsBot:
             world.playout(rng)
         else:
             greedy = self.rollout == "greedy"
-            last = world.round if self.horizon == "round" else LAST_ROUND
+            last = {"round": world.round, "next": world.round + 1}.get(self.horizon, LAST_ROUND)
             while True:
                 decision = world.decision()
                 if decision is None or world.round > last:
