@@ -2,6 +2,7 @@
 
 from .base import Bot, BotEntry, BotFactory, BotSpecError, known_bots, make_bot, register_bot
 from .greedy import GreedyBot
+from .halving import HalvingBot
 from .ismcts import IsmctsBot
 from .levels import NoisyHeuristicBot
 from .policy import PolicyBot as PolicyBot
@@ -15,6 +16,7 @@ __all__ = [
     "BotFactory",
     "BotSpecError",
     "GreedyBot",
+    "HalvingBot",
     "IsmctsBot",
     "NoisyHeuristicBot",
     "RandomBot",

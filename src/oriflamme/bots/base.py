@@ -17,6 +17,7 @@ oriflamme.bots.base.BotSpecError: unknown bot 'nobody'; known bots: ...random...
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -112,3 +113,49 @@ def make_bot(spec: str, seed: int) -> Bot:
             f"bot {name!r} does not take option(s) {', '.join(unknown)} (it takes {allowed})"
         )
     return entry.factory(seed, options)
+
+
+# -- parsing the options of a spec, with clear errors ----------------------------------------
+ON_OFF = ("on", "off")
+
+
+def whole_option(key: str, text: str, least: int | None = None) -> int:
+    """The whole number of option ``key`` (at least ``least``), or a clear BotSpecError."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise BotSpecError(f"option {key}={text!r}: expected a whole number") from None
+    if least is not None and value < least:
+        raise BotSpecError(f"option {key}={text!r}: must be at least {least}")
+    return value
+
+
+def number_option(key: str, text: str, positive: bool) -> float:
+    """The finite non-negative (or ``positive``) number of option ``key``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise BotSpecError(f"option {key}={text!r}: expected a number") from None
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        kind = "positive" if positive else "non-negative"
+        raise BotSpecError(f"option {key}={text!r}: must be a {kind} number")
+    return value
+
+
+def choice_option(key: str, text: str, allowed: Sequence[str]) -> str:
+    """The value of option ``key``, one of ``allowed`` (case-insensitive)."""
+    value = text.strip().lower()
+    if value not in allowed:
+        raise BotSpecError(f"option {key}={text!r}: choose from {', '.join(allowed)}")
+    return value
+
+
+def budget_options(options: Mapping[str, str], default: int) -> tuple[int | None, float | None]:
+    """The search budget of a spec: ``iterations`` (at least 1) and ``time`` (seconds per
+    decision); ``default`` iterations when neither is given."""
+    iterations = (whole_option("iterations", options["iterations"], 1)
+                  if "iterations" in options else None)
+    seconds = number_option("time", options["time"], positive=True) if "time" in options else None
+    if iterations is None and seconds is None:
+        iterations = default
+    return iterations, seconds

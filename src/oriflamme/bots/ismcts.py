@@ -78,7 +78,15 @@ from typing import Any
 from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
 from oriflamme.search import state_of
 
-from .base import Bot, BotSpecError, register_bot
+from .base import (
+    ON_OFF,
+    Bot,
+    budget_options,
+    choice_option,
+    number_option,
+    register_bot,
+    whole_option,
+)
 from .evaluation import action_score, evaluate_all, greedy_action, projected_scores
 
 #: Weight of the score margin in the ``margin`` reward, and the margin that counts as decisive.
@@ -392,55 +400,26 @@ OPTIONS = (
 )
 
 
-def _whole(key: str, text: str, least: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise BotSpecError(f"option {key}={text!r}: expected a whole number") from None
-    if least is not None and value < least:
-        raise BotSpecError(f"option {key}={text!r}: must be at least {least}")
-    return value
-
-
-def _number(key: str, text: str, positive: bool) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise BotSpecError(f"option {key}={text!r}: expected a number") from None
-    if not math.isfinite(value) or value < 0 or (positive and value == 0):
-        kind = "positive" if positive else "non-negative"
-        raise BotSpecError(f"option {key}={text!r}: must be a {kind} number")
-    return value
-
-
-def _choice(key: str, text: str, allowed: Sequence[str]) -> str:
-    value = text.strip().lower()
-    if value not in allowed:
-        raise BotSpecError(f"option {key}={text!r}: choose from {', '.join(allowed)}")
-    return value
-
-
 def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
     """Build an :class:`IsmctsBot` from the options of a spec (strings), with clear errors.
 
     Without ``iterations`` nor ``time`` the budget is DEFAULT_ITERATIONS iterations; with
     ``time`` only, the search runs for that many seconds per decision.
     """
-    iterations = _whole("iterations", options["iterations"], 1) if "iterations" in options else None
-    seconds = _number("time", options["time"], positive=True) if "time" in options else None
+    iterations, seconds = budget_options(options, DEFAULT_ITERATIONS)
     return IsmctsBot(
-        seed=_whole("seed", options["seed"]) if "seed" in options else seed,
-        iterations=DEFAULT_ITERATIONS if iterations is None and seconds is None else iterations,
+        seed=whole_option("seed", options["seed"]) if "seed" in options else seed,
+        iterations=iterations,
         seconds=seconds,
-        rollout=_choice("rollout", options.get("rollout", ROLLOUTS[0]), ROLLOUTS),
-        horizon=_choice("horizon", options.get("horizon", HORIZONS[0]), HORIZONS),
-        exploration=_number("c", options.get("c", str(DEFAULT_EXPLORATION)), positive=False),
-        reward=_choice("reward", options.get("reward", REWARDS[0]), REWARDS),
-        infer=_choice("infer", options.get("infer", "on"), ("on", "off")) == "on",
-        candidates=_whole("candidates", options.get("candidates", "0"), 0),
-        opponents=_choice("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS),
-        expand=_choice("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS),
-        normalize=_choice("normalize", options.get("normalize", "off"), ("on", "off")) == "on",
+        rollout=choice_option("rollout", options.get("rollout", ROLLOUTS[0]), ROLLOUTS),
+        horizon=choice_option("horizon", options.get("horizon", HORIZONS[0]), HORIZONS),
+        exploration=number_option("c", options.get("c", str(DEFAULT_EXPLORATION)), positive=False),
+        reward=choice_option("reward", options.get("reward", REWARDS[0]), REWARDS),
+        infer=choice_option("infer", options.get("infer", "on"), ON_OFF) == "on",
+        candidates=whole_option("candidates", options.get("candidates", "0"), 0),
+        opponents=choice_option("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS),
+        expand=choice_option("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS),
+        normalize=choice_option("normalize", options.get("normalize", "off"), ON_OFF) == "on",
     )
 
 
