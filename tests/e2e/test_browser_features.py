@@ -13,6 +13,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -20,7 +21,15 @@ import httpx
 import pytest
 
 try:
-    from playwright.sync_api import Browser, Dialog, FilePayload, Locator, Page, expect
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        Dialog,
+        FilePayload,
+        Locator,
+        Page,
+        expect,
+    )
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -29,6 +38,9 @@ except ImportError:
 from test_browser import DESKTOP, Record, check_end_screen, create_table, server_view
 
 pytestmark = pytest.mark.e2e
+
+#: Opens a page in a fresh browser context (the ``new_page`` fixture).
+PageOpener = Callable[[], Page]
 
 TIMEOUT_S = 20.0
 COLOURS = ("red", "blue", "green")
@@ -204,8 +216,24 @@ def check_language(page: Page, view: dict[str, Any], cards: dict[str, dict[str, 
     expect(page.get_by_test_id("hand-card").locator(".card-name")).to_have_text(names)
 
 
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[PageOpener]:
+    """Opens desktop pages, each in a context of its own (its own cookies: its own person), and
+    closes them all when the test ends, however it ends."""
+    contexts: list[BrowserContext] = []
+
+    def open_page() -> Page:
+        context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
 def test_switching_the_language_changes_the_page_and_back(
-    browser: Browser, server_url: str
+    new_page: PageOpener, server_url: str
 ) -> None:
     created = create_from(server_url, PLACEMENT)
     link = f"{server_url}{created['seats'][0]['url']}"
@@ -215,197 +243,179 @@ def test_switching_the_language_changes_the_page_and_back(
     cards = {lang: card_texts(server_url, lang) for lang in ("en", "fr")}
     assert cards["en"]["heir"]["name"] != cards["fr"]["heir"]["name"]
     record = Record()
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-    try:
-        page = context.new_page()
-        record.watch(page)
-        open_seat(page, link, 2)
-        check_language(page, views["en"], cards["en"])
-        page.get_by_test_id("lang-fr").click()
-        check_language(page, views["fr"], cards["fr"])
-        page.get_by_test_id("lang-en").click()
-        check_language(page, views["en"], cards["en"])
-        assert record.page_errors == []
-    finally:
-        context.close()
+    page = new_page()
+    record.watch(page)
+    open_seat(page, link, 2)
+    check_language(page, views["en"], cards["en"])
+    page.get_by_test_id("lang-fr").click()
+    check_language(page, views["fr"], cards["fr"])
+    page.get_by_test_id("lang-en").click()
+    check_language(page, views["en"], cards["en"])
+    assert record.page_errors == []
 
 
-def test_hovering_a_card_shows_its_ability(browser: Browser, server_url: str) -> None:
+def test_hovering_a_card_shows_its_ability(new_page: PageOpener, server_url: str) -> None:
     created = create_from(server_url, LAST_DECISION)
     link = f"{server_url}{created['seats'][0]['url']}"
     cards = card_texts(server_url, "en")
     record = Record()
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-    try:
-        page = context.new_page()
-        record.watch(page)
-        open_seat(page, link, 0)
-        queue = page.get_by_test_id("queue")
+    page = new_page()
+    record.watch(page)
+    open_seat(page, link, 0)
+    queue = page.get_by_test_id("queue")
 
-        # A card in the hand, then a face-up card of another family in the Queue.
-        for card, slug in [
-            (page.locator('[data-testid="hand-card"][data-card-type="heir"]'), "heir"),
-            (queue.locator('[data-card-type="soldier"]'), "soldier"),
-        ]:
-            tip = hover_help(page, card)
-            expect(tip.locator(".tip-title strong")).to_have_text(cards[slug]["name"])
-            expect(tip.locator(".tip-text")).to_have_text(cards[slug]["text"])
-            expect(tip.locator(".tip-notes")).to_have_text(cards[slug]["notes"])
-            expect(tip.locator(".tip-note")).to_have_count(0)
+    # A card in the hand, then a face-up card of another family in the Queue.
+    for card, slug in [
+        (page.locator('[data-testid="hand-card"][data-card-type="heir"]'), "heir"),
+        (queue.locator('[data-card-type="soldier"]'), "soldier"),
+    ]:
+        tip = hover_help(page, card)
+        expect(tip.locator(".tip-title strong")).to_have_text(cards[slug]["name"])
+        expect(tip.locator(".tip-text")).to_have_text(cards[slug]["text"])
+        expect(tip.locator(".tip-notes")).to_have_text(cards[slug]["notes"])
+        expect(tip.locator(".tip-note")).to_have_count(0)
 
-        # Red's own face-down Lord: red knows it, and is told the others do not.
-        tip = hover_help(page, queue.locator('[data-card-type="lord"][data-face-up="false"]'))
-        expect(tip.locator(".tip-title strong")).to_have_text(cards["lord"]["name"])
-        expect(tip.locator(".tip-note")).to_have_text(
-            "Face down: the other players do not know this card."
-        )
-        expect(tip.locator(".tip-text")).to_have_text(cards["lord"]["text"])
+    # Red's own face-down Lord: red knows it, and is told the others do not.
+    tip = hover_help(page, queue.locator('[data-card-type="lord"][data-face-up="false"]'))
+    expect(tip.locator(".tip-title strong")).to_have_text(cards["lord"]["name"])
+    expect(tip.locator(".tip-note")).to_have_text(
+        "Face down: the other players do not know this card."
+    )
+    expect(tip.locator(".tip-text")).to_have_text(cards["lord"]["text"])
 
-        # Blue's face-down Spy: red cannot know it, and neither can its help.
-        hidden = queue.locator('[data-testid="queue-card"][data-face-up="false"][data-family="1"]')
-        expect(hidden).not_to_have_attribute("data-card-type", re.compile(".*"))
-        tip = hover_help(page, hidden)
-        expect(tip.locator(".tip-title strong")).to_have_text("Blue face-down card")
-        expect(tip.locator(".tip-note")).to_have_text(
-            "A face-down card: you cannot know what it is until it is revealed."
-        )
-        expect(tip.locator(".tip-text")).to_have_count(0)
-        expect(tip).not_to_contain_text(cards["spy"]["text"])
+    # Blue's face-down Spy: red cannot know it, and neither can its help.
+    hidden = queue.locator('[data-testid="queue-card"][data-face-up="false"][data-family="1"]')
+    expect(hidden).not_to_have_attribute("data-card-type", re.compile(".*"))
+    tip = hover_help(page, hidden)
+    expect(tip.locator(".tip-title strong")).to_have_text("Blue face-down card")
+    expect(tip.locator(".tip-note")).to_have_text(
+        "A face-down card: you cannot know what it is until it is revealed."
+    )
+    expect(tip.locator(".tip-text")).to_have_count(0)
+    expect(tip).not_to_contain_text(cards["spy"]["text"])
 
-        page.mouse.move(0, 0)
-        expect(page.get_by_test_id("card-tooltip")).to_be_hidden()
-        assert record.page_errors == []
-    finally:
-        context.close()
+    page.mouse.move(0, 0)
+    expect(page.get_by_test_id("card-tooltip")).to_be_hidden()
+    assert record.page_errors == []
 
 
-def test_the_log_and_the_end_screen_show_the_game(browser: Browser, server_url: str) -> None:
+def test_the_log_and_the_end_screen_show_the_game(new_page: PageOpener, server_url: str) -> None:
     created = create_from(server_url, LAST_DECISION)
     link = f"{server_url}{created['seats'][0]['url']}"
     record = Record()
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-    try:
-        page = context.new_page()
-        record.watch(page)
-        open_seat(page, link, 0)
-        expect(page.get_by_test_id("log-line")).to_have_count(0)  # a position has no events
-        expect(page.get_by_test_id("end-screen")).to_be_hidden()
-        reveal_the_last_card(page)
+    page = new_page()
+    record.watch(page)
+    open_seat(page, link, 0)
+    expect(page.get_by_test_id("log-line")).to_have_count(0)  # a position has no events
+    expect(page.get_by_test_id("end-screen")).to_be_hidden()
+    reveal_the_last_card(page)
 
-        view = view_of(server_url, link)
-        assert view["log"][0] == "Red revealed Lord" and view["log"][-1] == "The game ended"
-        expect(page.get_by_test_id("log-line")).to_have_text(view["log"])
-        check_end_screen(page, view)
-        assert view["result"]["scores"] == [6, 4, 3]
-        expect(page.get_by_test_id("winners")).to_have_text("Winner: Ann")
-        expect(page.get_by_test_id("end-screen").locator("h2")).to_have_text("You won!")
+    view = view_of(server_url, link)
+    assert view["log"][0] == "Red revealed Lord" and view["log"][-1] == "The game ended"
+    expect(page.get_by_test_id("log-line")).to_have_text(view["log"])
+    check_end_screen(page, view)
+    assert view["result"]["scores"] == [6, 4, 3]
+    expect(page.get_by_test_id("winners")).to_have_text("Winner: Ann")
+    expect(page.get_by_test_id("end-screen").locator("h2")).to_have_text("You won!")
 
-        names = [seat["name"] for seat in view["seats"]]
-        rounds = view["scores_by_round"]
-        assert len(rounds) == 6 and rounds[-1] == view["result"]["scores"]
-        chart = page.evaluate(CHART_JS)
-        assert chart is not None, "no Influence chart on the end screen"
-        assert chart["tag"] == "svg"
-        assert chart["series"] == [
-            {
-                "player": seat,
-                "points": 7,
-                "dots": [f"{name} — start: 1"]
-                + [f"{name} — Round {n}: {row[seat]}" for n, row in enumerate(rounds, 1)],
-            }
-            for seat, name in enumerate(names)
-        ]
-        assert chart["legend"] == [
-            [name, str(score)] for name, score in zip(names, view["result"]["scores"], strict=True)
-        ]
-        # The end screen can be closed and opened again.
-        page.get_by_test_id("close-end-screen").click()
-        expect(page.get_by_test_id("end-screen")).to_be_hidden()
-        page.get_by_test_id("show-results").click()
-        expect(page.get_by_test_id("influence-chart")).to_be_visible()
-        assert record.page_errors == []
-    finally:
-        context.close()
+    names = [seat["name"] for seat in view["seats"]]
+    rounds = view["scores_by_round"]
+    assert len(rounds) == 6 and rounds[-1] == view["result"]["scores"]
+    chart = page.evaluate(CHART_JS)
+    assert chart is not None, "no Influence chart on the end screen"
+    assert chart["tag"] == "svg"
+    assert chart["series"] == [
+        {
+            "player": seat,
+            "points": 7,
+            "dots": [f"{name} — start: 1"]
+            + [f"{name} — Round {n}: {row[seat]}" for n, row in enumerate(rounds, 1)],
+        }
+        for seat, name in enumerate(names)
+    ]
+    assert chart["legend"] == [
+        [name, str(score)] for name, score in zip(names, view["result"]["scores"], strict=True)
+    ]
+    # The end screen can be closed and opened again.
+    page.get_by_test_id("close-end-screen").click()
+    expect(page.get_by_test_id("end-screen")).to_be_hidden()
+    page.get_by_test_id("show-results").click()
+    expect(page.get_by_test_id("influence-chart")).to_be_visible()
+    assert record.page_errors == []
 
 
-def test_play_again_starts_a_new_game_at_the_same_link(browser: Browser, server_url: str) -> None:
+def test_play_again_starts_a_new_game_at_the_same_link(
+    new_page: PageOpener, server_url: str
+) -> None:
     created = create_from(server_url, LAST_DECISION)
     link = f"{server_url}{created['seats'][0]['url']}"
     record = Record()
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-    try:
-        page = context.new_page()
-        record.watch(page)
-        open_seat(page, link, 0)
-        reveal_the_last_card(page)
-        again = page.get_by_test_id("play-again")
-        expect(again).to_have_text("Play again")
-        again.click()
+    page = new_page()
+    record.watch(page)
+    open_seat(page, link, 0)
+    reveal_the_last_card(page)
+    again = page.get_by_test_id("play-again")
+    expect(again).to_have_text("Play again")
+    again.click()
 
-        expect(page.get_by_test_id("end-screen")).to_be_hidden()
-        expect(page.get_by_test_id("round-info")).to_have_text("Game 2 · Round 1 / 6 · Placement")
-        expect(page.get_by_test_id("waiting")).to_have_text("Your turn")
-        expect(page.get_by_test_id("hand-card")).to_have_count(7)  # 10 cards, 3 set aside
-        expect(page.get_by_test_id("log-line")).to_have_count(0)
-        expect(page.get_by_test_id("show-results")).to_be_hidden()
-        assert page.url == link
-        view = view_of(server_url, link)
-        assert (view["game_number"], view["step"], view["result"]) == (2, 0, None)
-        assert view["observation"]["round"] == 1 and view["observation"]["phase"] == "placement"
-        hand = sorted(card["type"] for card in view["observation"]["families"][0]["hand"])
-        shown = page.get_by_test_id("hand-card").evaluate_all(
-            "(cards) => cards.map((c) => c.dataset.cardType)"
-        )
-        assert sorted(shown) == hand
-        assert record.page_errors == []
-    finally:
-        context.close()
+    expect(page.get_by_test_id("end-screen")).to_be_hidden()
+    expect(page.get_by_test_id("round-info")).to_have_text("Game 2 · Round 1 / 6 · Placement")
+    expect(page.get_by_test_id("waiting")).to_have_text("Your turn")
+    expect(page.get_by_test_id("hand-card")).to_have_count(7)  # 10 cards, 3 set aside
+    expect(page.get_by_test_id("log-line")).to_have_count(0)
+    expect(page.get_by_test_id("show-results")).to_be_hidden()
+    assert page.url == link
+    view = view_of(server_url, link)
+    assert (view["game_number"], view["step"], view["result"]) == (2, 0, None)
+    assert view["observation"]["round"] == 1 and view["observation"]["phase"] == "placement"
+    hand = sorted(card["type"] for card in view["observation"]["families"][0]["hand"])
+    shown = page.get_by_test_id("hand-card").evaluate_all(
+        "(cards) => cards.map((c) => c.dataset.cardType)"
+    )
+    assert sorted(shown) == hand
+    assert record.page_errors == []
 
 
-def test_the_creator_hands_a_waiting_seat_to_a_bot(browser: Browser, server_url: str) -> None:
+def test_the_creator_hands_a_waiting_seat_to_a_bot(new_page: PageOpener, server_url: str) -> None:
     record = Record()
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-    try:
-        page = context.new_page()
-        record.watch(page)
-        # The lobby keeps the creator's token in this browser: the game page offers the control.
-        alice_link, bob_link = create_table(page, server_url, ["Alice", "Bob"], "base")
-        open_seat(page, alice_link, 0)
-        bob = page.locator('[data-testid="player"][data-seat="1"]')
-        page.get_by_test_id("legal-option").first.click()
-        expect(page.get_by_test_id("waiting")).to_have_text("Waiting for Bob…")
-        expect(bob.get_by_test_id("connection")).to_have_class(re.compile(r"\boffline\b"))
-        expect(page.get_by_test_id("hand-to-bot")).to_have_count(1)  # Bob's only
+    page = new_page()
+    record.watch(page)
+    # The lobby keeps the creator's token in this browser: the game page offers the control.
+    alice_link, bob_link = create_table(page, server_url, ["Alice", "Bob"], "base")
+    open_seat(page, alice_link, 0)
+    bob = page.locator('[data-testid="player"][data-seat="1"]')
+    page.get_by_test_id("legal-option").first.click()
+    expect(page.get_by_test_id("waiting")).to_have_text("Waiting for Bob…")
+    expect(bob.get_by_test_id("connection")).to_have_class(re.compile(r"\boffline\b"))
+    expect(page.get_by_test_id("hand-to-bot")).to_have_count(1)  # Bob's only
 
-        asked: list[str] = []
+    asked: list[str] = []
 
-        def accept(dialog: Dialog) -> None:
-            asked.append(dialog.message)
-            dialog.accept()
+    def accept(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
 
-        page.once("dialog", accept)
-        bob.get_by_test_id("hand-to-bot").click()
-        expect(page.get_by_test_id("toast")).to_have_text("Bob's seat is now played by a bot.")
-        assert asked == ["Hand Bob's seat to a bot? Their link will then only watch."]
-        expect(bob.get_by_test_id("player-name")).to_have_text("Blue bot (medium)")
-        expect(bob.locator(".tag-bot")).to_have_text("Bot · medium")
-        expect(page.get_by_test_id("hand-to-bot")).to_have_count(0)
+    page.once("dialog", accept)
+    bob.get_by_test_id("hand-to-bot").click()
+    expect(page.get_by_test_id("toast")).to_have_text("Bob's seat is now played by a bot.")
+    assert asked == ["Hand Bob's seat to a bot? Their link will then only watch."]
+    expect(bob.get_by_test_id("player-name")).to_have_text("Blue bot (medium)")
+    expect(bob.locator(".tag-bot")).to_have_text("Bot · medium")
+    expect(page.get_by_test_id("hand-to-bot")).to_have_count(0)
 
-        # The bots play Bob's placement and go on until Alice must decide again.
-        page.wait_for_function("() => Number(document.body.dataset.step) >= 3")
-        expect(page.get_by_test_id("waiting")).to_have_text("Your turn")
-        expect(page.get_by_test_id("hand-card")).to_have_count(6)
-        expect(page.get_by_test_id("log-line").nth(1)).to_have_text(re.compile(r"^Blue placed "))
-        bob_view = server_view(server_url, bob_link)  # Bob's old link only watches
-        assert bob_view["you"] is None and bob_view["legal"] == []
-        assert bob_view["seats"][1]["kind"] == "bot" and bob_view["step"] >= 3
-        assert record.page_errors == []
-    finally:
-        context.close()
+    # The bots play Bob's placement and go on until Alice must decide again.
+    page.wait_for_function("() => Number(document.body.dataset.step) >= 3")
+    expect(page.get_by_test_id("waiting")).to_have_text("Your turn")
+    expect(page.get_by_test_id("hand-card")).to_have_count(6)
+    expect(page.get_by_test_id("log-line").nth(1)).to_have_text(re.compile(r"^Blue placed "))
+    bob_view = server_view(server_url, bob_link)  # Bob's old link only watches
+    assert bob_view["you"] is None and bob_view["legal"] == []
+    assert bob_view["seats"][1]["kind"] == "bot" and bob_view["step"] >= 3
+    assert record.page_errors == []
 
 
 def test_the_spectator_link_is_read_only_and_hides_the_hidden_cards(
-    browser: Browser, server_url: str
+    new_page: PageOpener, server_url: str
 ) -> None:
     created = create_from(server_url, PLACEMENT)
     seat_link = f"{server_url}{created['seats'][0]['url']}"
@@ -418,129 +428,119 @@ def test_the_spectator_link_is_read_only_and_hides_the_hidden_cards(
         re.IGNORECASE,
     )
     record = Record()
-    contexts = [
-        browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-        for _ in range(2)
-    ]
-    try:
-        ann, watcher = (context.new_page() for context in contexts)
-        for page in (ann, watcher):
-            record.watch(page)
-        open_seat(ann, seat_link, 2)
-        watcher.goto(watch_link)
-        watcher.wait_for_function("() => document.body.dataset.step === '2'")
-        expect(watcher.get_by_test_id("player")).to_have_count(3)
-        expect(watcher.get_by_test_id("queue-card")).to_have_count(5)
-        expect(watcher.get_by_test_id("log-line")).to_have_count(2)
-
-        # Read-only: no hand, nothing that acts, while Ann's page offers her decision.
-        expect(watcher.get_by_test_id("spectator-badge")).to_be_visible()
-        expect(watcher.get_by_test_id("waiting")).to_have_text("Waiting for Ann…")
-        expect(watcher.get_by_test_id("hand-title")).to_have_text("Hands")
-        expect(watcher.get_by_test_id("spectating")).to_have_text(
-            "You are watching: the hands stay hidden."
-        )
-        expect(watcher.get_by_test_id("options-hint")).to_have_text("You are watching this game.")
-        expect(ann.locator("[data-action]").first).to_be_visible()
-        for selector in (
-            '[data-testid="hand-card"]',
-            '[data-testid="legal-option"]',
-            '[data-testid="hand-to-bot"]',
-            "[data-action]",
-            "[data-selectable]",
-            ".actionable, .selectable, .targetable",
-            '[role="button"]',
-            "[tabindex]",
-            "[draggable='true']",
-        ):
-            expect(watcher.locator(selector)).to_have_count(0)
-        assert ann.locator("[data-action]").count() > 0
-
-        # No hidden card identity anywhere in the spectator's page (text or attributes).
-        html = watcher.content()
-        shown_types = watcher.locator("[data-card-type]").evaluate_all(
-            "(cards) => cards.map((c) => [c.dataset.cardType, c.dataset.faceUp])"
-        )
-        assert sorted(shown_types) == [["archer", "true"], ["soldier", "true"]]
-        assert hidden_words.findall(html) == []
-        face_down = watcher.locator('[data-testid="queue-card"][data-face-up="false"]')
-        expect(face_down).to_have_count(3)
-        labels = face_down.evaluate_all("(cards) => cards.map((c) => c.getAttribute('aria-label'))")
-        assert sorted(labels) == [
-            "Blue face-down card",
-            "Green face-down card",
-            "Red face-down card",
-        ]
-        # The same check finds the cards Ann holds in her own page.
-        assert {"heir", "spy", "ambush", "lord"} <= {
-            word.lower() for word in hidden_words.findall(ann.content())
-        }
-
-        # A click on the board does nothing. (A card with another stacked on it,
-        # class "under", is partly covered, so the click goes to uncovered cards.)
-        uncovered = watcher.locator('[data-testid="queue-card"]:not(.under)')
-        assert uncovered.count() >= 1
-        for index in range(uncovered.count()):
-            uncovered.nth(index).click()
-        watcher.wait_for_timeout(300)
-        assert view_of(server_url, seat_link)["step"] == 2
-        assert record.page_errors == []
-    finally:
-        for context in contexts:
-            context.close()
-
-
-def test_a_display_name_that_looks_like_html_stays_text(browser: Browser, server_url: str) -> None:
-    record = Record()
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-    pwned = "() => typeof window.__pwned"
-    try:
-        page = context.new_page()
+    ann, watcher = new_page(), new_page()
+    for page in (ann, watcher):
         record.watch(page)
-        # The lobby: continue LAST_DECISION with the name on red's seat.
-        page.goto(f"{server_url}/")
-        file: FilePayload = {
-            "name": "save.json",
-            "mimeType": "application/json",
-            "buffer": json.dumps(LAST_DECISION).encode(),
-        }
-        page.get_by_test_id("save-file").set_input_files(files=file)
-        expect(page.get_by_test_id("seat-row")).to_have_count(3)
-        for seat in range(3):
-            row = page.locator(f'[data-testid="seat-row"][data-seat="{seat}"]')
-            row.get_by_test_id("seat-kind").select_option("human" if seat == 0 else "bot")
-        page.locator('[data-testid="seat-row"][data-seat="0"]').get_by_test_id("seat-name").fill(
-            HOSTILE_NAME
-        )
-        page.get_by_test_id("create-game").click()
-        expect(page.get_by_test_id("created")).to_be_visible()
-        invite = page.locator('[data-testid="invite"][data-seat="0"] strong')
-        expect(invite).to_have_text(HOSTILE_NAME)
-        assert page.evaluate(pwned) == "undefined"
+    open_seat(ann, seat_link, 2)
+    watcher.goto(watch_link)
+    watcher.wait_for_function("() => document.body.dataset.step === '2'")
+    expect(watcher.get_by_test_id("player")).to_have_count(3)
+    expect(watcher.get_by_test_id("queue-card")).to_have_count(5)
+    expect(watcher.get_by_test_id("log-line")).to_have_count(2)
 
-        page.get_by_test_id("open-my-seat").click()
-        page.wait_for_function("() => document.body.dataset.step === '0'")
-        red = page.locator('[data-testid="player"][data-seat="0"]')
-        expect(red.get_by_test_id("player-name")).to_have_text(HOSTILE_NAME)
-        reveal_the_last_card(page)
-        expect(page.get_by_test_id("winners")).to_have_text(f"Winner: {HOSTILE_NAME}")
-        winner = page.locator('[data-testid="final-score-row"][data-seat="0"]')
-        expect(winner.locator(".name-cell")).to_contain_text(HOSTILE_NAME)
-        expect(page.locator(".chart-legend .legend-name").first).to_have_text(HOSTILE_NAME)
-        first_dot = page.locator('[data-testid="influence-chart"] g.series[data-player="0"] title')
-        expect(first_dot.first).to_have_text(f"{HOSTILE_NAME} — start: 1")
+    # Read-only: no hand, nothing that acts, while Ann's page offers her decision.
+    expect(watcher.get_by_test_id("spectator-badge")).to_be_visible()
+    expect(watcher.get_by_test_id("waiting")).to_have_text("Waiting for Ann…")
+    expect(watcher.get_by_test_id("hand-title")).to_have_text("Hands")
+    expect(watcher.get_by_test_id("spectating")).to_have_text(
+        "You are watching: the hands stay hidden."
+    )
+    expect(watcher.get_by_test_id("options-hint")).to_have_text("You are watching this game.")
+    expect(ann.locator("[data-action]").first).to_be_visible()
+    for selector in (
+        '[data-testid="hand-card"]',
+        '[data-testid="legal-option"]',
+        '[data-testid="hand-to-bot"]',
+        "[data-action]",
+        "[data-selectable]",
+        ".actionable, .selectable, .targetable",
+        '[role="button"]',
+        "[tabindex]",
+        "[draggable='true']",
+    ):
+        expect(watcher.locator(selector)).to_have_count(0)
+    assert ann.locator("[data-action]").count() > 0
 
-        page.wait_for_timeout(300)
-        assert page.evaluate(pwned) == "undefined"
-        assert page.locator("[onload], [onerror]").count() == 0
-        assert page.evaluate("() => document.body.innerText").count(HOSTILE_NAME) >= 3
-        # The name is a live payload: parsed as HTML, it would have run.
-        page.evaluate(
-            "(name) => { const box = document.createElement('div'); box.innerHTML = name;"
-            " document.body.append(box); }",
-            HOSTILE_NAME,
-        )
-        page.wait_for_function("() => window.__pwned === 1")
-        assert record.page_errors == []
-    finally:
-        context.close()
+    # No hidden card identity anywhere in the spectator's page (text or attributes).
+    html = watcher.content()
+    shown_types = watcher.locator("[data-card-type]").evaluate_all(
+        "(cards) => cards.map((c) => [c.dataset.cardType, c.dataset.faceUp])"
+    )
+    assert sorted(shown_types) == [["archer", "true"], ["soldier", "true"]]
+    assert hidden_words.findall(html) == []
+    face_down = watcher.locator('[data-testid="queue-card"][data-face-up="false"]')
+    expect(face_down).to_have_count(3)
+    labels = face_down.evaluate_all("(cards) => cards.map((c) => c.getAttribute('aria-label'))")
+    assert sorted(labels) == [
+        "Blue face-down card",
+        "Green face-down card",
+        "Red face-down card",
+    ]
+    # The same check finds the cards Ann holds in her own page.
+    assert {"heir", "spy", "ambush", "lord"} <= {
+        word.lower() for word in hidden_words.findall(ann.content())
+    }
+
+    # A click on the board does nothing. (A card with another stacked on it,
+    # class "under", is partly covered, so the click goes to uncovered cards.)
+    uncovered = watcher.locator('[data-testid="queue-card"]:not(.under)')
+    assert uncovered.count() >= 1
+    for index in range(uncovered.count()):
+        uncovered.nth(index).click()
+    watcher.wait_for_timeout(300)
+    assert view_of(server_url, seat_link)["step"] == 2
+    assert record.page_errors == []
+
+
+def test_a_display_name_that_looks_like_html_stays_text(
+    new_page: PageOpener, server_url: str
+) -> None:
+    record = Record()
+    pwned = "() => typeof window.__pwned"
+    page = new_page()
+    record.watch(page)
+    # The lobby: continue LAST_DECISION with the name on red's seat.
+    page.goto(f"{server_url}/")
+    file: FilePayload = {
+        "name": "save.json",
+        "mimeType": "application/json",
+        "buffer": json.dumps(LAST_DECISION).encode(),
+    }
+    page.get_by_test_id("save-file").set_input_files(files=file)
+    expect(page.get_by_test_id("seat-row")).to_have_count(3)
+    for seat in range(3):
+        row = page.locator(f'[data-testid="seat-row"][data-seat="{seat}"]')
+        row.get_by_test_id("seat-kind").select_option("human" if seat == 0 else "bot")
+    page.locator('[data-testid="seat-row"][data-seat="0"]').get_by_test_id("seat-name").fill(
+        HOSTILE_NAME
+    )
+    page.get_by_test_id("create-game").click()
+    expect(page.get_by_test_id("created")).to_be_visible()
+    invite = page.locator('[data-testid="invite"][data-seat="0"] strong')
+    expect(invite).to_have_text(HOSTILE_NAME)
+    assert page.evaluate(pwned) == "undefined"
+
+    page.get_by_test_id("open-my-seat").click()
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    red = page.locator('[data-testid="player"][data-seat="0"]')
+    expect(red.get_by_test_id("player-name")).to_have_text(HOSTILE_NAME)
+    reveal_the_last_card(page)
+    expect(page.get_by_test_id("winners")).to_have_text(f"Winner: {HOSTILE_NAME}")
+    winner = page.locator('[data-testid="final-score-row"][data-seat="0"]')
+    expect(winner.locator(".name-cell")).to_contain_text(HOSTILE_NAME)
+    expect(page.locator(".chart-legend .legend-name").first).to_have_text(HOSTILE_NAME)
+    first_dot = page.locator('[data-testid="influence-chart"] g.series[data-player="0"] title')
+    expect(first_dot.first).to_have_text(f"{HOSTILE_NAME} — start: 1")
+
+    page.wait_for_timeout(300)
+    assert page.evaluate(pwned) == "undefined"
+    assert page.locator("[onload], [onerror]").count() == 0
+    assert page.evaluate("() => document.body.innerText").count(HOSTILE_NAME) >= 3
+    # The name is a live payload: parsed as HTML, it would have run.
+    page.evaluate(
+        "(name) => { const box = document.createElement('div'); box.innerHTML = name;"
+        " document.body.append(box); }",
+        HOSTILE_NAME,
+    )
+    page.wait_for_function("() => window.__pwned === 1")
+    assert record.page_errors == []
