@@ -47,7 +47,14 @@ from oriflamme.search import (
     state_of,
 )
 
-__all__ = ["action_score", "evaluate", "greedy_action", "projected_scores", "state_of"]
+__all__ = [
+    "action_score",
+    "evaluate",
+    "greedy_action",
+    "play_heuristic",
+    "projected_scores",
+    "state_of",
+]
 
 (ARCHER, SOLDIER, SPY, HEIR, ASSASSINATION, ROYAL_DECREE, LORD, SHAPESHIFTER, AMBUSH, CONSPIRACY,
  PRINCE, TWIN, QUEEN, CUTTHROAT, APOTHECARY, FELON, SCHEMER, USURPATION, MACHINATION, TRAP,
@@ -445,6 +452,16 @@ def greedy_state_action(s: State, player: int, rng: random.Random) -> Action:
     best = max(scores)
     ties = [a for a, v in zip(options, scores, strict=True) if v >= best - 1e-9]
     return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
+
+
+def play_heuristic(game: Game, last_round: int, rng: random.Random) -> None:
+    """Play :func:`greedy_action` for every player until the game ends or the first decision
+    after round ``last_round`` (the rollout of the search bots)."""
+    while True:
+        decision = game.decision()
+        if decision is None or game.round > last_round:
+            return
+        game.apply(greedy_action(game, decision.player, rng), check=False)
 
 
 def action_score(s: State, player: int, action: Action) -> float:

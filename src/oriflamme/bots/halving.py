@@ -44,8 +44,8 @@ from .base import (
     register_bot,
     whole_option,
 )
-from .evaluation import evaluate_all, greedy_action
-from .ismcts import LAST_ROUND, Worlds
+from .evaluation import evaluate_all, play_heuristic
+from .ismcts import Worlds
 
 DEFAULT_ROLLOUTS = 1000
 HORIZONS = ("round", "next")
@@ -116,12 +116,7 @@ class HalvingBot:
         rng = random.Random(luck)
         game = world.copy(log=False)
         game.apply(action, check=False)
-        last = game.round + (1 if self.horizon == "next" else 0)
-        while True:
-            decision = game.decision()
-            if decision is None or game.round > min(last, LAST_ROUND):
-                break
-            game.apply(greedy_action(game, decision.player, rng), check=False)
+        play_heuristic(game, game.round + (1 if self.horizon == "next" else 0), rng)
         result = game.result()
         if result is None:
             return evaluate_all(game)[me]

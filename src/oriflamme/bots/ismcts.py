@@ -87,7 +87,13 @@ from .base import (
     register_bot,
     whole_option,
 )
-from .evaluation import action_score, evaluate_all, greedy_action, projected_scores
+from .evaluation import (
+    action_score,
+    evaluate_all,
+    greedy_action,
+    play_heuristic,
+    projected_scores,
+)
 
 #: Weight of the score margin in the ``margin`` reward, and the margin that counts as decisive.
 MARGIN_WEIGHT = 0.5
@@ -278,15 +284,11 @@ class IsmctsBot:
         if self.rollout == "random" and self.horizon == "end":
             world.playout(rng)
         else:
-            greedy = self.rollout == "greedy"
             last = {"round": world.round, "next": world.round + 1}.get(self.horizon, LAST_ROUND)
-            while True:
-                decision = world.decision()
-                if decision is None or world.round > last:
-                    break
-                if greedy:
-                    world.apply(greedy_action(world, decision.player, rng), check=False)
-                else:
+            if self.rollout == "greedy":
+                play_heuristic(world, last, rng)
+            else:
+                while world.decision() is not None and world.round <= last:
                     world.apply(world.random_action(rng), check=False)
         return self._rewards(world)
 
