@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from oriflamme.api import Action, Game, new_game
-from oriflamme.bots import BotSpecError, HalvingBot, RandomBot, bot_move, make_bot, play_game
+from oriflamme.bots import BotSpecError, HalvingBot, bot_move, make_bot, play_game
 from scenarios import options, render, setup
-from test_ismcts import CONFIGS, placement_positions, rotated
+from test_ismcts import CONFIGS, placement_positions, rotated, wins_against_random
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['cards']}")
@@ -120,16 +120,7 @@ def test_clear_moves(seed: int) -> None:
 
 
 def test_halving_beats_random_bots() -> None:
-    wins = 0.0
-    for g in range(9):
-        game = new_game(players=3, seed=200 + g)
-        seat = g % 3
-        bots: dict[int, Any] = {p: RandomBot(g * 3 + p) for p in range(3)}
-        bots[seat] = HalvingBot(seed=g, iterations=30)
-        result = play_game(game, bots)
-        assert result is not None
-        wins += 1 / len(result.winners) if seat in result.winners else 0.0
-    assert wins >= 6
+    assert wins_against_random(lambda g: HalvingBot(seed=g, iterations=30), 9, 200) >= 6
 
 
 def test_specs() -> None:

@@ -24,7 +24,15 @@ import httpx
 import pytest
 
 try:
-    from playwright.sync_api import Browser, ConsoleMessage, Error, Page, ViewportSize, expect
+    from playwright.sync_api import (
+        Browser,
+        ConsoleMessage,
+        Error,
+        FilePayload,
+        Page,
+        ViewportSize,
+        expect,
+    )
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -202,6 +210,17 @@ def create_table(page: Page, server_url: str, humans: list[str], cards: str) -> 
     my_seat = page.get_by_test_id("open-my-seat").get_attribute("href")
     assert links[0] == f"{server_url}{my_seat}"
     return links
+
+
+def upload_save(page: Page, server_url: str, save: dict[str, Any]) -> None:
+    """Open the lobby and give ``save`` to its "continue a saved game" field."""
+    page.goto(f"{server_url}/")
+    file: FilePayload = {
+        "name": "save.json",
+        "mimeType": "application/json",
+        "buffer": json.dumps(save).encode(),
+    }
+    page.get_by_test_id("save-file").set_input_files(files=file)
 
 
 def server_view(server_url: str, link: str) -> dict[str, Any]:

@@ -9,7 +9,6 @@ round 6, or must place a card in round 2 once the bots have placed theirs.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -25,7 +24,6 @@ try:
         Browser,
         BrowserContext,
         Dialog,
-        FilePayload,
         Locator,
         Page,
         expect,
@@ -35,7 +33,14 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_browser import DESKTOP, Record, check_end_screen, create_table, server_view
+from test_browser import (
+    DESKTOP,
+    Record,
+    check_end_screen,
+    create_table,
+    server_view,
+    upload_save,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -500,13 +505,7 @@ def test_a_display_name_that_looks_like_html_stays_text(
     page = new_page()
     record.watch(page)
     # The lobby: continue LAST_DECISION with the name on red's seat.
-    page.goto(f"{server_url}/")
-    file: FilePayload = {
-        "name": "save.json",
-        "mimeType": "application/json",
-        "buffer": json.dumps(LAST_DECISION).encode(),
-    }
-    page.get_by_test_id("save-file").set_input_files(files=file)
+    upload_save(page, server_url, LAST_DECISION)
     expect(page.get_by_test_id("seat-row")).to_have_count(3)
     for seat in range(3):
         row = page.locator(f'[data-testid="seat-row"][data-seat="{seat}"]')

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 try:
-    from playwright.sync_api import Browser, FilePayload, Page, expect
+    from playwright.sync_api import Browser, Page, expect
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -32,6 +32,7 @@ from test_browser import (
     Record,
     attribute_selector,
     server_view,
+    upload_save,
     wait_for_turn,
 )
 
@@ -142,13 +143,7 @@ def create_from_position(server_url: str, save: dict[str, Any]) -> str:
 
 def create_in_lobby(page: Page, server_url: str, save: dict[str, Any]) -> str:
     """The same, through the lobby's "continue a saved game" field."""
-    page.goto(f"{server_url}/")
-    file: FilePayload = {
-        "name": "save.json",
-        "mimeType": "application/json",
-        "buffer": json.dumps(save).encode(),
-    }
-    page.get_by_test_id("save-file").set_input_files(files=file)
+    upload_save(page, server_url, save)
     expect(page.get_by_test_id("save-summary")).to_have_text(re.compile(r"3 players, round 2"))
     expect(page.get_by_test_id("players-count")).to_be_disabled()
     expect(page.get_by_test_id("seat-row")).to_have_count(3)

@@ -159,3 +159,14 @@ def budget_options(options: Mapping[str, str], default: int) -> tuple[int | None
     if iterations is None and seconds is None:
         iterations = default
     return iterations, seconds
+
+
+def check_budget(iterations: int | None, seconds: float | None) -> None:
+    """Raise ValueError unless the budget of a search bot is usable: ``iterations`` (at least
+    1), ``seconds`` per decision (positive), or both."""
+    if iterations is None and seconds is None:
+        raise ValueError("the search needs a budget: iterations, seconds or both")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"the time per decision must be positive, not {seconds}")

@@ -40,6 +40,7 @@ from .base import (
     ON_OFF,
     Bot,
     budget_options,
+    check_budget,
     choice_option,
     register_bot,
     whole_option,
@@ -63,12 +64,7 @@ class HalvingBot:
         infer: bool = True,
         name: str = "halving",
     ) -> None:
-        if iterations is None and seconds is None:
-            raise ValueError("the search needs a budget: iterations, seconds or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"the time per decision must be positive, not {seconds}")
+        check_budget(iterations, seconds)
         if horizon not in HORIZONS:
             raise ValueError(f"unknown horizon {horizon!r} (choose from {', '.join(HORIZONS)})")
         self.name = name

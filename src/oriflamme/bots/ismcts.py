@@ -84,6 +84,7 @@ from .base import (
     ON_OFF,
     Bot,
     budget_options,
+    check_budget,
     choice_option,
     number_option,
     register_bot,
@@ -151,12 +152,7 @@ class IsmctsBot:
         normalize: bool = False,
         name: str = "ismcts",
     ) -> None:
-        if iterations is None and seconds is None:
-            raise ValueError("ISMCTS needs a budget: iterations, seconds or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"the time per decision must be positive, not {seconds}")
+        check_budget(iterations, seconds)
         choices = ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS),
                    (opponents, OPPONENTS), (expand, EXPANSIONS))
         for value, allowed in choices:
