@@ -27,7 +27,11 @@ from oriflamme.api import END, FRONT, Action, ActionKind, Game, GameConfig
 from oriflamme.rules.texts import FAMILY_COLOURS
 
 __all__ = [
+    "OWN_AMBUSH_BY_EDITION",
+    "OWN_AMBUSH_MOVES",
+    "SHARED_VICTORY",
     "act",
+    "assert_own_ambush_outcome",
     "decision",
     "face_up",
     "influence",
@@ -182,3 +186,37 @@ def decision(game: Game) -> tuple[int, str] | None:
     """``(player, kind slug)`` of the decision awaited, or None once the game is over."""
     d = game.decision()
     return None if d is None else (d.player, d.kind.slug)
+
+
+# -- scenarios the adapters replay through their own interfaces ---------------------------------
+#: R-AMBUSH-3, R-EDITION-1: red's Soldier eliminates red's own face-down Ambush (3 players, red
+#: holding a Soldier and an Ambush). Round 1: red's Ambush, then any card of blue's and green's,
+#: all left face down. Round 2 (blue first): blue's and green's at the end, red's Soldier in front
+#: of its Ambush. Patterns match the start of the actions' English labels.
+OWN_AMBUSH_MOVES = (
+    "Place Ambush at the end", "Place .* at the end", "Place .* at the end",
+    "Leave", "Leave", "Leave",
+    "Place .* at the end", "Place .* at the end", "Place Soldier at the front",
+    "Reveal Soldier", "Eliminate your Ambush",
+)
+#: (edition, red's Influence after, whether the Soldier stays): the revised edition gives the
+#: elimination's 1 only and the Soldier stays; the first edition 1 more and discards the Soldier.
+OWN_AMBUSH_BY_EDITION = [("revised", 2, True), ("first", 3, False)]
+
+
+def assert_own_ambush_outcome(position: Mapping[str, Any], red: int, soldier_stays: bool) -> None:
+    """Check a position after :data:`OWN_AMBUSH_MOVES` against one edition's outcome."""
+    assert position["influence"] == [red, 1, 1]
+    assert (position["queue"][0] == ["red:soldier*"]) is soldier_stays
+    assert len(position["queue"]) == 4 + soldier_stays
+    assert [len(stack) for stack in position["queue"]] == [1] * (4 + soldier_stays)
+    assert "ambush" in position["families"]["red"]["eliminated"]
+
+
+#: The last decision of a game: red leaves its Spy face down, the round and the game end with
+#: red and blue tied on Influence (5) and on cards in the Queue (1 each): a shared victory.
+SHARED_VICTORY: dict[str, Any] = {
+    "config": {"players": 3}, "round": 6, "phase": "resolution", "cursor": 1,
+    "influence": [5, 5, 3], "queue": [["blue:soldier*"], ["red:spy"]],
+    "families": {c: {"rest": "eliminated"} for c in ("red", "blue", "green")},
+}

@@ -24,6 +24,12 @@ from oriflamme.bots import make_bot  # noqa: E402
 from oriflamme.envs import openspiel  # noqa: E402
 from oriflamme.envs.encoding import ActionCodec, Layout  # noqa: E402
 from oriflamme.envs.openspiel import BotPlayer, OriflammeState  # noqa: E402
+from scenarios import (  # noqa: E402
+    OWN_AMBUSH_BY_EDITION,
+    OWN_AMBUSH_MOVES,
+    SHARED_VICTORY,
+    assert_own_ambush_outcome,
+)
 
 SETUPS: list[dict[str, Any]] = [
     {"players": p, "cards": c} for p in (3, 4, 5) for c in ("base", "embrasement")
@@ -161,40 +167,27 @@ SOLDIER_AND_AMBUSH_IN_HAND = [2, 3, 4, 0, 1, 5, 6, 7, 8] * 3
 
 
 def act(state: Any, pattern: str) -> None:
-    """Apply the one legal action of the player to act whose string matches ``pattern``."""
+    """Apply the first legal action of the player to act whose string matches ``pattern``."""
     player = state.current_player()
     matches = [a for a in state.legal_actions()
                if re.match(pattern, state.action_to_string(player, a))]
-    assert len(matches) == 1, (pattern, [state.action_to_string(player, a)
-                                         for a in state.legal_actions()])
+    assert matches, (pattern, [state.action_to_string(player, a) for a in state.legal_actions()])
     state.apply_action(matches[0])
 
 
-@pytest.mark.parametrize(("edition", "red", "soldier_stays"),
-                         [("revised", 2, True), ("first", 3, False)])
+@pytest.mark.parametrize(("edition", "red", "soldier_stays"), OWN_AMBUSH_BY_EDITION)
 def test_the_edition_decides_what_eliminating_ones_own_ambush_does(
     edition: str, red: int, soldier_stays: bool
 ) -> None:
-    """R-AMBUSH-3, R-EDITION-1 through the adapter: red's Soldier eliminates red's own
-    face-down Ambush. Revised: the elimination's 1 only and the Soldier stays; first edition:
-    1 more and the Soldier is discarded."""
+    """R-AMBUSH-3, R-EDITION-1 through the adapter (``scenarios.OWN_AMBUSH_MOVES``)."""
     state = load(players=3, edition=edition).new_initial_state()
     for outcome in SOLDIER_AND_AMBUSH_IN_HAND:
         state.apply_action(outcome)
-    # Round 1: red's Ambush, blue's and green's Archers, all left face down.
-    for pattern in ("Place Ambush at the end", "Place Archer at the end",
-                    "Place Archer at the end", "Leave", "Leave", "Leave"):
-        act(state, pattern)
-    # Round 2 (blue first): Royal Decrees at the end, red's Soldier in front of its Ambush.
-    for pattern in ("Place Royal Decree at the end", "Place Royal Decree at the end",
-                    "Place Soldier at the front", "Reveal Soldier", "Eliminate your Ambush"):
+    for pattern in OWN_AMBUSH_MOVES:
         act(state, pattern)
     position = state.oriflamme_game().position()
-    assert position["influence"] == [red, 1, 1]
-    rest = [["blue:archer+1"], ["green:archer+1"], ["blue:royal_decree"],
-            ["green:royal_decree"]]
-    assert position["queue"] == ([["red:soldier*"]] if soldier_stays else []) + rest
-    assert "ambush" in position["families"]["red"]["eliminated"]
+    assert_own_ambush_outcome(position, red, soldier_stays)
+    assert position["queue"][-4:-2] == [["blue:archer+1"], ["green:archer+1"]]  # left once
 
 
 @pytest.mark.parametrize("setup", SETUPS[::2], ids=ids)
@@ -215,13 +208,7 @@ def test_the_explicit_deal_is_the_engines_deal(setup: dict[str, Any]) -> None:
         assert state.current_player() == 0
 
 
-#: The last decision of a game: red leaves its Spy face down, the round and the game end with
-#: red and blue tied on Influence (5) and on cards in the Queue (1 each): a shared victory.
-TIE = {
-    "config": {"players": 3}, "round": 6, "phase": "resolution", "cursor": 1,
-    "influence": [5, 5, 3], "queue": [["blue:soldier*"], ["red:spy"]],
-    "families": {c: {"rest": "eliminated"} for c in ("red", "blue", "green")},
-}
+TIE = SHARED_VICTORY
 
 
 def test_returns_are_win_shares_at_the_end_only() -> None:

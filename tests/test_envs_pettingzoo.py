@@ -20,6 +20,12 @@ from oriflamme.api import Action, WorldSampler, new_game
 from oriflamme.envs import pettingzoo as module
 from oriflamme.envs.encoding import ActionCodec, Layout
 from oriflamme.envs.pettingzoo import env, raw_env
+from scenarios import (
+    OWN_AMBUSH_BY_EDITION,
+    OWN_AMBUSH_MOVES,
+    SHARED_VICTORY,
+    assert_own_ambush_outcome,
+)
 
 SETUPS: list[dict[str, Any]] = [
     {"players": p, "cards": c} for p in (3, 4, 5) for c in ("base", "embrasement")
@@ -94,31 +100,18 @@ def act(e: Any, pattern: str) -> None:
     e.step(e.unwrapped.codec.encode(moves[0], player))
 
 
-@pytest.mark.parametrize(("edition", "red", "soldier_stays"),
-                         [("revised", 2, True), ("first", 3, False)])
+@pytest.mark.parametrize(("edition", "red", "soldier_stays"), OWN_AMBUSH_BY_EDITION)
 def test_the_edition_decides_what_eliminating_ones_own_ambush_does(
     edition: str, red: int, soldier_stays: bool
 ) -> None:
-    """R-AMBUSH-3, R-EDITION-1 through the environment: red's Soldier eliminates red's own
-    face-down Ambush. Revised: the elimination's 1 only and the Soldier stays; first edition:
-    1 more and the Soldier is discarded."""
+    """R-AMBUSH-3, R-EDITION-1 through the environment (``scenarios.OWN_AMBUSH_MOVES``)."""
     e = env(players=3, cards="base", edition=edition)
     e.reset(seed=0)
     hand = {card["type"] for card in e.unwrapped.game.observe(0)["families"][0]["hand"]}
     assert {"soldier", "ambush"} <= hand
-    # Round 1: red's Ambush, then any card of blue's and green's; all left face down.
-    for pattern in ("Place Ambush at the end", "Place .* at the end", "Place .* at the end",
-                    "Leave", "Leave", "Leave"):
+    for pattern in OWN_AMBUSH_MOVES:
         act(e, pattern)
-    # Round 2 (blue first): blue's and green's at the end, red's Soldier in front of its Ambush.
-    for pattern in ("Place .* at the end", "Place .* at the end", "Place Soldier at the front",
-                    "Reveal Soldier", "Eliminate your Ambush"):
-        act(e, pattern)
-    position = e.unwrapped.game.position()
-    assert position["influence"] == [red, 1, 1]
-    assert (position["queue"][0] == ["red:soldier*"]) is soldier_stays
-    assert len(position["queue"]) == 4 + soldier_stays
-    assert "ambush" in position["families"]["red"]["eliminated"]
+    assert_own_ambush_outcome(e.unwrapped.game.position(), red, soldier_stays)
     observation = e.observe("player_1")["observation"]
     assert np.array_equal(observation, e.unwrapped.encoder.encode(e.unwrapped.game.observe(1)))
 
@@ -133,18 +126,9 @@ def test_spaces_fit_the_setup() -> None:
     assert space["action_mask"].shape == (1153,)
 
 
-#: The last decision of a game: red leaves its Spy face down, the round and the game end with
-#: red and blue tied on Influence (5) and on cards in the Queue (1 each): a shared victory.
-TIE = {
-    "config": {"players": 3}, "round": 6, "phase": "resolution", "cursor": 1,
-    "influence": [5, 5, 3], "queue": [["blue:soldier*"], ["red:spy"]],
-    "families": {c: {"rest": "eliminated"} for c in ("red", "blue", "green")},
-}
-
-
 def test_a_shared_victory_shares_the_reward() -> None:
     e = env(players=3)
-    e.reset(options={"position": TIE})
+    e.reset(options={"position": SHARED_VICTORY})
     spy = e.unwrapped.game.card("red:spy")
     leave = ActionCodec(Layout.of(e.unwrapped.config)).encode(Action.leave(spy), 0)
     e.step(leave)
