@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oriflamme.api import CHOOSABLE, Game, WorldSampler, new_game, sample_world
+from oriflamme.api import CHOOSABLE, CardType, Game, WorldSampler, new_game, sample_world
 
 SETUPS = [
     {"players": 3, "cards": "base"},
@@ -61,7 +61,13 @@ def test_sampled_world_agrees_with_the_players_knowledge(
     view = game.observe(viewer)
     sampler = WorldSampler(view)
     for k in range(3):
-        world = sampler.sample(random.Random(seed * 7 + k))
+        rng = random.Random(seed * 7 + k)
+        if k < 2:
+            world = sampler.sample(rng)
+        else:  # the two-step way: deal the hidden types, then build that deal's world
+            deal = sampler.deal(rng)
+            world = sampler.sample(rng, deal=deal)
+            assert types_by_id(world) == {i: CardType(t).name.lower() for i, t in enumerate(deal)}
         assert world.observe(viewer) == view
         counts = where_each_card_is(world)
         assert counts == where_each_card_is(game)  # same cards, each in exactly one place
@@ -70,6 +76,11 @@ def test_sampled_world_agrees_with_the_players_knowledge(
         # the world plays on to the end without error
         world.playout(random.Random(k))
         assert world.is_over
+
+
+def types_by_id(game: Game) -> dict[int, str]:
+    """Card id -> its type's name, from the complete position."""
+    return {i: ref.split(":")[1] for ref, i in game.position()["ids"].items()}
 
 
 def test_hidden_cards_are_really_dealt_anew() -> None:

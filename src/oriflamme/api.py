@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -414,9 +414,31 @@ class WorldSampler:
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a player's observation: {exc}") from None
 
-    def sample(self, rng: random.Random, log: bool = False) -> Game:
-        """One consistent world (no seed, no history; no event log unless ``log``)."""
-        state = self._sampler.sample(rng)
+    def deal(self, rng: random.Random) -> tuple[int, ...]:
+        """The card type (a :class:`CardType` value) of every card id in one consistent world,
+        the hidden cards dealt at random: cheaper than a world, for searches that keep or
+        redraw worlds by the types they hold. Build the world of a deal with
+        ``sample(rng, deal=...)``.
+
+        >>> game = new_game(players=3, seed=2)
+        >>> sampler = WorldSampler(game.observe(0))
+        >>> types = sampler.deal(random.Random(5))
+        >>> world = sampler.sample(random.Random(6), deal=types)
+        >>> world.observe(0) == game.observe(0)
+        True
+        >>> world.position() == sampler.sample(random.Random(6), deal=types).position()
+        True
+        """
+        return self._sampler.deal(rng)
+
+    def sample(
+        self, rng: random.Random, log: bool = False, deal: Sequence[int] | None = None
+    ) -> Game:
+        """One consistent world (no seed, no history; no event log unless ``log``), its
+        hidden cards dealt with ``rng`` or as in ``deal`` (from :meth:`deal`)."""
+        if deal is not None and not isinstance(deal, tuple):
+            deal = tuple(deal)
+        state = self._sampler.sample(rng, deal)
         if log:
             state.log = []
         return Game(state)

@@ -351,19 +351,18 @@ class Worlds:
         return list(self._evidence)
 
     def draw(self, rng: random.Random) -> Game:
-        world = self._sampler.sample(rng)
         if not self._evidence:
-            return world
+            return self._sampler.sample(rng)
+        # only the dealt types decide: the world is built once, for the deal kept
         for _ in range(MAX_ATTEMPTS):
-            types = state_of(world).card_type
+            types = self._sampler.deal(rng)
             weight = 1.0
             for card, tokens in self._evidence:
                 weight *= _ODDS_BY_TYPE[types[card]] ** tokens
             self._ceiling = max(self._ceiling, weight)
             if rng.random() * self._ceiling < weight:
                 break
-            world = self._sampler.sample(rng)
-        return world
+        return self._sampler.sample(rng, deal=types)
 
 
 def best_placements(

@@ -137,25 +137,38 @@ class WorldSampler:
         self._template = s
         self._hidden = hidden
 
-    def sample(self, rng: random.Random) -> State:
-        """A full state consistent with the observation, hidden cards dealt with ``rng``."""
-        s = self._template.copy(keep_log=False)
-        types = list(s.card_type)
-        for f, in_queue, unplaced, sizes, free_types in self._hidden:
+    def deal(self, rng: random.Random) -> tuple[int, ...]:
+        """The card type of every id in a world: the hidden ones dealt at random with ``rng``.
+
+        Cheaper than a whole world: a search that accepts or rejects worlds by their hidden
+        types (see ``oriflamme.bots.ismcts.Worlds``) deals first, then builds the world it keeps
+        with :meth:`sample`.
+        """
+        types = list(self._template.card_type)
+        for _, in_queue, unplaced, _, free_types in self._hidden:
             if not free_types:
                 continue
             dealt = free_types[:]
             rng.shuffle(dealt)
-            cards = in_queue + unplaced
-            for c, t in zip(cards, dealt, strict=True):
+            for c, t in zip(in_queue + unplaced, dealt, strict=True):
                 types[c] = t
+        return tuple(types)
+
+    def sample(self, rng: random.Random, types: tuple[int, ...] | None = None) -> State:
+        """A full state consistent with the observation, hidden cards dealt with ``rng`` (or
+        as in ``types``, a :meth:`deal` of this sampler); the hidden zones are ordered with
+        ``rng``."""
+        s = self._template.copy(keep_log=False)
+        s.card_type = self.deal(rng) if types is None else types
+        for f, _, unplaced, sizes, free_types in self._hidden:
+            if not free_types:
+                continue
             order = unplaced[:]
             rng.shuffle(order)
             k = 0
             for zone, count in sizes:
                 s.zones[f * N_ZONES + zone] = order[k:k + count]
                 k += count
-        s.card_type = tuple(types)
         return s
 
 
