@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ from oriflamme.bots import (
     bot_move,
     known_bots,
     make_bot,
+    parallel,
     play_game,
 )
 from oriflamme.bots.evaluation import action_score, greedy_action
@@ -298,6 +299,48 @@ def test_greedy_expansion_tries_the_heuristic_choice_first() -> None:
     assert not random_first <= heuristic
 
 
+@pytest.fixture
+def serial_searches() -> Iterator[None]:
+    """Within the test, root-parallel searches run their parts one after the other here."""
+    parallel.disable_pool()
+    yield
+    parallel.enable_pool()
+
+
+def test_root_parallel_search_shares_the_iterations_among_processes() -> None:
+    """``workers=3``: three searches with their own seeds, two in other processes; their root
+    statistics are summed, so the answer is the same as running the three parts here."""
+    game = placement_positions(2)[1]
+    legal = game.legal_actions()
+    observation = game.observe(0)
+    bot = make_bot("ismcts:iterations=301:workers=3", 7)
+    assert isinstance(bot, IsmctsBot) and bot.workers == 3
+    pick = bot.act(observation, legal)
+    search = bot.last_search
+    assert search.iterations == 301 == sum(search.visits.values())
+    assert set(search.visits) <= set(legal) and pick == max(search.visits,
+                                                            key=search.visits.__getitem__)
+    one = make_bot("ismcts:iterations=301", 7)
+    one.act(observation, legal)
+    assert one.last_search.visits != search.visits  # not one search: three, with other seeds
+    parallel.disable_pool()
+    try:
+        here = make_bot("ismcts:iterations=301:workers=3", 7)
+        assert here.act(observation, legal) == pick
+        assert isinstance(here, IsmctsBot) and here.last_search.visits == search.visits
+    finally:
+        parallel.enable_pool()
+
+
+def test_root_parallel_search_keeps_to_its_time(serial_searches: None) -> None:
+    """With a time budget each part stops at the same deadline; run here, the parts follow one
+    another, each getting at least one iteration."""
+    game = placement_positions(1)[0]
+    bot = IsmctsBot(seed=1, iterations=None, seconds=0.05, workers=2)
+    bot.act(game.observe(0), game.legal_actions())
+    assert bot.last_search.iterations >= 2 and bot.last_search.seconds < 1.0
+
+
 def test_the_seed_option_overrides_the_runner_seed() -> None:
     game = placement_positions(1)[0]
     legal = game.legal_actions()
@@ -324,6 +367,8 @@ def test_the_seed_option_overrides_the_runner_seed() -> None:
         ("ismcts:opponents=smart", "opponents='smart': choose from tree, greedy"),
         ("ismcts:expand=best", "expand='best': choose from random, greedy"),
         ("ismcts:normalize=yes", "normalize='yes': choose from on, off"),
+        ("ismcts:workers=0", "workers='0': must be at least 1"),
+        ("ismcts:iterations=3:workers=4", "workers=4: more workers than the 3 iterations"),
         ("ismcts:depth=3", "does not take option"),
         ("ismcts:200:iterations=3", "given twice"),
         ("ismcts:deep", "expected key=value"),

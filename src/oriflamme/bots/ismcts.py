@@ -59,6 +59,8 @@ stay off. In 2-player head-to-head games (40 each, ±0.15), 3000 iterations won 
 
 The budget is a number of iterations, a time per decision, or both (whichever ends first); with
 iterations only, the same seed gives the same choices. The answer is the most visited action.
+``workers=N`` shares the budget among N searches with their own seeds on N cores (root
+parallelisation, :mod:`oriflamme.bots.parallel`) and sums their root statistics.
 
 >>> from oriflamme.api import new_game
 >>> from oriflamme.bots.runner import play_game
@@ -74,7 +76,8 @@ import math
 import random
 import time
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any
 
 from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
@@ -83,6 +86,7 @@ from oriflamme.search import state_of
 from .base import (
     ON_OFF,
     Bot,
+    BotSpecError,
     budget_options,
     check_budget,
     choice_option,
@@ -97,6 +101,7 @@ from .evaluation import (
     play_heuristic,
     projected_scores,
 )
+from .parallel import discard_pool, shared_pool
 
 #: Weight of the score margin in the ``margin`` reward, and the margin that counts as decisive.
 MARGIN_WEIGHT = 0.5
@@ -114,10 +119,12 @@ DEFAULT_EXPLORATION = 0.7
 
 @dataclass(frozen=True, slots=True)
 class SearchStats:
-    """What the last search did: iterations run and seconds spent (0 for a forced move)."""
+    """What the last search did: iterations run, seconds spent (0 for a forced move), and how
+    often the root tried each action (summed over the workers)."""
 
     iterations: int
     seconds: float
+    visits: Mapping[Action, int] = field(default_factory=dict)
 
 
 class _Node:
@@ -150,9 +157,14 @@ class IsmctsBot:
         opponents: str = "tree",
         expand: str = "random",
         normalize: bool = False,
+        workers: int = 1,
         name: str = "ismcts",
     ) -> None:
         check_budget(iterations, seconds)
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        if iterations is not None and iterations < workers:
+            raise ValueError(f"{iterations} iterations cannot be shared among {workers} workers")
         choices = ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS),
                    (opponents, OPPONENTS), (expand, EXPANSIONS))
         for value, allowed in choices:
@@ -174,6 +186,7 @@ class IsmctsBot:
         self.opponents = opponents
         self.expand = expand
         self.normalize = normalize
+        self.workers = workers
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
 
@@ -184,21 +197,89 @@ class IsmctsBot:
             self.last_search = SearchStats(0, 0.0)
             return legal[0]
         start = time.perf_counter()
+        if self.candidates and len(legal) > self.candidates and legal[0].kind == ActionKind.PLACE:
+            worlds = Worlds(observation, self.infer)
+            legal = best_placements(worlds.draw(self._rng), observation["viewer"], legal,
+                                    self.candidates)
+        if self.workers == 1:
+            stats, done = self.search(observation, legal, self.iterations, self.seconds)
+        else:
+            stats, done = self._search_in_parallel(observation, legal)
+        visits = {a: v for a, (v, _) in stats.items()}
+        self.last_search = SearchStats(done, time.perf_counter() - start, visits)
+        return max(legal, key=lambda a: _preference(stats.get(a)))
+
+    def search(
+        self,
+        observation: Mapping[str, Any],
+        legal: Sequence[Action],
+        iterations: int | None,
+        seconds: float | None,
+    ) -> tuple[dict[Action, tuple[int, float]], int]:
+        """One search of this decision among ``legal`` with this budget: the root's statistics
+        (visits, summed reward) by action, and the iterations run."""
+        start = time.perf_counter()
         me: int = observation["viewer"]
         worlds = Worlds(observation, self.infer)
-        if self.candidates and len(legal) > self.candidates and legal[0].kind == ActionKind.PLACE:
-            legal = best_placements(worlds.draw(self._rng), me, legal, self.candidates)
         root = _Node(me)
-        deadline = math.inf if self.seconds is None else start + self.seconds
-        limit = math.inf if self.iterations is None else self.iterations
+        deadline = math.inf if seconds is None else start + seconds
+        limit = math.inf if iterations is None else iterations
         done = 0
         allowed = frozenset(legal)
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             self._iterate(worlds.draw(self._rng), root, me, allowed)
             done += 1
-        self.last_search = SearchStats(done, time.perf_counter() - start)
         edges = root.children.get(me, {})
-        return max(legal, key=lambda a: _preference(edges.get(a)))
+        stats = {a: (node.visits, node.reward) for a in legal
+                 if (node := edges.get(a)) is not None}
+        return stats, done
+
+    def _search_in_parallel(
+        self, observation: Mapping[str, Any], legal: Sequence[Action]
+    ) -> tuple[dict[Action, tuple[int, float]], int]:
+        """Root parallelisation: ``workers`` searches with their own seeds and shares of the
+        iterations (N - 1 in the shared pool, one here), their root statistics summed."""
+        n = self.workers
+        # one wall-clock deadline for all (comparable across processes, unlike perf_counter)
+        until = None if self.seconds is None else time.time() + self.seconds
+        seeds = [self._rng.getrandbits(64) for _ in range(n)]
+        shares: list[int | None] = [None] * n
+        if self.iterations is not None:
+            shares = [self.iterations // n + (i < self.iterations % n) for i in range(n)]
+        settings = self.settings()
+        observation = dict(observation)
+        parts: list[Any] = []
+        pool = shared_pool(n - 1)
+        if pool is not None:
+            try:
+                parts = [pool.submit(search_part, settings, seeds[i], observation, list(legal),
+                                     shares[i], until) for i in range(1, n)]
+            except RuntimeError:  # a broken or shut-down pool: start another next time
+                discard_pool()
+                parts = []
+        results = [search_part(settings, seeds[0], observation, legal, shares[0], until)]
+        try:
+            results += [part.result() for part in parts]
+        except (BrokenProcessPool, OSError):
+            discard_pool()
+            results = results[:1]
+        # whatever the pool could not run, this process runs (the same answer, later)
+        for i in range(len(results), n):
+            results.append(search_part(settings, seeds[i], observation, legal, shares[i], until))
+        stats: dict[Action, tuple[int, float]] = {}
+        for part_stats, _ in results:
+            for action, (visits, reward) in part_stats.items():
+                seen, total = stats.get(action, (0, 0.0))
+                stats[action] = (seen + visits, total + reward)
+        return stats, sum(done for _, done in results)
+
+    def settings(self) -> dict[str, Any]:
+        """The options of this search (not its budget, seed or name), as keyword arguments."""
+        return {
+            "rollout": self.rollout, "horizon": self.horizon, "exploration": self.exploration,
+            "reward": self.reward, "infer": self.infer, "opponents": self.opponents,
+            "expand": self.expand, "normalize": self.normalize,
+        }
 
     # -- one iteration ------------------------------------------------------------------
     def _iterate(self, world: Game, root: _Node, me: int, allowed: frozenset[Action]) -> None:
@@ -384,18 +465,33 @@ def _left_cards(observation: Mapping[str, Any]) -> list[tuple[int, int]]:
             if e["type"] is None and e["tokens"] > 0]
 
 
-def _preference(node: _Node | None) -> tuple[int, float]:
+def _preference(stats: tuple[int, float] | None) -> tuple[int, float]:
     """The root's answer: the most visited action, ties broken by the higher mean reward."""
-    if node is None or node.visits == 0:
+    if stats is None or stats[0] == 0:
         return (0, 0.0)
-    return (node.visits, node.reward / node.visits)
+    return (stats[0], stats[1] / stats[0])
+
+
+def search_part(
+    settings: Mapping[str, Any],
+    seed: int,
+    observation: Mapping[str, Any],
+    legal: Sequence[Action],
+    iterations: int | None,
+    until: float | None,
+) -> tuple[dict[Action, tuple[int, float]], int]:
+    """One of the searches of a root-parallel decision (run in a worker process or here),
+    stopped at the wall-clock time ``until`` if given (after one iteration at least)."""
+    seconds = None if until is None else max(until - time.time(), 1e-6)
+    bot = IsmctsBot(seed=seed, iterations=iterations, seconds=seconds, **settings)
+    return bot.search(observation, legal, iterations, seconds)
 
 
 # -- the spec ``ismcts:key=value`` ----------------------------------------------------------------
 #: The options of an ``ismcts`` spec; a bare number is the first (``ismcts:500``).
 OPTIONS = (
     "iterations", "time", "rollout", "horizon", "c", "reward", "infer", "candidates",
-    "opponents", "expand", "normalize", "seed",
+    "opponents", "expand", "normalize", "workers", "seed",
 )
 
 
@@ -406,6 +502,10 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
     ``time`` only, the search runs for that many seconds per decision.
     """
     iterations, seconds = budget_options(options, DEFAULT_ITERATIONS)
+    workers = whole_option("workers", options.get("workers", "1"), 1)
+    if iterations is not None and iterations < workers:
+        raise BotSpecError(f"option workers={workers}: more workers than the {iterations}"
+                           " iterations to share")
     return IsmctsBot(
         seed=whole_option("seed", options["seed"]) if "seed" in options else seed,
         iterations=iterations,
@@ -419,6 +519,7 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
         opponents=choice_option("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS),
         expand=choice_option("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS),
         normalize=choice_option("normalize", options.get("normalize", "off"), ON_OFF) == "on",
+        workers=workers,
     )
 
 
