@@ -332,6 +332,30 @@ def test_root_parallel_search_shares_the_iterations_among_processes() -> None:
         parallel.enable_pool()
 
 
+def test_a_broken_worker_pool_costs_time_not_the_answer() -> None:
+    """If the worker processes die, the parts they should have run are run here: the same
+    answer; the next decision starts a new pool."""
+    game = placement_positions(2)[1]
+    observation, legal = game.observe(0), game.legal_actions()
+    parallel.disable_pool()
+    try:
+        serial = IsmctsBot(seed=3, iterations=90, workers=2)
+        expected = serial.act(observation, legal), serial.last_search.visits
+    finally:
+        parallel.enable_pool()
+    pool = parallel.shared_pool(1)
+    assert pool is not None
+    assert pool.submit(abs, -2).result() == 2  # the worker process is up
+    for process in list(pool._processes.values()):  # type: ignore[attr-defined]
+        process.kill()
+        process.join()
+    bot = IsmctsBot(seed=3, iterations=90, workers=2)
+    assert (bot.act(observation, legal), bot.last_search.visits) == expected
+    again = IsmctsBot(seed=3, iterations=90, workers=2)
+    assert (again.act(observation, legal), again.last_search.visits) == expected
+    assert parallel.shared_pool(1) is not pool
+
+
 def test_root_parallel_search_keeps_to_its_time(serial_searches: None) -> None:
     """With a time budget each part stops at the same deadline; run here, the parts follow one
     another, each getting at least one iteration."""
