@@ -1,0 +1,67 @@
+"""benchmarks/match.py: a head-to-head match in chunks, resumed after a stop, summed."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "match.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("match_script", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_match_is_played_in_chunks_resumed_and_summed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = load_script()
+    assert doctest.testmod(match).failed == 0
+    args = ["--bots", "greedy,random", "--chunks", "2", "--chunk", "4", "--seed", "5",
+            "--out", str(tmp_path)]
+    assert match.main(args) == 0
+    first = capsys.readouterr().out
+    assert first.count("chunk ") == 2 and "greedy: " in first
+    done = sorted(p.name for p in tmp_path.iterdir())
+    assert done == ["chunk-5", "chunk-6"]
+    stamp = (tmp_path / "chunk-5" / "results.json").stat().st_mtime_ns
+    # run again with one more chunk: only the new one is played
+    assert match.main([*args[:3], "3", *args[4:]]) == 0
+    assert capsys.readouterr().out.count("chunk ") == 1
+    assert (tmp_path / "chunk-5" / "results.json").stat().st_mtime_ns == stamp
+    summary = match.summarise(tmp_path)
+    assert summary["games"] == 12 and summary["chunks"] == 3
+    assert summary["deals"] == 6  # each deal played twice, the seats swapped
+    assert summary["won_both"] + summary["lost_both"] + summary["split"] == 6
+    wins = 0.0
+    for chunk in tmp_path.glob("chunk-*/results.json"):
+        data = json.loads(chunk.read_text())
+        assert data["bots"][0]["bot"] == "greedy"
+        wins += data["bots"][0]["wins"]
+    assert summary["win_share"] == pytest.approx(wins / 12)
+    low, high = summary["interval"]
+    assert low < summary["win_share"] < high or summary["win_share"] in (0.0, 1.0)
+    assert set(summary["seconds_per_decision"]) == {"greedy", "random"}
+
+
+def test_the_summary_refuses_chunks_of_another_match(tmp_path: Path) -> None:
+    match = load_script()
+    match.main(["--bots", "random,greedy", "--chunks", "1", "--chunk", "2", "--seed", "1",
+                "--out", str(tmp_path)])
+    with pytest.raises(SystemExit, match="not of random"):  # played, then refused
+        match.main(["--bots", "greedy,random", "--chunks", "1", "--chunk", "2", "--seed", "2",
+                    "--out", str(tmp_path)])
+    assert (tmp_path / "chunk-2" / "results.json").exists()
+    with pytest.raises(SystemExit, match="not of random"):
+        match.summarise(tmp_path)
+    with pytest.raises(SystemExit, match="no finished chunk"):
+        match.summarise(tmp_path / "empty")
