@@ -164,7 +164,8 @@ class IsmctsBot:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
         if iterations is not None and iterations < workers:
-            raise ValueError(f"{iterations} iterations cannot be shared among {workers} workers")
+            raise ValueError(f"workers={workers}: more workers than the {iterations} iterations"
+                             " to share")
         choices = ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS),
                    (opponents, OPPONENTS), (expand, EXPANSIONS))
         for value, allowed in choices:
@@ -502,11 +503,7 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
     ``time`` only, the search runs for that many seconds per decision.
     """
     iterations, seconds = budget_options(options, DEFAULT_ITERATIONS)
-    workers = whole_option("workers", options.get("workers", "1"), 1)
-    if iterations is not None and iterations < workers:
-        raise BotSpecError(f"option workers={workers}: more workers than the {iterations}"
-                           " iterations to share")
-    return IsmctsBot(
+    settings: dict[str, Any] = dict(
         seed=whole_option("seed", options["seed"]) if "seed" in options else seed,
         iterations=iterations,
         seconds=seconds,
@@ -519,8 +516,12 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
         opponents=choice_option("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS),
         expand=choice_option("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS),
         normalize=choice_option("normalize", options.get("normalize", "off"), ON_OFF) == "on",
-        workers=workers,
+        workers=whole_option("workers", options.get("workers", "1"), 1),
     )
+    try:
+        return IsmctsBot(**settings)
+    except ValueError as exc:  # options that are valid alone but not together
+        raise BotSpecError(f"option {exc}") from None
 
 
 def _make_ismcts(seed: int, options: Mapping[str, str]) -> Bot:

@@ -22,14 +22,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _size = 0
-_failed = False
+_serial = False
 
 
 def shared_pool(workers: int) -> Executor | None:
     """A pool of at least ``workers`` processes, or None if processes cannot be started."""
-    global _pool, _size, _failed
+    global _pool, _size, _serial
     with _lock:
-        if _failed:
+        if _serial:
             return None
         if _pool is None or _size < workers:
             if _pool is not None:
@@ -39,7 +39,7 @@ def shared_pool(workers: int) -> Executor | None:
                 context = multiprocessing.get_context(method)
                 _pool = ProcessPoolExecutor(workers, mp_context=context)
             except (OSError, ValueError, NotImplementedError):
-                _failed = True
+                _serial = True
                 _pool = None
                 return None
             _size = workers
@@ -57,17 +57,17 @@ def discard_pool() -> None:
 
 def disable_pool() -> None:
     """Run every later search of this process serially (tests compare both ways)."""
-    global _failed
+    global _serial
     discard_pool()
     with _lock:
-        _failed = True
+        _serial = True
 
 
 def enable_pool() -> None:
     """Undo :func:`disable_pool`."""
-    global _failed
+    global _serial
     with _lock:
-        _failed = False
+        _serial = False
 
 
 atexit.register(discard_pool)

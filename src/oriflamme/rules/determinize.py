@@ -90,7 +90,8 @@ class WorldSampler:
                     types[c] = CardType[entry["type"].upper()]
             s.queue.append(ids)
         s.zones = [[] for _ in range(nf * N_ZONES)]
-        # For each family: ids whose zone is hidden, with the sizes of those zones.
+        # For each family: the ids whose type is hidden (face down in the Queue, then unplaced),
+        # the unplaced ones, the sizes of their hidden zones, and the types left to deal them.
         hidden: list[tuple[int, list[int], list[int], list[tuple[int, int]], list[int]]] = []
         family_types = [int(t) for t in cfg.card_types]
         if cfg.has_twin:
@@ -121,7 +122,7 @@ class WorldSampler:
                 k for _, k in sizes
             ) != len(unplaced):
                 raise ValueError(f"inconsistent observation for family {f}")
-            hidden.append((f, in_queue, unplaced, sizes, free_types))
+            hidden.append((f, in_queue + unplaced, unplaced, sizes, free_types))
         s.card_type = tuple(types)
         s.influence = list(view["influence"])
         s.round = view["round"]
@@ -141,16 +142,15 @@ class WorldSampler:
         """The card type of every id in a world: the hidden ones dealt at random with ``rng``.
 
         Cheaper than a whole world: a search that accepts or rejects worlds by their hidden
-        types (see ``oriflamme.bots.ismcts.Worlds``) deals first, then builds the world it keeps
-        with :meth:`sample`.
+        types deals first, then builds the world it keeps with :meth:`sample`.
         """
         types = list(self._template.card_type)
-        for _, in_queue, unplaced, _, free_types in self._hidden:
+        for _, unknown, _, _, free_types in self._hidden:
             if not free_types:
                 continue
             dealt = free_types[:]
             rng.shuffle(dealt)
-            for c, t in zip(in_queue + unplaced, dealt, strict=True):
+            for c, t in zip(unknown, dealt, strict=True):
                 types[c] = t
         return tuple(types)
 
