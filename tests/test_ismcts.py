@@ -64,7 +64,8 @@ def test_ismcts_plays_legal_actions_to_the_end(config: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     "spec", ["ismcts:5:rollout=random:horizon=end", "ismcts:5:rollout=greedy:horizon=round",
              "ismcts:5:reward=win", "ismcts:5:reward=margin:c=0",
-             "ismcts:8:expand=greedy:normalize=on", "ismcts:8:opponents=greedy:normalize=on"])
+             "ismcts:8:expand=greedy:normalize=on", "ismcts:8:opponents=greedy:normalize=on",
+             "ismcts:8:opponents=greedy:noise=0.5:value=fitted"])
 def test_every_rollout_and_reward_plays_legal_actions(spec: str) -> None:
     game = new_game(players=3, cards="embrasement", seed=8)
     result = play_game(game, {0: make_bot(spec, 1), 1: RandomBot(2), 2: RandomBot(3)})
@@ -262,6 +263,9 @@ def test_specs_set_the_options() -> None:
             bot.expand, bot.normalize) == (1000, None, "greedy", "round", "win", True, "random",
                                            False)
     assert "ismcts" in known_bots()
+    bot = make_bot("ismcts:opponents=greedy:noise=0.25:value=fitted", 1)
+    assert isinstance(bot, IsmctsBot) and (bot.noise, bot.value) == (0.25, "fitted")
+    assert (bot.settings()["noise"], bot.settings()["value"]) == (0.25, "fitted")
 
 
 def test_candidates_limit_the_searched_placements_to_the_heuristic_best() -> None:
@@ -392,6 +396,9 @@ def test_the_seed_option_overrides_the_runner_seed() -> None:
         ("ismcts:expand=best", "expand='best': choose from random, greedy"),
         ("ismcts:normalize=yes", "normalize='yes': choose from on, off"),
         ("ismcts:workers=0", "workers='0': must be at least 1"),
+        ("ismcts:noise=2", "option noise must be a probability from 0 to 1, not 2.0"),
+        ("ismcts:noise=some", "noise='some': expected a number"),
+        ("ismcts:value=learned", "value='learned': choose from hand, fitted"),
         ("ismcts:iterations=3:workers=4", "workers=4: more workers than the 3 iterations"),
         ("ismcts:depth=3", "does not take option"),
         ("ismcts:200:iterations=3", "given twice"),
@@ -435,3 +442,36 @@ def test_the_easy_level_mixes_random_moves_with_the_heuristic() -> None:
     assert len({wild.act(observation, legal) for _ in range(20)}) > 4
     with pytest.raises(ValueError, match="probability"):
         NoisyHeuristicBot(noise=1.5)
+
+
+# -- opponents that may surprise, a fitted value ---------------------------------------------------
+def root_visits(spec: str, game: Game) -> dict[Action, int]:
+    bot = make_bot(spec, 7)
+    assert isinstance(bot, IsmctsBot)
+    bot.act(game.observe(0), tuple(game.legal_actions()))
+    return dict(bot.last_search.visits)
+
+
+def test_noise_makes_the_modelled_opponents_play_some_random_moves() -> None:
+    """``noise=0`` is the plain heuristic opponent; with noise the opponents' replies inside
+    the tree change, and so does where the search spends its iterations."""
+    game = placement_positions(1)[0]
+    plain = root_visits("ismcts:300:opponents=greedy", game)
+    assert root_visits("ismcts:300:opponents=greedy:noise=0", game) == plain
+    assert root_visits("ismcts:300:opponents=greedy:noise=1", game) != plain
+
+
+def test_a_fitted_value_changes_the_search_only_where_it_has_weights(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``value=fitted`` asks :func:`fitted_state_values` at the end of each rollout: without
+    weights it is the hand-set value, so the search is the same; with weights it differs."""
+    from oriflamme.bots import value
+
+    game = placement_positions(1)[0]
+    hand = root_visits("ismcts:300:opponents=greedy", game)
+    monkeypatch.setattr(value, "WEIGHTS", {})
+    assert root_visits("ismcts:300:opponents=greedy:value=fitted", game) == hand
+    # weights that ignore everything but the first to place: a different reward
+    monkeypatch.setattr(value, "WEIGHTS", {r: (0.0,) * 7 + (1.0,) for r in range(2, 7)})
+    assert root_visits("ismcts:300:opponents=greedy:value=fitted", game) != hand

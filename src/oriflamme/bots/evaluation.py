@@ -178,8 +178,25 @@ def projected_scores(game: Game) -> list[float]:
 
 def projected_state_scores(s: State) -> list[float]:
     """:func:`projected_scores` on a raw state."""
+    return [sum(w * v for w, v in zip(PART_WEIGHTS, parts, strict=True))
+            for parts in score_parts(s)]
+
+
+#: The parts of a projected score, as :func:`score_parts` lists them.
+SCORE_PARTS = ("influence", "face-up cards", "face-down cards", "cards in the Queue",
+               "harm from Spies and Felons", "placements to come")
+#: The weight of each part in :func:`projected_state_scores`.
+PART_WEIGHTS = (1.0, 1.0, 1.0, TIE_WEIGHT, 1.0, 1.0)
+
+
+def score_parts(s: State) -> list[list[float]]:
+    """Each player's projected score split into the parts named by :data:`SCORE_PARTS`:
+    Influence, the worth of the face-up and of the face-down cards it controls on top of the
+    Queue (threats deducted), the cards it controls in the Queue (the tie-break), the Influence
+    revealed Spies and Felons should take from it (negative), the placements it has left."""
     n = s.config.players
-    scores = [float(v) for v in s.influence]
+    parts = [[float(v), 0.0, 0.0, 0.0, 0.0, 0.0] for v in s.influence]
+    harm = [0.0] * n
     q = s.queue
     tops = [st[-1] for st in q]
     worth = [_card_worth(s, i, c) for i, c in enumerate(tops)]
@@ -187,16 +204,20 @@ def projected_state_scores(s: State) -> list[float]:
         if s.face_up[c] and s.card_type[c] in _ATTACKERS:
             _apply_threat(s, i, c, worth)
         elif s.face_up[c]:
-            _apply_harm(s, i, c, scores)
+            _apply_harm(s, i, c, harm)
         elif s.card_type[c] == ASSASSINATION:
             _apply_assassination(s, i, c, worth)
     for i, c in enumerate(tops):
-        scores[_controller(s, c) % n] += worth[i]
+        parts[_controller(s, c) % n][1 if s.face_up[c] else 2] += worth[i]
     for st in q:
         for c in st:
-            scores[_controller(s, c) % n] += TIE_WEIGHT
-    _add_future_placements(s, scores)
-    return scores
+            parts[_controller(s, c) % n][3] += 1.0
+    future = [0.0] * n
+    _add_future_placements(s, future)
+    for p in range(n):
+        parts[p][4] = harm[p]
+        parts[p][5] = future[p]
+    return parts
 
 
 def _card_worth(s: State, index: int, card: int) -> float:

@@ -102,6 +102,7 @@ from .evaluation import (
     projected_scores,
 )
 from .parallel import discard_pool, shared_pool
+from .value import fitted_state_values
 
 #: Weight of the score margin in the ``margin`` reward, and the margin that counts as decisive.
 MARGIN_WEIGHT = 0.5
@@ -112,6 +113,7 @@ HORIZONS = ("round", "next", "end")
 REWARDS = ("win", "margin")
 OPPONENTS = ("tree", "greedy")
 EXPANSIONS = ("random", "greedy")
+VALUES = ("hand", "fitted")
 DEFAULT_ITERATIONS = 1000
 LAST_ROUND = 6  # R-END-1
 DEFAULT_EXPLORATION = 0.7
@@ -158,6 +160,8 @@ class IsmctsBot:
         expand: str = "random",
         normalize: bool = False,
         workers: int = 1,
+        noise: float = 0.0,
+        value: str = "hand",
         name: str = "ismcts",
     ) -> None:
         check_budget(iterations, seconds)
@@ -167,7 +171,7 @@ class IsmctsBot:
             raise ValueError(f"workers={workers}: more workers than the {iterations} iterations"
                              " to share")
         choices = ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS),
-                   (opponents, OPPONENTS), (expand, EXPANSIONS))
+                   (opponents, OPPONENTS), (expand, EXPANSIONS), (value, VALUES))
         for value, allowed in choices:
             if value not in allowed:
                 raise ValueError(f"unknown option {value!r} (choose from {', '.join(allowed)})")
@@ -175,6 +179,8 @@ class IsmctsBot:
             raise ValueError(f"candidates must be >= 0 (0: every placement), not {candidates}")
         if not exploration >= 0:
             raise ValueError(f"the exploration constant must be >= 0, not {exploration}")
+        if not 0 <= noise <= 1:
+            raise ValueError(f"noise must be a probability from 0 to 1, not {noise}")
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
@@ -188,6 +194,8 @@ class IsmctsBot:
         self.expand = expand
         self.normalize = normalize
         self.workers = workers
+        self.noise = noise
+        self.value = value
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
 
@@ -279,7 +287,8 @@ class IsmctsBot:
         return {
             "rollout": self.rollout, "horizon": self.horizon, "exploration": self.exploration,
             "reward": self.reward, "infer": self.infer, "opponents": self.opponents,
-            "expand": self.expand, "normalize": self.normalize,
+            "expand": self.expand, "normalize": self.normalize, "noise": self.noise,
+            "value": self.value,
         }
 
     # -- one iteration ------------------------------------------------------------------
@@ -304,7 +313,12 @@ class IsmctsBot:
                 continue
             mover = decision.player
             if mover != me and self.opponents == "greedy":
-                world.apply(greedy_action(world, mover, rng), check=False)
+                if self.noise and rng.random() < self.noise:
+                    # an opponent that may surprise: lines that only beat the heuristic's
+                    # exact reply lose their shine
+                    world.apply(legal[rng.randrange(len(legal))], check=False)
+                else:
+                    world.apply(greedy_action(world, mover, rng), check=False)
                 continue
             edges = node.children.get(mover)
             if edges is None:
@@ -379,7 +393,8 @@ class IsmctsBot:
         result = world.result()
         scores: Sequence[float]
         if result is None:
-            wins = evaluate_all(world)
+            wins = (fitted_state_values(state_of(world)) if self.value == "fitted"
+                    else evaluate_all(world))
             if self.reward == "win":
                 return wins
             scores = projected_scores(world)
@@ -492,7 +507,7 @@ def search_part(
 #: The options of an ``ismcts`` spec; a bare number is the first (``ismcts:500``).
 OPTIONS = (
     "iterations", "time", "rollout", "horizon", "c", "reward", "infer", "candidates",
-    "opponents", "expand", "normalize", "workers", "seed",
+    "opponents", "expand", "normalize", "workers", "noise", "value", "seed",
 )
 
 
@@ -517,6 +532,8 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
         expand=choice_option("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS),
         normalize=choice_option("normalize", options.get("normalize", "off"), ON_OFF) == "on",
         workers=whole_option("workers", options.get("workers", "1"), 1),
+        noise=number_option("noise", options.get("noise", "0"), positive=False),
+        value=choice_option("value", options.get("value", VALUES[0]), VALUES),
     )
     try:
         return IsmctsBot(**settings)
