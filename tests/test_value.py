@@ -132,3 +132,13 @@ def test_the_script_fits_and_writes_an_importable_module(
     spec.loader.exec_module(module)
     assert sorted(module.WEIGHTS) == [2, 3, 4, 5, 6]
     assert all(len(w) == len(value.VALUE_FEATURES) for w in module.WEIGHTS.values())
+
+
+def test_the_packaged_weights_cover_every_round_start() -> None:
+    from oriflamme.bots.value_weights import WEIGHTS
+
+    assert sorted(WEIGHTS) == [2, 3, 4, 5, 6]
+    assert all(len(w) == len(value.VALUE_FEATURES) for w in WEIGHTS.values())
+    # Influence always counts for something, and more as the end nears
+    influence = [WEIGHTS[r][0] for r in range(2, 7)]
+    assert all(w > 0 for w in influence) and influence[-1] == max(influence)
