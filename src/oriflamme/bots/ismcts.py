@@ -21,8 +21,10 @@ once, then every iteration
 Opponents (``opponents``): ``tree`` (default) gives the opponents' decisions nodes of their own,
 chosen by UCB1 for their own reward as above; ``greedy`` plays them with the one-step heuristic
 inside the tree as well, so the tree holds the bot's own decisions only and grows deeper on them
-(a fresh opponent node would otherwise try a random untried move first). ``candidates=K`` keeps
-only the K placements the heuristic rates best at the root (0, the default: all).
+(a fresh opponent node would otherwise try a random untried move first); with ``noise=P`` each
+of those heuristic replies is a uniformly random legal action instead, with chance P.
+``candidates=K`` keeps only the K placements the heuristic rates best at the root (0, the
+default: all).
 
 Edges are keyed by the acting player and the action. Actions are stable across worlds (card ids
 stay where the observation shows them), so the bot's own edges mean the same in every world. An
@@ -37,7 +39,9 @@ a Conspiracy than with a card worth revealing. Each sampled world is accepted wi
 so the worlds follow that evidence instead of dealing those cards uniformly.
 
 Rewards (``reward``): ``win`` is the share of victory (1 for a win, shared equally among
-co-winners, else 0; or its evaluation when the rollout stops at a round's end); ``margin`` blends
+co-winners, else 0; or its estimate when the rollout stops at a round's end: ``value=hand``,
+the hand-set :func:`~oriflamme.bots.evaluation.evaluate_all`, or ``value=fitted``,
+:func:`~oriflamme.bots.value.fitted_state_values`, fitted to game outcomes); ``margin`` blends
 it half and half with the score margin over the best other player (clipped to ±MARGIN_SCALE
 points, mapped to [0, 1]).
 
