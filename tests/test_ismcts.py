@@ -419,8 +419,10 @@ def test_levels_resolve_to_the_documented_bots() -> None:
     assert isinstance(easy, NoisyHeuristicBot) and easy.noise == EASY_NOISE
     assert isinstance(medium, GreedyBot)
     assert isinstance(hard, IsmctsBot) and isinstance(expert, IsmctsBot)
-    assert (hard.iterations, hard.seconds, hard.opponents) == (3000, 1.5, "greedy")
-    assert (expert.iterations, expert.seconds, expert.opponents) == (6000, 2.0, "greedy")
+    assert (hard.iterations, hard.seconds, hard.opponents, hard.value) == (
+        3000, 1.5, "greedy", "hand")
+    assert (expert.iterations, expert.seconds, expert.opponents, expert.value) == (
+        6000, 2.0, "greedy", "fitted")
     assert expert.iterations > hard.iterations
 
 

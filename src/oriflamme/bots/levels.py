@@ -13,7 +13,9 @@ level       bot and budget
 ``hard``    ``ismcts``: 3000 iterations, at most 1.5 s, the opponents played by the
             one-step heuristic inside the tree (``opponents=greedy``); greedy
             rollouts to the round's end, win reward, token inference
-``expert``  the same search with 6000 iterations, at most 2 s
+``expert``  the same search with 6000 iterations, at most 2 s, and the position value
+            fitted to game outcomes (``value=fitted``, :mod:`oriflamme.bots.value`)
+            instead of the hand-set one
 ==========  ====================================================================
 
 Their time per decision and strength are measured in ``docs/benchmarks.md`` and
@@ -51,8 +53,8 @@ LEVELS: dict[str, tuple[str | None, str]] = {
         "ISMCTS, 3000 iterations (at most 1.5 s)",
     ),
     "expert": (
-        "ismcts:iterations=6000:time=2:opponents=greedy",
-        "ISMCTS, 6000 iterations (at most 2 s)",
+        "ismcts:iterations=6000:time=2:opponents=greedy:value=fitted",
+        "ISMCTS with the fitted value, 6000 iterations (at most 2 s)",
     ),
 }
 

@@ -114,7 +114,7 @@ const STRINGS = {
     level_note_easy: "A beginner: sensible moves, one in three at random",
     level_note_medium: "Greedy: the best move for the round at hand",
     level_note_hard: "Searches ahead, up to a second and a half a move",
-    level_note_expert: "Searches deeper, up to 2 seconds a move",
+    level_note_expert: "Searches deeper and judges positions better, up to 2 seconds a move",
     level_note_random: "Plays any allowed move at random",
     // errors
     error_generic: "Something went wrong.",
@@ -286,7 +286,7 @@ const STRINGS = {
     level_note_easy: "Débutant : des coups sensés, un sur trois au hasard",
     level_note_medium: "Gourmand : le meilleur coup pour la manche en cours",
     level_note_hard: "Calcule à l’avance, jusqu’à une seconde et demie par coup",
-    level_note_expert: "Calcule plus loin, jusqu’à 2 secondes par coup",
+    level_note_expert: "Calcule plus loin et juge mieux les positions, jusqu’à 2 secondes par coup",
     level_note_random: "Joue n’importe quel coup permis, au hasard",
     // errors
     error_generic: "Une erreur s’est produite.",
