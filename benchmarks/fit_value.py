@@ -31,7 +31,7 @@ import numpy as np
 
 from oriflamme.api import new_game
 from oriflamme.bots import make_bot
-from oriflamme.bots.evaluation import evaluate_state_all
+from oriflamme.bots.evaluation import evaluate_state_all, softmax
 from oriflamme.bots.runner import bot_move
 from oriflamme.bots.value import VALUE_FEATURES, value_features
 from oriflamme.search import state_of
@@ -71,9 +71,8 @@ def fit_round(samples: list[Sample]) -> np.ndarray:
     k = len(VALUE_FEATURES)
     w = np.zeros(k)
     for _ in range(50):
-        grad = np.zeros(k)
-        hess = RIDGE * np.eye(k) * len(samples)
-        grad += RIDGE * len(samples) * w
+        grad = RIDGE * len(samples) * w
+        hess = RIDGE * len(samples) * np.eye(k)
         for _, parts, _, shares in samples:
             x = np.asarray(parts)
             u = x @ w
@@ -95,12 +94,6 @@ def log_loss(probabilities: list[float], shares: list[float]) -> float:
     return -sum(y * math.log(max(p, 1e-12)) for p, y in zip(probabilities, shares, strict=True))
 
 
-def fitted_probabilities(w: np.ndarray, parts: list[list[float]]) -> list[float]:
-    u = np.asarray(parts) @ w
-    p = np.exp(u - u.max())
-    return list(p / p.sum())
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="games per player count")
@@ -115,13 +108,15 @@ def main(argv: list[str] | None = None) -> int:
             for n in counts for g in range(args.games)]
     start = time.perf_counter()
     games: list[list[Sample]] = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        played = pool.map(_job, jobs, chunksize=8) if args.jobs > 1 else map(_job, jobs)
-        for i, samples in enumerate(played):
-            games.append(samples)
-            if (i + 1) % 200 == 0 or i + 1 == len(jobs):
-                print(f"played {i + 1}/{len(jobs)} games ({time.perf_counter() - start:.0f} s)",
-                      file=sys.stderr)
+    pool = ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
+    played = pool.map(_job, jobs, chunksize=8) if pool is not None else map(_job, jobs)
+    for i, samples in enumerate(played):
+        games.append(samples)
+        if (i + 1) % 200 == 0 or i + 1 == len(jobs):
+            print(f"played {i + 1}/{len(jobs)} games ({time.perf_counter() - start:.0f} s)",
+                  file=sys.stderr)
+    if pool is not None:
+        pool.shutdown()
     # every fifth game is held out
     train = [s for i, g in enumerate(games) if i % 5 for s in g]
     test = [s for i, g in enumerate(games) if not i % 5 for s in g]
@@ -134,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         weights[r] = [round(float(v), 4) for v in w]
         held = [s for s in test if s[0] == r]
         hand = sum(log_loss(s[2], s[3]) for s in held) / len(held)
-        fitted = sum(log_loss(fitted_probabilities(w, s[1]), s[3]) for s in held) / len(held)
+        fitted = sum(log_loss(softmax(list(np.asarray(s[1]) @ w)), s[3])
+                     for s in held) / len(held)
         print(f"| {r} | {len(held)} | {hand:.4f} | {fitted:.4f} | {weights[r]} |")
     if args.write:
         lines = [

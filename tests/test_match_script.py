@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "match.py"
+from scripts import ROOT, load_module
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("match_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(ROOT / "benchmarks" / "match.py", "match_script")
 
 
 def test_a_match_is_played_in_chunks_resumed_and_summed(

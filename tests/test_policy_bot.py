@@ -4,9 +4,7 @@ the bot plays legally from any seat; weights load back exactly; bad specs are re
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -16,18 +14,14 @@ import pytest
 from oriflamme.api import GameConfig, new_game
 from oriflamme.bots import BotSpecError, RandomBot, make_bot, play_game, policy
 from oriflamme.bots.policy import PolicyBot, PolicyNetwork
+from scripts import ROOT, load_module
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_policy.py"
+EXAMPLE = ROOT / "examples" / "train_policy.py"
 
 
 def load_example() -> ModuleType:
     pytest.importorskip("pettingzoo")
-    spec = importlib.util.spec_from_file_location("train_policy", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up while being defined
-    spec.loader.exec_module(module)
-    return module
+    return load_module(EXAMPLE, "train_policy")
 
 
 def test_module_examples() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import math
 import random
 from pathlib import Path
@@ -24,16 +23,11 @@ from oriflamme.bots.evaluation import (
     score_parts,
 )
 from oriflamme.search import state_of
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "fit_value.py"
+from scripts import ROOT, load_module
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fit_value_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(ROOT / "benchmarks" / "fit_value.py", "fit_value_script")
 
 
 def round_starts(seed: int, players: int) -> list[Game]:
@@ -126,10 +120,7 @@ def test_the_script_fits_and_writes_an_importable_module(
     assert script.main(["--games", "10", "--players", "2,3", "--write", str(out)]) == 0
     table = capsys.readouterr().out
     assert "| 6 |" in table and "log-loss, fitted" in table
-    spec = importlib.util.spec_from_file_location("written_weights", out)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(out, "written_weights")
     assert sorted(module.WEIGHTS) == [2, 3, 4, 5, 6]
     assert all(len(w) == len(value.VALUE_FEATURES) for w in module.WEIGHTS.values())
 

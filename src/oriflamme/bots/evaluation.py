@@ -115,8 +115,8 @@ def _decayed(activations: int) -> float:
     return (1.0 - DECAY ** activations) / (1.0 - DECAY) if activations > 0 else 0.0
 
 
-def _controller(s: State, card: int) -> int:
-    """The controlling family of ``card``."""
+def controller(s: State, card: int) -> int:
+    """The controlling family of ``card`` (its own, or the one that corrupted it)."""
     c = s.corrupt[card]
     return c if c >= 0 else s.card_family[card]
 
@@ -164,9 +164,13 @@ def evaluate_state_all(s: State) -> list[float]:
         return [1.0 / len(r.winners) if p in r.winners else 0.0 for p in range(n)]
     scores = projected_state_scores(s)
     remaining = 6 - s.round + (1.0 if s.phase == PLACEMENT else 0.5)
-    temperature = TEMPERATURE_BASE + TEMPERATURE_PER_ROUND * remaining
-    top = max(scores)
-    weights = [math.exp((v - top) / temperature) for v in scores]
+    return softmax(scores, TEMPERATURE_BASE + TEMPERATURE_PER_ROUND * remaining)
+
+
+def softmax(values: list[float], temperature: float = 1.0) -> list[float]:
+    """Win chances from utilities: ``exp(v / temperature)``, normalised."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
     total = sum(weights)
     return [w / total for w in weights]
 
@@ -208,10 +212,10 @@ def score_parts(s: State) -> list[list[float]]:
         elif s.card_type[c] == ASSASSINATION:
             _apply_assassination(s, i, c, worth)
     for i, c in enumerate(tops):
-        parts[_controller(s, c) % n][1 if s.face_up[c] else 2] += worth[i]
+        parts[controller(s, c) % n][1 if s.face_up[c] else 2] += worth[i]
     for st in q:
         for c in st:
-            parts[_controller(s, c) % n][3] += 1.0
+            parts[controller(s, c) % n][3] += 1.0
     future = [0.0] * n
     _add_future_placements(s, future)
     for p in range(n):
@@ -228,7 +232,7 @@ def _card_worth(s: State, index: int, card: int) -> float:
     t = s.card_type[card]
     tokens = s.tokens[card]
     if s.face_up[card]:
-        now = max(ability_value(s, _controller(s, card), card, t), 0.0)
+        now = max(ability_value(s, controller(s, card), card, t), 0.0)
         return now + 0.5 * (now + TYPICAL_GAIN[t]) * (_decayed(acts) - 1.0)
     if t in _GUARDS:
         return TYPICAL_GAIN[t] + GUARD_WORTH
@@ -245,9 +249,9 @@ def _apply_threat(s: State, index: int, attacker: int, worth: list[float]) -> No
     if acts == 0:
         return
     n = s.config.players
-    me = _controller(s, attacker) % n
-    victims = [c for c in _attack_options(s, attacker, s.card_type[attacker], _controller(
-        s, attacker)) if _controller(s, c) % n != me]
+    me = controller(s, attacker) % n
+    victims = [c for c in _attack_options(s, attacker, s.card_type[attacker], controller(
+        s, attacker)) if controller(s, c) % n != me]
     if not victims:
         return
     share = min(THREAT_PER_ACTIVATION * acts, THREAT_MAX) / len(victims)
@@ -262,8 +266,8 @@ def _apply_assassination(s: State, index: int, card: int, worth: list[float]) ->
     if _activations_left(s, index, card) == 0:
         return
     n = s.config.players
-    me = _controller(s, card) % n
-    targets = [i for i, st in enumerate(s.queue) if _controller(s, st[-1]) % n != me]
+    me = controller(s, card) % n
+    targets = [i for i, st in enumerate(s.queue) if controller(s, st[-1]) % n != me]
     if targets:
         best = max(targets, key=lambda i: worth[i])
         worth[best] -= ASSASSINATION_RISK * max(worth[best] + TIE_WEIGHT, 0.0)
@@ -276,8 +280,8 @@ def _apply_harm(s: State, index: int, card: int, scores: list[float]) -> None:
         return
     acts = _activations_left(s, index, card)
     n = s.config.players
-    me = _controller(s, card) % n
-    players = [_controller(s, c) % n for c in adjacent_tops(s, card)]
+    me = controller(s, card) % n
+    players = [controller(s, c) % n for c in adjacent_tops(s, card)]
     if t == SPY:
         others = [p for p in players if p != me]
         if others:
@@ -321,7 +325,7 @@ def _attack_options(s: State, card: int, t: int, family: int) -> list[int]:
         return [st[-1] for st in q]
     if t == APOTHECARY:
         n = len(q)
-        refs = [i for i, st in enumerate(q) if st[-1] != card and _controller(s, st[-1]) == family]
+        refs = [i for i, st in enumerate(q) if st[-1] != card and controller(s, st[-1]) == family]
         near = sorted({j for i in refs for j in (i - 1, i + 1) if 0 <= j < n})
         return [q[j][-1] for j in near]
     return adjacent_tops(s, card)
@@ -357,7 +361,7 @@ def _guard_risk(s: State, card: int, player: int) -> tuple[float, float]:
 def target_value(s: State, player: int, target: int) -> float:
     """What eliminating top card ``target`` is worth to ``player`` (the eliminator)."""
     n = s.config.players
-    owner = _controller(s, target) % n
+    owner = controller(s, target) % n
     t = _known_type(s, target, player)
     index = s.stack_index(target)
     acts = max(_activations_left(s, index, target), 1)
@@ -393,8 +397,8 @@ def ability_value(s: State, family: int, card: int, t: int) -> float:
         options = _attack_options(s, card, t, family)
         return max((target_value(s, me, c) for c in options), default=0.0)
     if t == SPY:
-        others = [s.influence[_controller(s, c) % n] for c in adjacent_tops(s, card)
-                  if _controller(s, c) % n != me]
+        others = [s.influence[controller(s, c) % n] for c in adjacent_tops(s, card)
+                  if controller(s, c) % n != me]
         return 1.0 + harm_weight(s) if others and max(others) > 0 else 0.0
     if t == HEIR:
         for st in s.queue:
@@ -403,9 +407,9 @@ def ability_value(s: State, family: int, card: int, t: int) -> float:
                 return 0.0
         return 2.0
     if t == LORD:
-        return 1.0 + sum(1 for c in adjacent_tops(s, card) if _controller(s, c) == family)
+        return 1.0 + sum(1 for c in adjacent_tops(s, card) if controller(s, c) == family)
     if t == FELON:
-        return sum(-1.0 if _controller(s, c) % n == me else harm_weight(s)
+        return sum(-1.0 if controller(s, c) % n == me else harm_weight(s)
                    for c in adjacent_tops(s, card))
     if t == SCHEMER:
         i = s.stack_index(card)
@@ -421,7 +425,7 @@ def ability_value(s: State, family: int, card: int, t: int) -> float:
         return 2.0 * s.tokens[card]
     if t == CORRUPTION:
         return max((TYPICAL_GAIN[s.card_type[c]] * 1.5 for c in _corruptible(s, family)
-                    if _controller(s, c) % n != me), default=0.0)
+                    if controller(s, c) % n != me), default=0.0)
     if t == MACHINATION:
         best = max((ability_value(s, family, c, s.card_type[c]) for c in _activable(s, family)),
                    default=0.0)
@@ -439,7 +443,7 @@ def _corruptible(s: State, family: int) -> list[int]:
     for st in s.queue:
         c = st[-1]
         if s.face_up[c] and _CHARACTER[s.card_type[c]]:
-            if len(st) > 1 and _controller(s, c) != family:
+            if len(st) > 1 and controller(s, c) != family:
                 continue
             out.append(c)
     return out
@@ -448,7 +452,7 @@ def _corruptible(s: State, family: int) -> list[int]:
 def _activable(s: State, family: int) -> list[int]:
     """Revealed top Characters ``family`` controls (what a Machination may activate)."""
     return [st[-1] for st in s.queue if s.face_up[st[-1]] and _CHARACTER[s.card_type[st[-1]]]
-            and _controller(s, st[-1]) == family]
+            and controller(s, st[-1]) == family]
 
 
 # -- the one-step policy ------------------------------------------------------------------------
@@ -505,7 +509,7 @@ def action_score(s: State, player: int, action: Action) -> float:
         if frame == CHOOSE and arg == ROYAL_DECREE:
             return 0.0  # which card to move: no opinion
         if frame == CHOOSE and arg == CORRUPTION:
-            return (0.0 if _controller(s, c) % s.config.players == player
+            return (0.0 if controller(s, c) % s.config.players == player
                     else TYPICAL_GAIN[s.card_type[c]])
         if frame == CHOOSE:
             return target_value(s, player, c) + _cutthroat_bonus(s, f, c, arg)
@@ -526,7 +530,7 @@ def _cutthroat_bonus(s: State, family: int, target: int, ability: int) -> float:
         return 0.0
     name = s.card_type[target]
     same = sum(1 for st in s.queue if st[-1] != target and s.face_up[st[-1]]
-               and s.card_type[st[-1]] == name and _controller(s, st[-1]) != family)
+               and s.card_type[st[-1]] == name and controller(s, st[-1]) != family)
     return 2.0 * same
 
 
@@ -534,7 +538,7 @@ def reveal_gain(s: State, card: int) -> float:
     """How much better revealing the face-down ``card`` now is than leaving it (its controller
     knows it): positive means reveal."""
     t = s.card_type[card]
-    family = _controller(s, card)
+    family = controller(s, card)
     tokens = s.tokens[card]
     if t in _GUARDS:
         return 1.0 if s.round == 6 else -1.0
@@ -549,12 +553,12 @@ def reveal_gain(s: State, card: int) -> float:
 
 def _danger(s: State, card: int) -> float:
     """1 if a revealed enemy attacker will act on ``card`` later this round or next, else 0."""
-    family = _controller(s, card)
+    family = controller(s, card)
     for st in s.queue:
         a = st[-1]
         t = s.card_type[a]
-        if s.face_up[a] and t in _ATTACKERS and _controller(s, a) != family and (
-                card in _attack_options(s, a, t, _controller(s, a))):
+        if s.face_up[a] and t in _ATTACKERS and controller(s, a) != family and (
+                card in _attack_options(s, a, t, controller(s, a))):
             return 1.0
     return 0.0
 
@@ -630,14 +634,14 @@ def _exposure(s: State, player: int, opponents: list[int], at_end: bool) -> floa
     if at_end:
         n = s.config.players
         danger += sum(0.5 for st in s.queue if s.face_up[st[-1]] and s.card_type[st[-1]] == ARCHER
-                      and _controller(s, st[-1]) % n != player)
+                      and controller(s, st[-1]) % n != player)
     return danger
 
 
 def _cover_value(s: State, top: int) -> float:
     """Covering one's own top card: protects it (if in danger) but stops it acting."""
     if s.face_up[top]:
-        lost = max(ability_value(s, _controller(s, top), top, s.card_type[top]), 0.0)
+        lost = max(ability_value(s, controller(s, top), top, s.card_type[top]), 0.0)
         return 0.6 * _danger(s, top) - lost - 0.3
     return 0.8 * _danger(s, top) - 0.3 * s.tokens[top] - 0.8
 
@@ -655,4 +659,4 @@ def _twin_place_value(s: State, player: int, to: int) -> float:
 def _opponents(s: State, player: int, cards: list[int]) -> list[int]:
     """The cards among ``cards`` that another player controls."""
     n = s.config.players
-    return [c for c in cards if _controller(s, c) % n != player]
+    return [c for c in cards if controller(s, c) % n != player]

@@ -20,11 +20,9 @@ for a round without weights) the hand-set value answers.
 
 from __future__ import annotations
 
-import math
-
 from oriflamme.search import PLACEMENT, State
 
-from .evaluation import SCORE_PARTS, evaluate_state_all, score_parts
+from .evaluation import SCORE_PARTS, controller, evaluate_state_all, score_parts, softmax
 from .value_weights import WEIGHTS
 
 #: The features of a player in a position: the parts of its projected score, the number of
@@ -40,8 +38,7 @@ def value_features(s: State) -> list[list[float]]:
     for st in s.queue:
         top = st[-1]
         if not s.face_up[top]:
-            c = s.corrupt[top]
-            hidden[(c if c >= 0 else s.card_family[top]) % n] += 1.0
+            hidden[controller(s, top) % n] += 1.0
     for p, row in enumerate(features):
         row.append(hidden[p])
         row.append(1.0 if p == s.first_player else 0.0)
@@ -54,9 +51,5 @@ def fitted_state_values(s: State) -> list[float]:
     weights = WEIGHTS.get(s.round)
     if weights is None or s.phase != PLACEMENT or s.placed:
         return evaluate_state_all(s)
-    utilities = [sum(w * x for w, x in zip(weights, row, strict=True))
-                 for row in value_features(s)]
-    top = max(utilities)
-    exps = [math.exp(u - top) for u in utilities]
-    total = sum(exps)
-    return [e / total for e in exps]
+    return softmax([sum(w * x for w, x in zip(weights, row, strict=True))
+                    for row in value_features(s)])
