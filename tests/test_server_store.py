@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.server.store import (
+from oriflamme.server.storage import (
     GameRecord,
     SeatRecord,
     SqliteStore,
     StoreConflict,
     TableRecord,
-    _Write,
 )
+from oriflamme.server.storage.sqlite import _Write
 
 SEATS = (
     SeatRecord(0, "human", "Ann", None, "a" * 64),

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import create_app
-    from .store import SqliteStore, Store
+    from .storage import SqliteStore, Store
 
 __all__ = ["SqliteStore", "Store", "create_app"]
 
-_HOMES = {"create_app": ".app", "SqliteStore": ".store", "Store": ".store"}
+_HOMES = {"create_app": ".app", "SqliteStore": ".storage", "Store": ".storage"}
 
 
 def __getattr__(name: str) -> Any:

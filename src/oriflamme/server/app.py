@@ -37,7 +37,7 @@ from .protocol import (
     TableSummary,
     View,
 )
-from .store import Store
+from .storage import Store
 from .tables import (
     BOT,
     HUMAN,

@@ -16,7 +16,7 @@ from oriflamme.api import Action, ActionError, Game, GameConfig, load
 
 from . import bots
 from .errors import ApiError, bad_token, unknown_table
-from .store import GameRecord, SeatRecord, Store, StoreConflict, TableRecord
+from .storage import GameRecord, SeatRecord, Store, StoreConflict, TableRecord
 from .tasks import spawn
 from .views import ViewCache
 
