@@ -15,6 +15,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 
+class StoreError(RuntimeError):
+    """Storage that cannot be used: a wrong address or login, a newer schema, … (the message
+    says what, without the password)."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached (now): the server answers 503 and tries again later."""
+
+
 class StoreConflict(RuntimeError):
     """A write that contradicts what is stored (e.g. a second action at the same index)."""
 

@@ -1,0 +1,183 @@
+"""The PostgreSQL store on a real server: schema, versions, conflicts, faults, notifications."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import asyncpg
+import pytest
+
+from oriflamme.server.storage import (
+    GameRecord,
+    SeatRecord,
+    StoreConflict,
+    StoreError,
+    StoreUnavailable,
+    TableRecord,
+)
+from oriflamme.server.storage.postgres import (
+    LISTENER_NAME,
+    SCHEMA_VERSION,
+    PostgresStore,
+    redacted,
+)
+
+SEATS = (
+    SeatRecord(0, "human", "Ann", None, "a" * 64),
+    SeatRecord(1, "bot", "Blue bot", "easy", None),
+)
+
+
+def table(number: int) -> TableRecord:
+    return TableRecord(f"t{number}", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS)
+
+
+def action(card: int) -> dict[str, object]:
+    return {"kind": "place", "card": card, "to": "end"}
+
+
+def test_tables_games_and_actions_round_trip(pg_url: str) -> None:
+    async def run() -> None:
+        store = await PostgresStore.open(pg_url)
+        try:
+            start = {"format": "oriflamme-save", "version": 1, "position": {"round": 2}}
+            await store.create_table(table(0), seed=2**62, start=start, actions=[action(4)])
+            await store.create_table(table(1), seed=5)
+            await store.append_action("t1", 1, 0, action(1), finished=False)
+            await store.append_action("t1", 1, 1, action(2), finished=True)
+            loaded = await store.load_table("t0")
+            assert loaded is not None
+            assert loaded[0] == table(0)
+            assert loaded[1] == GameRecord(1, 2**62, (action(4),), start)
+            assert await store.unfinished_tables() == ["t0"]
+            await store.new_game("t1", 2, 9)
+            loaded = await store.load_table("t1")
+            assert loaded is not None and loaded[1] == GameRecord(2, 9, ())
+            assert sorted(await store.unfinished_tables()) == ["t0", "t1"]
+            bot = SeatRecord(0, "bot", "Red bot (hard)", "hard", "a" * 64)
+            await store.set_seat("t1", bot)
+            loaded = await store.load_table("t1")
+            assert loaded is not None and loaded[0].seats == (bot, SEATS[1])
+            assert await store.load_table("nope") is None
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_a_second_action_at_the_same_index_conflicts(pg_url: str) -> None:
+    async def run() -> None:
+        first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+        try:
+            await first.create_table(table(0), seed=1)
+            results = await asyncio.gather(
+                *(
+                    (first if i % 2 else second).append_action("t0", 1, 0, action(i), False)
+                    for i in range(10)
+                ),
+                return_exceptions=True,
+            )
+            winners = [r for r in results if r is None]
+            assert len(winners) == 1
+            assert all(isinstance(r, StoreConflict) for r in results if r is not None)
+            loaded = await second.load_table("t0")
+            assert loaded is not None and len(loaded[1].actions) == 1
+            with pytest.raises(StoreConflict):
+                await first.new_game("t0", 1, 3)  # game 1 exists
+            with pytest.raises(StoreConflict):
+                await first.create_table(table(0), seed=1)
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(run())
+
+
+def test_schema_is_created_once_and_a_newer_one_is_refused(pg_url: str) -> None:
+    async def run() -> None:
+        stores = await asyncio.gather(*(PostgresStore.open(pg_url) for _ in range(4)))
+        for store in stores:
+            await store.close()
+        admin = await asyncpg.connect(pg_url)
+        try:
+            version = await admin.fetchval(
+                "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
+            )
+            assert version == str(SCHEMA_VERSION)
+            await admin.execute(
+                "UPDATE oriflamme_meta SET value = $1 WHERE key = 'schema_version'",
+                str(SCHEMA_VERSION + 1),
+            )
+            with pytest.raises(StoreError, match="newer than this server"):
+                await PostgresStore.open(pg_url)
+            # Nothing was written: still the newer version.
+            assert await admin.fetchval(
+                "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
+            ) == str(SCHEMA_VERSION + 1)
+        finally:
+            await admin.close()
+
+    asyncio.run(run())
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_an_unreachable_database_or_a_wrong_one_is_a_clear_error(pg_url: str) -> None:
+    unreachable = f"postgresql://someone:secret@127.0.0.1:{_closed_port()}/games"
+    with pytest.raises(StoreUnavailable, match="cannot reach the database") as caught:
+        asyncio.run(PostgresStore.open(unreachable))
+    assert "secret" not in str(caught.value)
+    base = pg_url.rpartition("/")[0]
+    with pytest.raises(StoreError, match="does not exist"):
+        asyncio.run(PostgresStore.open(f"{base}/no_such_database_here"))
+    assert redacted("postgresql://u:pw@h:1/d") == "postgresql://u@h:1/d"
+
+
+def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> None:
+    async def run() -> None:
+        writer, reader = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+        seen: asyncio.Queue[str] = asyncio.Queue()
+        resets = 0
+
+        def reset() -> None:
+            nonlocal resets
+            resets += 1
+
+        listening = asyncio.create_task(reader.listen(seen.put_nowait, reset))
+        try:
+            while resets == 0:
+                await asyncio.sleep(0.01)
+            await writer.create_table(table(0), seed=1)
+            assert await asyncio.wait_for(seen.get(), 5) == "t0"
+            with pytest.raises(StoreConflict):
+                await writer.create_table(table(0), seed=1)  # rolled back: no notification
+            await writer.append_action("t0", 1, 0, action(1), finished=False)
+            assert await asyncio.wait_for(seen.get(), 5) == "t0"
+            assert seen.empty()
+            # The listening connection is cut: it listens again and says so (reset).
+            admin = await asyncpg.connect(pg_url)
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = $1",
+                LISTENER_NAME,
+            )
+            await admin.close()
+            for _ in range(500):
+                if resets >= 2:
+                    break
+                await asyncio.sleep(0.02)
+            assert resets >= 2
+            await writer.append_action("t0", 1, 1, action(2), finished=False)
+            assert await asyncio.wait_for(seen.get(), 5) == "t0"
+        finally:
+            listening.cancel()
+            await asyncio.gather(listening, return_exceptions=True)
+            await writer.close()
+            await reader.close()
+
+    asyncio.run(run())
