@@ -18,6 +18,8 @@ from oriflamme.bots import BotSpecError, known_bots
 
 from .bench import run_bench
 from .common import CliError, LineSource
+from .db import add_parser as add_db_parser
+from .db import run_db
 from .play import run_play
 from .replay import run_replay
 from .serve import add_parser as add_serve_parser
@@ -191,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_tournament_parser(commands)
     add_serve_parser(commands)
+    add_db_parser(commands)
     return parser
 
 
@@ -219,6 +222,8 @@ def main(
             return run_tournament(args, console=console)
         if args.command == "serve":
             return run_serve(args)
+        if args.command == "db":
+            return run_db(args)
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     except (CliError, ConfigError, RecordError, BotSpecError) as exc:

@@ -159,7 +159,7 @@ class PostgresStore:
         return store
 
     async def _migrate(self) -> None:
-        async with self._connection() as db, db.transaction():
+        async with self.connection() as db, db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
             exists = await db.fetchval("SELECT to_regclass('oriflamme_meta') IS NOT NULL")
             found = 0
@@ -182,7 +182,7 @@ class PostgresStore:
                 str(SCHEMA_VERSION),
             )
 
-    def _connection(self) -> Any:
+    def connection(self) -> Any:
         """A pooled connection (``async with``); a broken database is :class:`StoreUnavailable`."""
         return _Acquire(self._pool)
 
@@ -190,7 +190,7 @@ class PostgresStore:
     async def _write(self, table_id: str, statements: Sequence[Statement]) -> None:
         """Run ``statements`` in one transaction that also notifies the table's change."""
         try:
-            async with self._connection() as db, db.transaction():
+            async with self.connection() as db, db.transaction():
                 for sql, params in statements:
                     await db.execute(sql, *params)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, table_id)
@@ -263,7 +263,7 @@ class PostgresStore:
 
     # -- reading ---------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
-        async with self._connection() as db, db.transaction(isolation="repeatable_read"):
+        async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
                 "SELECT config, lang, creator_hash, spectator_hash FROM tables WHERE id = $1",
                 table_id,
@@ -303,7 +303,7 @@ class PostgresStore:
         return table, record
 
     async def unfinished_tables(self) -> list[str]:
-        async with self._connection() as db:
+        async with self.connection() as db:
             rows = await db.fetch(
                 "SELECT g.table_id FROM games g WHERE NOT g.finished AND g.number ="
                 " (SELECT MAX(number) FROM games WHERE table_id = g.table_id)"
@@ -312,7 +312,7 @@ class PostgresStore:
 
     async def ping(self) -> None:
         """Raise :class:`StoreUnavailable` unless the database answers."""
-        async with self._connection() as db:
+        async with self.connection() as db:
             await db.fetchval("SELECT 1")
 
     # -- notifications ---------------------------------------------------------------------
