@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from pathlib import Path
 
@@ -58,8 +59,18 @@ def test_copy_keeps_every_table_link_and_game(tmp_path: Path, pg_url: str) -> No
         try:
             loaded = await pg.load_table(table)
             sqlite = SqliteStore(path)
-            assert loaded == sqlite.load_table(table)
-            sqlite.close()
+            assert loaded == await sqlite.load_table(table)
+            await sqlite.close()
+            # Every game came along, with whose turn it is.
+            columns = "table_id, number, seed, finished, turn_step, turn_seat, turn_bot"
+            source = sqlite3.connect(path)
+            games = sorted(source.execute(f"SELECT {columns} FROM games").fetchall())
+            source.close()
+            async with pg.connection() as db:
+                copied = await db.fetch(f"SELECT {columns} FROM games")
+            assert len(games) == 3
+            expected = [(*row[:3], bool(row[3]), *row[4:6], bool(row[6])) for row in games]
+            assert expected == sorted(tuple(row) for row in copied)
             assert len(await pg.unfinished_tables()) == 2
             async with pg.connection() as db:
                 assert await db.fetchval(

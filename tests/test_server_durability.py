@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import socket
@@ -129,8 +130,8 @@ def test_bots_play_on_after_a_restart(tmp_path: Path) -> None:
     ) as client:
         table = client.post("/api/tables", json={"players": 2, "seats": seats}).json()
     store = SqliteStore(tmp_path / "db.sqlite3")
-    stored = store.load_table(table["table_id"])
-    store.close()
+    stored = asyncio.run(store.load_table(table["table_id"]))
+    store.close_now()
     assert stored is not None and stored[1].actions == ()  # the bot had not moved
     url, token = f"/api/tables/{table['table_id']}/view", table["seats"][1]["token"]
     with TestClient(

@@ -312,7 +312,7 @@ def test_no_payload_reveals_a_hidden_card(
                     recorder.until(
                         seat, lambda m: m["type"] == "view" and m["view"]["step"] == final
                     )
-        game = app.state.manager.get(tid).game
+        game = app.state.manager.cached(tid).game
     assert game.is_over and len(game.history) == final
     by_step = truths(game)
     problems = [
@@ -344,7 +344,7 @@ def test_the_check_finds_leaks(tmp_path: Path) -> None:
             lang: client.get(url, params={"token": red, "lang": lang}).json()
             for lang in ["en", "fr"]
         }
-        game = app.state.manager.get(table["table_id"]).game
+        game = app.state.manager.cached(table["table_id"]).game
     by_step = truths(game)
     assert check_payload(after["en"], 0, by_step) == []
     for lang, view in after.items():

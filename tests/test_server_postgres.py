@@ -9,12 +9,16 @@ import asyncpg
 import pytest
 
 from oriflamme.server.storage import (
-    GameRecord,
+    ACTION,
+    GAME,
+    BotTurn,
+    Change,
     SeatRecord,
     StoreConflict,
     StoreError,
     StoreUnavailable,
     TableRecord,
+    Turn,
 )
 from oriflamme.server.storage.postgres import (
     LISTENER_NAME,
@@ -29,6 +33,9 @@ SEATS = (
 )
 
 
+TURN = Turn(1, 1, True)
+
+
 def table(number: int) -> TableRecord:
     return TableRecord(f"t{number}", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS)
 
@@ -37,43 +44,14 @@ def action(card: int) -> dict[str, object]:
     return {"kind": "place", "card": card, "to": "end"}
 
 
-def test_tables_games_and_actions_round_trip(pg_url: str) -> None:
-    async def run() -> None:
-        store = await PostgresStore.open(pg_url)
-        try:
-            start = {"format": "oriflamme-save", "version": 1, "position": {"round": 2}}
-            await store.create_table(table(0), seed=2**62, start=start, actions=[action(4)])
-            await store.create_table(table(1), seed=5)
-            await store.append_action("t1", 1, 0, action(1), finished=False)
-            await store.append_action("t1", 1, 1, action(2), finished=True)
-            loaded = await store.load_table("t0")
-            assert loaded is not None
-            assert loaded[0] == table(0)
-            assert loaded[1] == GameRecord(1, 2**62, (action(4),), start)
-            assert await store.unfinished_tables() == ["t0"]
-            await store.new_game("t1", 2, 9)
-            loaded = await store.load_table("t1")
-            assert loaded is not None and loaded[1] == GameRecord(2, 9, ())
-            assert sorted(await store.unfinished_tables()) == ["t0", "t1"]
-            bot = SeatRecord(0, "bot", "Red bot (hard)", "hard", "a" * 64)
-            await store.set_seat("t1", bot)
-            loaded = await store.load_table("t1")
-            assert loaded is not None and loaded[0].seats == (bot, SEATS[1])
-            assert await store.load_table("nope") is None
-        finally:
-            await store.close()
-
-    asyncio.run(run())
-
-
-def test_a_second_action_at_the_same_index_conflicts(pg_url: str) -> None:
+def test_two_servers_storing_one_step_one_wins(pg_url: str) -> None:
     async def run() -> None:
         first, second = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
         try:
-            await first.create_table(table(0), seed=1)
+            await first.create_table(table(0), 1, TURN)
             results = await asyncio.gather(
                 *(
-                    (first if i % 2 else second).append_action("t0", 1, 0, action(i), False)
+                    (first if i % 2 else second).append_action("t0", 1, 0, action(i), TURN)
                     for i in range(10)
                 ),
                 return_exceptions=True,
@@ -83,10 +61,12 @@ def test_a_second_action_at_the_same_index_conflicts(pg_url: str) -> None:
             assert all(isinstance(r, StoreConflict) for r in results if r is not None)
             loaded = await second.load_table("t0")
             assert loaded is not None and len(loaded[1].actions) == 1
-            with pytest.raises(StoreConflict):
-                await first.new_game("t0", 1, 3)  # game 1 exists
-            with pytest.raises(StoreConflict):
-                await first.create_table(table(0), seed=1)
+            claims = await asyncio.gather(
+                *(s.claim_bot_turn(f"o{i}", BotTurn("t0", 1, 1), 30) for i, s in enumerate(
+                    [first, second] * 5
+                ))
+            )
+            assert claims.count(True) == 1  # one server plays the bot's decision
         finally:
             await first.close()
             await second.close()
@@ -141,7 +121,7 @@ def test_an_unreachable_database_or_a_wrong_one_is_a_clear_error(pg_url: str) ->
 def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> None:
     async def run() -> None:
         writer, reader = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
-        seen: asyncio.Queue[str] = asyncio.Queue()
+        seen: asyncio.Queue[Change] = asyncio.Queue()
         resets = 0
 
         def reset() -> None:
@@ -152,12 +132,12 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
         try:
             while resets == 0:
                 await asyncio.sleep(0.01)
-            await writer.create_table(table(0), seed=1)
-            assert await asyncio.wait_for(seen.get(), 5) == "t0"
+            await writer.create_table(table(0), 1, TURN)
+            assert await asyncio.wait_for(seen.get(), 5) == Change("t0", GAME, 1, 1)
             with pytest.raises(StoreConflict):
-                await writer.create_table(table(0), seed=1)  # rolled back: no notification
-            await writer.append_action("t0", 1, 0, action(1), finished=False)
-            assert await asyncio.wait_for(seen.get(), 5) == "t0"
+                await writer.create_table(table(0), 1, TURN)  # rolled back: no notification
+            await writer.append_action("t0", 1, 0, action(1), TURN)
+            assert await asyncio.wait_for(seen.get(), 5) == Change("t0", ACTION, 1, 1)
             assert seen.empty()
             # The listening connection is cut: it listens again and says so (reset).
             admin = await asyncpg.connect(pg_url)
@@ -172,8 +152,8 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
                     break
                 await asyncio.sleep(0.02)
             assert resets >= 2
-            await writer.append_action("t0", 1, 1, action(2), finished=False)
-            assert await asyncio.wait_for(seen.get(), 5) == "t0"
+            await writer.append_action("t0", 1, 1, action(2), TURN)
+            assert await asyncio.wait_for(seen.get(), 5) == Change("t0", ACTION, 1, 2)
         finally:
             listening.cancel()
             await asyncio.gather(listening, return_exceptions=True)

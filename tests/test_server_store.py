@@ -1,20 +1,27 @@
-"""The SQLite store: group commits, a conflict fails only its own write, older files open."""
+"""The SQLite store: group commits, a conflict fails only its own write, older files open.
+
+What every store does is tested on both backends in tests/test_storage.py."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Sequence
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from oriflamme.server.storage import (
+    BotTurn,
     GameRecord,
     SeatRecord,
     SqliteStore,
     StoreConflict,
+    StoreError,
     TableRecord,
+    Turn,
 )
 from oriflamme.server.storage.sqlite import _Write
 
@@ -22,6 +29,9 @@ SEATS = (
     SeatRecord(0, "human", "Ann", None, "a" * 64),
     SeatRecord(1, "bot", "Blue bot", "easy", None),
 )
+
+
+TURN, OVER = Turn(1, 0, False), Turn(1, None, False)
 
 
 def table(number: int) -> TableRecord:
@@ -45,55 +55,49 @@ class CountingStore(SqliteStore):
 
 
 def test_writes_waiting_together_share_one_transaction(tmp_path: Path) -> None:
-    store = CountingStore(tmp_path / "db.sqlite3")
-    for i in range(40):
-        store.create_table(table(i), seed=i).result(timeout=10)
-    store.batches.clear()
-    pending = [store.append_action(f"t{i}", 1, 0, action(i), finished=False) for i in range(40)]
-    for future in pending:
-        assert future.result(timeout=10) is None
-    assert sum(store.batches) == 40 and len(store.batches) < 40, store.batches
-    store.close()
-    reopened = SqliteStore(tmp_path / "db.sqlite3")
-    for i in range(40):
-        loaded = reopened.load_table(f"t{i}")
-        assert loaded is not None and loaded[1] == GameRecord(1, i, (action(i),))
-    reopened.close()
+    async def run() -> None:
+        store = CountingStore(tmp_path / "db.sqlite3")
+        for i in range(40):
+            await store.create_table(table(i), i, TURN)
+        store.batches.clear()
+        await asyncio.gather(
+            *(store.append_action(f"t{i}", 1, 0, action(i), TURN) for i in range(40))
+        )
+        assert sum(store.batches) == 40 and len(store.batches) < 40, store.batches
+        await store.close()
+        reopened = SqliteStore(tmp_path / "db.sqlite3")
+        for i in range(40):
+            loaded = await reopened.load_table(f"t{i}")
+            assert loaded is not None and loaded[1] == GameRecord(1, i, (action(i),))
+        await reopened.close()
+
+    asyncio.run(run())
 
 
 def test_a_conflict_fails_only_its_own_write(tmp_path: Path) -> None:
-    store = CountingStore(tmp_path / "db.sqlite3")
-    for i in range(2):
-        store.create_table(table(i), seed=i).result(timeout=10)
-    # Hold the writer back so that the three writes wait, then go in one transaction.
-    gate: Future[None] = Future()
-    store._queue.put(_Write([], gate))
-    with store._write_lock:
-        first = store.append_action("t0", 1, 0, action(1), finished=False)
-        second = store.append_action("t0", 1, 0, action(2), finished=False)
-        other = store.append_action("t1", 1, 0, action(3), finished=True)
-    for future in (gate, first, other):
-        assert future.result(timeout=10) is None
-    with pytest.raises(StoreConflict):
-        second.result(timeout=10)
-    assert store.batches[-1] >= 3  # the three writes went in one transaction
-    loaded = store.load_table("t0")
-    assert loaded is not None and loaded[1].actions == (action(1),)
-    assert store.unfinished_tables() == ["t0"]
-    store.close()
+    async def run() -> None:
+        store = CountingStore(tmp_path / "db.sqlite3")
+        for i in range(2):
+            await store.create_table(table(i), i, TURN)
+        # Hold the writer back so that the three writes wait, then go in one transaction.
+        gate: Future[list[Any]] = Future()
+        store._queue.put(_Write([], gate))
+        with store._write_lock:
+            first = store.append_action("t0", 1, 0, action(1), TURN)
+            second = store.append_action("t0", 1, 0, action(2), TURN)
+            other = store.append_action("t1", 1, 0, action(3), OVER)
+            results = asyncio.gather(first, second, other, return_exceptions=True)
+            await asyncio.sleep(0.05)  # the writes are queued behind the gate
+        assert gate.result(timeout=10) == []
+        done = await results
+        assert done[0] is None and done[2] is None and isinstance(done[1], StoreConflict)
+        assert store.batches[-1] >= 3  # the three writes went in one transaction
+        loaded = await store.load_table("t0")
+        assert loaded is not None and loaded[1].actions == (action(1),)
+        assert await store.unfinished_tables() == ["t0"]
+        await store.close()
 
-
-def test_a_game_continued_from_a_position_keeps_its_start(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "db.sqlite3")
-    start = {"format": "oriflamme-save", "version": 1, "position": {"round": 2}, "history": None}
-    store.create_table(table(0), seed=7, start=start, actions=[action(4)]).result(timeout=10)
-    loaded = store.load_table("t0")
-    assert loaded is not None
-    assert loaded[1] == GameRecord(1, 7, (action(4),), start)
-    store.new_game("t0", 2, 8).result(timeout=10)
-    loaded = store.load_table("t0")
-    assert loaded is not None and loaded[1] == GameRecord(2, 8, ())
-    store.close()
+    asyncio.run(run())
 
 
 def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
@@ -119,14 +123,20 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
         """
     )
     old.close()
-    store = SqliteStore(path)
-    loaded = store.load_table("old")
-    assert loaded is not None
-    assert loaded[0].lang == "fr" and loaded[0].seats[1].name == "Bot (easy)"
-    assert loaded[1] == GameRecord(1, 42, (action(3),))
-    store.close()
-    with pytest.raises(RuntimeError, match="unknown storage version"):
-        bad = sqlite3.connect(path)
-        bad.execute("PRAGMA user_version = 9")
-        bad.close()
+
+    async def run() -> None:
+        store = SqliteStore(path)
+        loaded = await store.load_table("old")
+        assert loaded is not None
+        assert loaded[0].lang == "fr" and loaded[0].seats[1].name == "Bot (easy)"
+        assert loaded[1] == GameRecord(1, 42, (action(3),))
+        # Its turn is unknown: a server claims it to look (and corrects it).
+        assert await store.claim_bot_turns("s", 5, ttl=30) == [BotTurn("old", 1, -1)]
+        await store.close()
+
+    asyncio.run(run())
+    bad = sqlite3.connect(path)
+    bad.execute("PRAGMA user_version = 9")
+    bad.close()
+    with pytest.raises(StoreError, match="newer than this server"):
         SqliteStore(path)

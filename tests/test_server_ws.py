@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from oriflamme.server import SqliteStore, create_app, tables
+from oriflamme.server import SqliteStore, create_app, manager
 from oriflamme.server.throttle import TokenBucket
 
 Message = dict[str, Any]
@@ -287,7 +287,7 @@ def test_a_rematch_is_pushed_to_the_connections(client: TestClient) -> None:
 def test_a_full_table_refuses_more_connections(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tables, "MAX_LISTENERS", 2)
+    monkeypatch.setattr(manager, "MAX_LISTENERS", 2)
     table = create(client)
     with (
         connect(client, table, seat_token(table, 0)),

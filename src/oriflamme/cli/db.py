@@ -44,8 +44,9 @@ def run_db(args: argparse.Namespace) -> int:
 
 
 async def _copy(source: str, target: str) -> int:
+    from oriflamme.server.storage import is_postgres_url
     from oriflamme.server.storage.copy import copy_sqlite_to_postgres
-    from oriflamme.server.storage.postgres import is_postgres_url, redacted
+    from oriflamme.server.storage.postgres import redacted
 
     if not is_postgres_url(target):
         raise CliError(f"the target must be a postgresql:// address, not {target!r}")

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import copy
 import logging
+import os
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from .common import CliError
+
+#: Environment variables of the server's settings (``serve`` sets them for its processes).
+DB_ENV, BOT_DELAY_ENV = "ORIFLAMME_DB", "ORIFLAMME_BOT_DELAY"
 
 #: The largest WebSocket message the server reads (bigger ones close the connection; messages
 #: over 4 KiB are refused with an error reply, see docs/server.md).
@@ -65,17 +69,26 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     parser = commands.add_parser(
         "serve",
         help="run the game server: play online in the browser",
-        description="Serve the web client and its API. Games are stored in an SQLite file and "
-        "survive restarts. Open the printed URL to create a table and share its invite links.",
+        description="Serve the web client and its API. Games are stored in an SQLite file (the "
+        "default) or a PostgreSQL database shared by any number of servers, and survive "
+        "restarts. Open the printed URL to create a table and share its invite links.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument(
         "--db",
-        type=Path,
         default=None,
-        metavar="PATH",
-        help="SQLite file of the games (default: oriflamme.sqlite3 in your data directory)",
+        metavar="DB",
+        help="where the games are: an SQLite file (a path or sqlite:PATH) or a PostgreSQL "
+        f"database (postgresql://user[:password]@host[:port]/name); default: ${DB_ENV} if set, "
+        "else oriflamme.sqlite3 in your data directory",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the port (default 1; more than 1 needs PostgreSQL)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -86,26 +99,54 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
 
 
+def database(args: argparse.Namespace) -> str:
+    """The database the server uses: ``--db``, else $ORIFLAMME_DB, else the default file."""
+    return str(args.db or os.environ.get(DB_ENV) or default_db())
+
+
+async def _check_database(url: str) -> str:
+    """Open the database once (creating or upgrading its schema) and say where it is."""
+    from oriflamme.server.storage import open_store
+
+    store = await open_store(url)
+    try:
+        return store.describe()
+    finally:
+        await store.close()
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
     import uvicorn
 
-    from oriflamme.server import SqliteStore, create_app
+    from oriflamme.server.storage import StoreError, is_postgres_url
 
-    db = args.db or default_db()
-    try:
-        store = SqliteStore(db)
-    except (OSError, sqlite3.Error, RuntimeError) as exc:
-        raise CliError(f"cannot open the game database {db}: {exc}") from None
-    try:
-        app = create_app(store, bot_delay=args.bot_delay)
-        host = f"[{args.host}]" if ":" in args.host else args.host
-        print(
-            f"Oriflamme server: open http://{host}:{args.port}/ (games stored in {db})", flush=True
+    url = database(args)
+    if args.workers < 1:
+        raise CliError(f"--workers must be at least 1, not {args.workers}")
+    if args.workers > 1 and not is_postgres_url(url):
+        raise CliError(
+            "several workers need a PostgreSQL database (--db postgresql://…): "
+            "an SQLite file serves one process"
         )
-        uvicorn.run(
-            app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE, log_config=log_config()
-        )
-    finally:
-        store.close()
+    try:
+        where = asyncio.run(_check_database(url))
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    workers = f", {args.workers} processes" if args.workers > 1 else ""
+    print(f"Oriflamme server: open http://{host}:{args.port}/ (games in the {where}{workers})",
+          flush=True)
+    # The app is built in each process from these (several processes cannot share one object).
+    os.environ[DB_ENV] = url
+    os.environ[BOT_DELAY_ENV] = str(args.bot_delay)
+    uvicorn.run(
+        "oriflamme.server.factory:app_from_environment",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers if args.workers > 1 else None,
+        ws_max_size=WS_MAX_SIZE,
+        log_config=log_config(),
+    )
     return 0

@@ -23,6 +23,7 @@ from oriflamme.api import CARD_TEXTS, CardType, ConfigError, GameConfig, kind_na
 from . import bots
 from .errors import ApiError, too_many_requests
 from .limits import MAX_SAVE_BODY, BodyLimit, SecurityHeaders
+from .manager import TableManager
 from .protocol import (
     ActRequest,
     BotRequest,
@@ -31,13 +32,14 @@ from .protocol import (
     CreateTableRequest,
     CreateTableResponse,
     ErrorBody,
+    Health,
     Lang,
     RematchRequest,
     SeatCreated,
     TableSummary,
     View,
 )
-from .storage import Store
+from .storage import Store, StoreUnavailable, open_store
 from .tables import (
     BOT,
     HUMAN,
@@ -45,7 +47,6 @@ from .tables import (
     GameSetup,
     SeatSpec,
     Table,
-    TableManager,
     setup_from_record,
 )
 from .throttle import BucketsByKey, TokenBucket
@@ -66,7 +67,7 @@ GC_THRESHOLDS = (20_000, 20, 100)
 
 async def _table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
     manager: TableManager = request.app.state.manager
-    return manager.get(table_id)
+    return await manager.get(table_id)
 
 
 TableDep = Annotated[Table, Depends(_table_of)]
@@ -103,7 +104,7 @@ def _validation_message(exc: RequestValidationError) -> str:
 
 
 def create_app(
-    store: Store,
+    store: Store | str,
     bot_delay: float = 0.8,
     *,
     rate: float = 20.0,
@@ -111,17 +112,19 @@ def create_app(
     static_dir: Path = STATIC_DIR,
     tune_gc: bool = True,
 ) -> FastAPI:
-    """The server's app over ``store``: bots pause ``bot_delay`` seconds; each IP (HTTP
-    actions) and each WebSocket may send ``rate`` messages a second (bursts of ``burst``).
-    With ``tune_gc`` the garbage collector runs rarely while the app serves (the process's
-    settings are restored when it stops)."""
-    manager = TableManager(store, bot_delay)
+    """The server's app over ``store`` (a store, or its address: ``postgresql://…`` or an
+    SQLite path, opened when the app starts and closed when it stops): bots pause ``bot_delay``
+    seconds; each IP (HTTP actions) and each WebSocket may send ``rate`` messages a second
+    (bursts of ``burst``). With ``tune_gc`` the garbage collector runs rarely while the app
+    serves (the process's settings are restored when it stops)."""
     by_ip = BucketsByKey(rate, burst)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await manager.start()
+        opened = await open_store(store) if isinstance(store, str) else store
+        manager = app.state.manager = TableManager(opened, bot_delay)
         try:
+            await manager.start()
             if tune_gc:
                 with _tuned_gc():
                     yield
@@ -129,6 +132,8 @@ def create_app(
                 yield
         finally:
             await manager.stop()
+            if isinstance(store, str):
+                await opened.close()
 
     app = FastAPI(
         title="Oriflamme server",
@@ -136,7 +141,6 @@ def create_app(
         description="Play Oriflamme online: tables, seats, views and actions (docs/server.md).",
         lifespan=lifespan,
     )
-    app.state.manager = manager
     app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY})
     app.add_middleware(SecurityHeaders)
 
@@ -152,6 +156,11 @@ def create_app(
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = "not_found" if exc.status_code == 404 else "http_error"
         return _error_response(ApiError(exc.status_code, code, str(exc.detail)[:200]))
+
+    @app.exception_handler(StoreUnavailable)
+    async def database_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        log.warning("request %s %s: %s", request.method, request.url.path, exc)
+        return _error_response(unavailable())
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
@@ -207,7 +216,7 @@ def create_app(
             setup = setup_from_record(request.save, request.players)
         else:
             setup = GameSetup(_config(request), _seed(request.seed))
-        new = await manager.create(setup, request.lang, specs)
+        new = await _manager(app).create(setup, request.lang, specs)
         base = f"/t/{new.table.id}"
         return CreateTableResponse(
             table_id=new.table.id,
@@ -252,7 +261,9 @@ def create_app(
     async def act(table: TableDep, request: ActRequest) -> Response:
         """Apply the action if it is legal now; answer with the seat's new view."""
         identity = table.identify(request.token)
-        await manager.act(table, identity, request.action, request.step, request.game_number)
+        await _manager(app).act(
+            table, identity, request.action, request.step, request.game_number
+        )
         return _json(view_text(table, table.view_seat(identity), table.lang))
 
     @app.post(
@@ -264,7 +275,7 @@ def create_app(
     )
     async def hand_to_bot(table: TableDep, seat: int, request: BotRequest) -> TableSummary:
         """The seat's old link then only watches (the public view)."""
-        await manager.hand_to_bot(table, request.creator_token, seat, request.level)
+        await _manager(app).hand_to_bot(table, request.creator_token, seat, request.level)
         return TableSummary.model_validate(summary(table))
 
     @app.post(
@@ -276,7 +287,7 @@ def create_app(
     )
     async def rematch(table: TableDep, request: RematchRequest) -> Response:
         """Once the game is over: same seats and links, a new deal. Answers with the view."""
-        await manager.rematch(table, request.token, request.game_number)
+        await _manager(app).rematch(table, request.token, request.game_number)
         seat = table.view_seat(table.identify(request.token))
         return _json(view_text(table, seat, table.lang))
 
@@ -306,9 +317,35 @@ def create_app(
     async def socket(
         websocket: WebSocket, table_id: str, token: str = "", lang: str | None = None
     ) -> None:
-        await serve_socket(websocket, manager, table_id, token[:64], lang, TokenBucket(rate, burst))
+        await serve_socket(
+            websocket, _manager(app), table_id, token[:64], lang, TokenBucket(rate, burst)
+        )
+
+    @app.get(
+        "/healthz",
+        response_model=Health,
+        responses={503: {"model": ErrorBody}},
+        summary="Whether this server can reach its database",
+    )
+    async def health() -> Health:
+        """200 while this server process can reach its database, 503 otherwise (for load
+        balancers)."""
+        manager = _manager(app)
+        await manager.store.ping()
+        return Health(status="ok", server=manager.server_id, bots_playing=manager.scheduler.busy)
 
     return app
+
+
+def _manager(app: FastAPI) -> TableManager:
+    manager: TableManager = app.state.manager
+    return manager
+
+
+def unavailable() -> ApiError:
+    return ApiError(
+        503, "database_unavailable", "the game database cannot be reached: try again shortly"
+    )
 
 
 def _config(request: CreateTableRequest) -> GameConfig:

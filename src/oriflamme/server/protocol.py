@@ -120,6 +120,12 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
+class Health(BaseModel):
+    status: Literal["ok"]
+    server: str = Field(description="this server process's id (several may share a database)")
+    bots_playing: int = Field(description="bot decisions this process is thinking about")
+
+
 class SeatCreated(BaseModel):
     seat: int
     kind: str

@@ -18,7 +18,8 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .errors import ApiError
-from .tables import Identity, Table, TableManager
+from .manager import TableManager
+from .tables import Identity, Table
 from .tasks import spawn
 from .throttle import TokenBucket
 from .views import view_text
@@ -168,7 +169,7 @@ async def serve_socket(
     """Accept a connection, check its table and token, and serve it."""
     await socket.accept()
     try:
-        table = manager.get(table_id)
+        table = await manager.get(table_id)
         identity = table.identify(token)
         connection = Connection(
             socket, manager, table, identity, lang if lang in LANGS else table.lang, bucket

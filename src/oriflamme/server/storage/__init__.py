@@ -1,6 +1,18 @@
-"""Storage of tables and games: the :class:`Store` interface and its backends."""
+"""Storage of tables and games: the :class:`Store` interface and its backends (SQLite, the
+embedded default for one server; PostgreSQL, shared by any number of servers)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
 
 from .base import (
+    ACTION,
+    GAME,
+    PRESENCE,
+    SEATS,
+    BotTurn,
+    Change,
     GameRecord,
     SeatRecord,
     Store,
@@ -8,10 +20,17 @@ from .base import (
     StoreError,
     StoreUnavailable,
     TableRecord,
+    Turn,
 )
 from .sqlite import SqliteStore
 
 __all__ = [
+    "ACTION",
+    "GAME",
+    "PRESENCE",
+    "SEATS",
+    "BotTurn",
+    "Change",
     "GameRecord",
     "SeatRecord",
     "SqliteStore",
@@ -20,4 +39,27 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "TableRecord",
+    "Turn",
+    "is_postgres_url",
+    "open_store",
 ]
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(url: str | Path) -> Store:
+    """The store at ``url``: a ``postgresql://`` address, or an SQLite file (``sqlite:PATH`` or
+    a path); :class:`StoreError` with a clear message if it cannot be used."""
+    text = str(url)
+    if is_postgres_url(text):
+        from .postgres import PostgresStore  # asyncpg is loaded only when used
+
+        return await PostgresStore.open(text)
+    path = Path(text.removeprefix("sqlite:")).expanduser()
+    try:
+        return SqliteStore(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"cannot open the game database {path}: {exc}") from None

@@ -2,15 +2,23 @@
 
 A game is stored as the table's configuration, the game's seed, its starting position when it
 did not start from a deal (a game continued from a save or a position) and its accepted actions,
-in order; that determines it completely. Every write is committed (and synced to disk) before
-its future completes, so an action acknowledged to anyone survives a crash. Tokens are stored
-only as SHA-256 digests.
+in order; that determines it completely. Every write is committed (and synced to disk) before it
+returns, so an action acknowledged to anyone survives a crash. Tokens are stored only as SHA-256
+digests.
+
+The database is the authority: several servers may share one (PostgreSQL). The primary key of an
+action, ``(table_id, game, idx)``, orders them: of two servers storing an action at the same
+index, one commits and the other gets :class:`StoreConflict`. Every committed change of a table
+is announced to every server (:meth:`Store.listen`) as a :class:`Change`, so that the tables
+they hold in memory (caches) are brought up to date. Each game also records whose decision it
+awaits (:class:`Turn`): a server *claims* a bot's decision for a few seconds (a lease it renews
+while the bot thinks), so that exactly one server plays it, and another takes it over if that
+server dies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from concurrent.futures import Future
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -55,44 +63,158 @@ class GameRecord:
     start: Mapping[str, Any] | None = None  #: a save (``Game.save()``) the game starts from
 
 
-class Store(Protocol):
-    """What the server needs from storage (a PostgreSQL backend would implement the same).
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Whose decision a game awaits after ``step`` actions: ``seat`` (None once the game is
+    over), and whether a bot plays that seat."""
 
-    Reads block (the server calls them from a worker thread or at start-up). Writes return a
-    future that completes once the write is committed and durable, or fails: the server awaits
-    it before telling anyone, without holding a thread meanwhile.
+    step: int
+    seat: int | None
+    bot: bool
+
+    @property
+    def over(self) -> bool:
+        return self.seat is None
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot decision: the one game ``game`` of table ``table_id`` awaits after ``step`` actions."""
+
+    table_id: str
+    game: int
+    step: int
+
+
+#: What changed at a table (the kinds of :class:`Change`).
+ACTION, SEATS, GAME, PRESENCE = "action", "seats", "game", "presence"
+_KINDS = (ACTION, SEATS, GAME, PRESENCE)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A committed change of a table, announced to every server: its kind, and the table's game
+    and number of actions just after it."""
+
+    table_id: str
+    kind: str
+    game: int
+    step: int
+
+    def encode(self) -> str:
+        return f"{self.kind} {self.game} {self.step} {self.table_id}"
+
+    @staticmethod
+    def decode(text: str) -> Change | None:
+        """The change ``text`` encodes, or None if it is not one."""
+        parts = text.split(" ", 3)
+        if len(parts) != 4 or parts[0] not in _KINDS:
+            return None
+        try:
+            return Change(parts[3], parts[0], int(parts[1]), int(parts[2]))
+        except ValueError:
+            return None
+
+
+class Store(Protocol):
+    """What the server needs from storage: SQLite (one server) or PostgreSQL (any number).
+
+    Every method may raise :class:`StoreUnavailable` when the database cannot be reached.
     """
 
-    def create_table(
+    #: Whether other servers may share this database (then presence and claims matter).
+    shared: bool
+
+    def describe(self) -> str:
+        """Where the games are, for people (no password)."""
+        ...
+
+    async def create_table(
         self,
         table: TableRecord,
         seed: int,
+        turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
-    ) -> Future[None]:
+    ) -> None:
         """Store a new table and its first game (number 1), with its actions so far."""
         ...
 
-    def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
+    async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
         """The table and its latest game, or None."""
         ...
 
-    def unfinished_tables(self) -> list[str]:
+    async def load_actions(self, table_id: str, game: int, first: int) -> list[Mapping[str, Any]]:
+        """The actions of a game from index ``first`` on, in order."""
+        ...
+
+    async def unfinished_tables(self) -> list[str]:
         """Ids of the tables whose latest game is not over."""
         ...
 
-    def append_action(
-        self, table_id: str, game: int, index: int, action: Mapping[str, Any], finished: bool
-    ) -> Future[None]:
-        """Record action number ``index`` of a game; fails with :class:`StoreConflict` if taken."""
+    async def append_action(
+        self, table_id: str, game: int, index: int, action: Mapping[str, Any], turn: Turn
+    ) -> None:
+        """Record action number ``index`` of a game, after which the game awaits ``turn``;
+        :class:`StoreConflict` if that index is taken (another server was first)."""
         ...
 
-    def new_game(self, table_id: str, game: int, seed: int) -> Future[None]:
-        """Start game number ``game`` at a table (dealt from ``seed``)."""
+    async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
+        """Start game number ``game`` at a table (dealt from ``seed``); :class:`StoreConflict`
+        if it exists."""
         ...
 
-    def set_seat(self, table_id: str, seat: SeatRecord) -> Future[None]:
-        """Replace a seat (a human seat handed to a bot)."""
+    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
+        """Replace a seat (a human seat handed to a bot); the current game then awaits ``turn``."""
         ...
 
-    def close(self) -> None: ...
+    async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
+        """Correct the turn a game awaits, unless its stored actions are no longer
+        ``turn.step`` (another server moved on: it stored the newer turn). True if set."""
+        ...
+
+    # -- bot decisions, each played by exactly one server -----------------------------------
+    async def claim_bot_turns(self, owner: str, limit: int, ttl: float) -> list[BotTurn]:
+        """Claim, for ``ttl`` seconds, up to ``limit`` bot decisions that no live claim holds,
+        the longest waiting first."""
+        ...
+
+    async def claim_bot_turn(self, owner: str, turn: BotTurn, ttl: float) -> bool:
+        """Claim this bot decision if it is still awaited and no live claim holds it."""
+        ...
+
+    async def renew_claim(self, owner: str, turn: BotTurn, ttl: float) -> bool:
+        """Extend ``owner``'s claim; False if it lost it (expired and taken, or decided)."""
+        ...
+
+    async def release_claim(self, owner: str, turn: BotTurn) -> None:
+        """Give the claim up (the decision was not made: another server may take it)."""
+        ...
+
+    # -- who is connected, on any server ----------------------------------------------------
+    async def set_presence(self, server: str, table_id: str, seat: int, connections: int) -> None:
+        """``server`` holds ``connections`` open connections of a seat (0: none any more)."""
+        ...
+
+    async def present_seats(self, table_id: str, alive: float) -> set[int]:
+        """Seats with a connection on a server whose heartbeat is younger than ``alive`` s."""
+        ...
+
+    async def heartbeat(self, server: str, alive: float) -> list[str]:
+        """Say that ``server`` is alive; forget the connections of servers silent for ``alive``
+        seconds and return the tables whose connected seats that changed."""
+        ...
+
+    # -- life ------------------------------------------------------------------------------
+    async def ping(self) -> None:
+        """Return if the database answers; :class:`StoreUnavailable` otherwise."""
+        ...
+
+    async def listen(
+        self, changed: Callable[[Change], None], reset: Callable[[], None]
+    ) -> None:
+        """Until cancelled: ``changed`` for every committed change, by any server, and ``reset``
+        whenever listening (re)starts (changes may have been missed: caches are suspect)."""
+        ...
+
+    async def close(self) -> None: ...

@@ -61,7 +61,7 @@ async def copy_sqlite_to_postgres(
     if not path.is_file():
         raise StoreError(f"{path}: no such file")
     try:
-        SqliteStore(path).close()  # brings an older file to the current schema
+        SqliteStore(path).close_now()  # brings an older file to the current schema
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except (sqlite3.Error, RuntimeError) as exc:
         raise StoreError(f"{path}: not an oriflamme game database ({exc})") from None

@@ -23,11 +23,25 @@ from typing import Any
 
 import asyncpg
 
-from .base import GameRecord, SeatRecord, StoreConflict, StoreError, StoreUnavailable, TableRecord
+from .base import (
+    ACTION,
+    GAME,
+    PRESENCE,
+    SEATS,
+    BotTurn,
+    Change,
+    GameRecord,
+    SeatRecord,
+    StoreConflict,
+    StoreError,
+    StoreUnavailable,
+    TableRecord,
+    Turn,
+)
 
 log = logging.getLogger("oriflamme.server")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The notification channel of table changes (payload: the table id).
 CHANNEL = "oriflamme_tables"
 #: ``application_name`` of the servers' connections (visible in ``pg_stat_activity``).
@@ -70,6 +84,12 @@ CREATE TABLE IF NOT EXISTS games (
     seed BIGINT NOT NULL,
     finished BOOLEAN NOT NULL DEFAULT FALSE,
     start TEXT,
+    turn_step INTEGER,
+    turn_seat INTEGER,
+    turn_bot BOOLEAN NOT NULL DEFAULT FALSE,
+    turn_since DOUBLE PRECISION,
+    lease_owner TEXT,
+    lease_until DOUBLE PRECISION,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -80,10 +100,37 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, game, idx),
     FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
 );
+CREATE TABLE IF NOT EXISTS servers (
+    id TEXT PRIMARY KEY,
+    heartbeat DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS presence (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    server TEXT NOT NULL,
+    connections INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, server)
+);
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
+CREATE INDEX IF NOT EXISTS games_bot_turns ON games (turn_since) WHERE turn_bot;
 """
 
 Statement = tuple[str, tuple[Any, ...]]
+
+#: Version 2 had no turns, claims or presence (the new tables come with the schema). The turn
+#: of an unfinished game is unknown: it is marked as a bot decision at step -1, which a server
+#: claims, finds wrong and corrects (``set_turn``), playing it if a bot must move.
+_MIGRATE_FROM_2 = """
+ALTER TABLE games ADD COLUMN turn_step INTEGER;
+ALTER TABLE games ADD COLUMN turn_seat INTEGER;
+ALTER TABLE games ADD COLUMN turn_bot BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN turn_since DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN lease_owner TEXT;
+ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
+UPDATE games SET turn_step = -1, turn_bot = TRUE, turn_since = 0 WHERE NOT finished;
+"""
+#: The database's clock, in seconds (claims and heartbeats of every server use this one clock).
+NOW = "extract(epoch from clock_timestamp())"
 
 #: Errors that mean the database cannot be reached (or the connection broke), not a bad query.
 _UNREACHABLE: tuple[type[BaseException], ...] = (
@@ -99,10 +146,6 @@ _UNREACHABLE: tuple[type[BaseException], ...] = (
 )
 
 _LISTEN_ERRORS: tuple[type[BaseException], ...] = (*_UNREACHABLE, asyncpg.PostgresError)
-
-
-def is_postgres_url(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
 
 
 def redacted(url: str) -> str:
@@ -124,6 +167,8 @@ class PostgresStore:
 
     Open it with :meth:`open` inside the event loop that will use it.
     """
+
+    shared = True
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
@@ -175,6 +220,8 @@ class PostgresStore:
                 )
             if found == SCHEMA_VERSION:
                 return
+            if found == 2:
+                await db.execute(_MIGRATE_FROM_2)
             await db.execute(_SCHEMA)
             await db.execute(
                 "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"
@@ -182,18 +229,22 @@ class PostgresStore:
                 str(SCHEMA_VERSION),
             )
 
+    def describe(self) -> str:
+        return f"PostgreSQL database {redacted(self.url)}"
+
     def connection(self) -> Any:
         """A pooled connection (``async with``); a broken database is :class:`StoreUnavailable`."""
         return _Acquire(self._pool)
 
     # -- writing ---------------------------------------------------------------------------
-    async def _write(self, table_id: str, statements: Sequence[Statement]) -> None:
-        """Run ``statements`` in one transaction that also notifies the table's change."""
+    async def _write(self, change: Change, statements: Sequence[Statement]) -> None:
+        """Run ``statements`` in one transaction that also announces ``change`` (delivered to
+        the listeners only if the transaction commits)."""
         try:
             async with self.connection() as db, db.transaction():
                 for sql, params in statements:
                     await db.execute(sql, *params)
-                await db.execute("SELECT pg_notify($1, $2)", CHANNEL, table_id)
+                await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         except asyncpg.exceptions.UniqueViolationError as exc:
             raise StoreConflict(str(exc)) from None
         except asyncpg.exceptions.ForeignKeyViolationError as exc:
@@ -203,6 +254,7 @@ class PostgresStore:
         self,
         table: TableRecord,
         seed: int,
+        turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
     ) -> None:
@@ -226,40 +278,151 @@ class PostgresStore:
         ]
         statements += [_seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [_action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
-        await self._write(table.table_id, statements)
+        statements.append(_set_turn(table.table_id, 1, turn))
+        await self._write(Change(table.table_id, GAME, 1, turn.step), statements)
 
     async def append_action(
-        self, table_id: str, game: int, index: int, action: Mapping[str, Any], finished: bool
+        self, table_id: str, game: int, index: int, action: Mapping[str, Any], turn: Turn
     ) -> None:
-        statements = [_action_insert(table_id, game, index, action)]
-        if finished:
-            statements.append(
-                (
-                    "UPDATE games SET finished = TRUE WHERE table_id = $1 AND number = $2",
-                    (table_id, game),
-                )
-            )
-        await self._write(table_id, statements)
-
-    async def new_game(self, table_id: str, game: int, seed: int) -> None:
         await self._write(
-            table_id,
+            Change(table_id, ACTION, game, index + 1),
+            [_action_insert(table_id, game, index, action), _set_turn(table_id, game, turn)],
+        )
+
+    async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
+        await self._write(
+            Change(table_id, GAME, game, turn.step),
             [
                 (
                     "INSERT INTO games (table_id, number, seed) VALUES ($1, $2, $3)",
                     (table_id, game, seed),
-                )
+                ),
+                _set_turn(table_id, game, turn),
             ],
         )
 
-    async def set_seat(self, table_id: str, seat: SeatRecord) -> None:
+    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
         await self._write(
-            table_id,
+            Change(table_id, SEATS, 0, turn.step),
             [
                 ("DELETE FROM seats WHERE table_id = $1 AND seat = $2", (table_id, seat.seat)),
                 _seat_insert(table_id, seat),
+                _set_turn(table_id, None, turn),
             ],
         )
+
+    async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
+        sql, params = _set_turn(table_id, game, turn)
+        async with self.connection() as db, db.transaction():
+            found = await db.fetchval(
+                sql + " AND (SELECT count(*) FROM actions WHERE table_id = $5 AND game = $6) = $2"
+                " RETURNING 1",
+                *params,
+            )
+            if found is not None:
+                change = Change(table_id, SEATS, game, turn.step)
+                await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return found is not None
+
+    # -- bot decisions ---------------------------------------------------------------------
+    async def claim_bot_turns(self, owner: str, limit: int, ttl: float) -> list[BotTurn]:
+        async with self.connection() as db:
+            rows = await db.fetch(
+                f"UPDATE games g SET lease_owner = $1, lease_until = {NOW} + $2"
+                " FROM (SELECT table_id, number FROM games WHERE turn_bot"
+                f" AND (lease_until IS NULL OR lease_until < {NOW})"
+                " ORDER BY turn_since LIMIT $3 FOR UPDATE SKIP LOCKED) free"
+                " WHERE g.table_id = free.table_id AND g.number = free.number"
+                " RETURNING g.table_id, g.number, g.turn_step",
+                owner,
+                ttl,
+                limit,
+            )
+        return [BotTurn(r["table_id"], r["number"], r["turn_step"]) for r in rows]
+
+    async def claim_bot_turn(self, owner: str, turn: BotTurn, ttl: float) -> bool:
+        async with self.connection() as db:
+            found = await db.fetchval(
+                f"UPDATE games SET lease_owner = $1, lease_until = {NOW} + $2"
+                " WHERE table_id = $3 AND number = $4 AND turn_bot AND turn_step = $5"
+                f" AND (lease_until IS NULL OR lease_until < {NOW} OR lease_owner = $1)"
+                " RETURNING 1",
+                owner,
+                ttl,
+                turn.table_id,
+                turn.game,
+                turn.step,
+            )
+        return found is not None
+
+    async def renew_claim(self, owner: str, turn: BotTurn, ttl: float) -> bool:
+        async with self.connection() as db:
+            found = await db.fetchval(
+                f"UPDATE games SET lease_until = {NOW} + $1"
+                " WHERE table_id = $2 AND number = $3 AND turn_bot AND turn_step = $4"
+                " AND lease_owner = $5 RETURNING 1",
+                ttl,
+                turn.table_id,
+                turn.game,
+                turn.step,
+                owner,
+            )
+        return found is not None
+
+    async def release_claim(self, owner: str, turn: BotTurn) -> None:
+        async with self.connection() as db:
+            await db.execute(
+                "UPDATE games SET lease_owner = NULL, lease_until = NULL"
+                " WHERE table_id = $1 AND number = $2 AND lease_owner = $3",
+                turn.table_id,
+                turn.game,
+                owner,
+            )
+
+    # -- presence --------------------------------------------------------------------------
+    async def set_presence(self, server: str, table_id: str, seat: int, connections: int) -> None:
+        if connections > 0:
+            statement: Statement = (
+                "INSERT INTO presence (table_id, seat, server, connections)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, seat, server)"
+                " DO UPDATE SET connections = EXCLUDED.connections",
+                (table_id, seat, server, connections),
+            )
+        else:
+            statement = (
+                "DELETE FROM presence WHERE table_id = $1 AND seat = $2 AND server = $3",
+                (table_id, seat, server),
+            )
+        await self._write(Change(table_id, PRESENCE, 0, 0), [statement])
+
+    async def present_seats(self, table_id: str, alive: float) -> set[int]:
+        async with self.connection() as db:
+            rows = await db.fetch(
+                "SELECT DISTINCT p.seat FROM presence p JOIN servers s ON s.id = p.server"
+                f" WHERE p.table_id = $1 AND p.connections > 0 AND s.heartbeat >= {NOW} - $2",
+                table_id,
+                alive,
+            )
+        return {row["seat"] for row in rows}
+
+    async def heartbeat(self, server: str, alive: float) -> list[str]:
+        async with self.connection() as db, db.transaction():
+            await db.execute(
+                f"INSERT INTO servers (id, heartbeat) VALUES ($1, {NOW})"
+                f" ON CONFLICT (id) DO UPDATE SET heartbeat = {NOW}",
+                server,
+            )
+            rows = await db.fetch(
+                "DELETE FROM presence WHERE server IN"
+                f" (SELECT id FROM servers WHERE heartbeat < {NOW} - $1) RETURNING table_id",
+                alive,
+            )
+            await db.execute(f"DELETE FROM servers WHERE heartbeat < {NOW} - $1", alive)
+            tables = sorted({row["table_id"] for row in rows})
+            for table_id in tables:
+                change = Change(table_id, PRESENCE, 0, 0)
+                await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return tables
 
     # -- reading ---------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -302,6 +465,17 @@ class PostgresStore:
         )
         return table, record
 
+    async def load_actions(self, table_id: str, game: int, first: int) -> list[Mapping[str, Any]]:
+        async with self.connection() as db:
+            rows = await db.fetch(
+                "SELECT action FROM actions WHERE table_id = $1 AND game = $2 AND idx >= $3"
+                " ORDER BY idx",
+                table_id,
+                game,
+                first,
+            )
+        return [json.loads(row["action"]) for row in rows]
+
     async def unfinished_tables(self) -> list[str]:
         async with self.connection() as db:
             rows = await db.fetch(
@@ -316,9 +490,9 @@ class PostgresStore:
             await db.fetchval("SELECT 1")
 
     # -- notifications ---------------------------------------------------------------------
-    async def listen(self, changed: Callable[[str], None], reset: Callable[[], None]) -> None:
-        """Until cancelled: call ``changed(table_id)`` for every committed change of a table, by
-        any server, and ``reset()`` each time listening (re)starts (changes made while nobody
+    async def listen(self, changed: Callable[[Change], None], reset: Callable[[], None]) -> None:
+        """Until cancelled: call ``changed`` for every committed change of a table, by any
+        server, and ``reset()`` each time listening (re)starts (changes made while nobody
         listened are unknown: every cached table is suspect).
 
         Listening uses a connection of its own, outside the pool; it is checked every
@@ -341,9 +515,7 @@ class PostgresStore:
             lost = asyncio.Event()
             connection.add_termination_listener(_setter(lost))
             try:
-                await connection.add_listener(
-                    CHANNEL, lambda _connection, _pid, _channel, payload: changed(payload)
-                )
+                await connection.add_listener(CHANNEL, _receiver(changed))
                 reset()
                 pause = RECONNECT_MIN
                 while not lost.is_set():
@@ -358,6 +530,15 @@ class PostgresStore:
 
     async def close(self) -> None:
         await self._pool.close()
+
+
+def _receiver(changed: Callable[[Change], None]) -> Callable[[Any, int, str, object], None]:
+    def receive(_connection: Any, _pid: int, _channel: str, payload: object) -> None:
+        change = Change.decode(str(payload))
+        if change is not None:
+            changed(change)
+
+    return receive
 
 
 def _setter(event: asyncio.Event) -> Callable[[Any], None]:
@@ -391,6 +572,18 @@ def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:
         "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
         " VALUES ($1, $2, $3, $4, $5, $6)",
         (table_id, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash),
+    )
+
+
+def _set_turn(table_id: str, game: int | None, turn: Turn) -> Statement:
+    """Set the turn of game ``game`` (None: the table's latest game); a claim ends with it."""
+    which = "$6" if game is not None else "(SELECT MAX(number) FROM games WHERE table_id = $5)"
+    return (
+        "UPDATE games SET finished = $1, turn_step = $2, turn_seat = $3, turn_bot = $4,"
+        f" turn_since = {NOW}, lease_owner = NULL, lease_until = NULL"
+        f" WHERE table_id = $5 AND number = {which}",
+        (turn.over, turn.step, turn.seat, turn.bot, table_id)
+        + (() if game is None else (game,)),
     )
 
 

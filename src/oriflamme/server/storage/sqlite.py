@@ -1,21 +1,36 @@
-"""The SQLite :class:`~.base.Store`: one file, WAL journal, one writer thread (group commit)."""
+"""The SQLite :class:`~.base.Store`: one file, WAL journal, one writer thread (group commit).
+
+An SQLite file serves one server process (the embedded default); several servers share a
+PostgreSQL database instead (:mod:`.postgres`). The methods are coroutines: writes go to the
+writer thread and are awaited without holding a thread, reads run in a worker thread.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .base import GameRecord, SeatRecord, StoreConflict, TableRecord
+from .base import (
+    BotTurn,
+    Change,
+    GameRecord,
+    SeatRecord,
+    StoreConflict,
+    StoreError,
+    TableRecord,
+    Turn,
+)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -41,6 +56,12 @@ CREATE TABLE IF NOT EXISTS games (
     seed INTEGER NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     start TEXT,
+    turn_step INTEGER,
+    turn_seat INTEGER,
+    turn_bot INTEGER NOT NULL DEFAULT 0,
+    turn_since REAL,
+    lease_owner TEXT,
+    lease_until REAL,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -51,24 +72,49 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, game, idx),
     FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
 );
+CREATE TABLE IF NOT EXISTS servers (
+    id TEXT PRIMARY KEY,
+    heartbeat REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS presence (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    server TEXT NOT NULL,
+    connections INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, server)
+);
+CREATE INDEX IF NOT EXISTS games_bot_turns ON games (turn_since) WHERE turn_bot = 1;
 """
 
 #: Version 1 had no starting positions: every game was dealt from its seed.
-_MIGRATE_FROM_1 = "ALTER TABLE games ADD COLUMN start TEXT"
+_MIGRATE_FROM_1 = ["ALTER TABLE games ADD COLUMN start TEXT"]
+#: Version 2 had no turns, claims or presence (the new tables come with the schema). The turn
+#: of an unfinished game is unknown: it is marked as a bot decision at step -1, which a server
+#: claims, finds wrong and corrects (``set_turn``), playing it if a bot must move.
+_MIGRATE_FROM_2 = [
+    "ALTER TABLE games ADD COLUMN turn_step INTEGER",
+    "ALTER TABLE games ADD COLUMN turn_seat INTEGER",
+    "ALTER TABLE games ADD COLUMN turn_bot INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN turn_since REAL",
+    "ALTER TABLE games ADD COLUMN lease_owner TEXT",
+    "ALTER TABLE games ADD COLUMN lease_until REAL",
+    "UPDATE games SET turn_step = -1, turn_bot = 1, turn_since = 0 WHERE finished = 0",
+]
 
 Statement = tuple[str, tuple[Any, ...]]
 
 
 @dataclass
 class _Write:
-    """Statements to run in one transaction, and the future that reports the outcome."""
+    """Statements to run in one transaction, and the future that reports the outcome: the rows
+    the last statement returned (``UPDATE … RETURNING``), or a failure."""
 
     statements: Sequence[Statement]
-    done: Future[None] = field(default_factory=Future)
+    done: Future[list[Any]] = field(default_factory=Future)
 
 
 class SqliteStore:
-    """:class:`Store` in one SQLite file (WAL journal, ``synchronous=FULL``); thread-safe.
+    """:class:`~.base.Store` in one SQLite file (WAL journal, ``synchronous=FULL``).
 
     One writer thread commits every write queued so far in one transaction (group commit: under
     load many actions share one disk sync), each in its own savepoint so that a conflict fails
@@ -77,14 +123,25 @@ class SqliteStore:
 
     def __init__(self, path: str | Path) -> None:
         memory = str(path) == ":memory:"
+        self.path = path
         if not memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = self._connect(path)
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, 1, SCHEMA_VERSION):
-            raise RuntimeError(f"{path}: unknown storage version {version}")
-        if version == 1:
-            self._db.execute(_MIGRATE_FROM_1)
+        if version > SCHEMA_VERSION:
+            self._db.close()
+            raise StoreError(
+                f"{path}: storage version {version} is newer than this server's "
+                f"({SCHEMA_VERSION}): upgrade oriflamme"
+            )
+        if version not in (0, 1, 2, SCHEMA_VERSION):
+            self._db.close()
+            raise StoreError(f"{path}: unknown storage version {version}")
+        migrations = (_MIGRATE_FROM_1 if version == 1 else []) + (
+            _MIGRATE_FROM_2 if version in (1, 2) else []
+        )
+        for statement in migrations:
+            self._db.execute(statement)
         self._db.executescript(_SCHEMA)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self._write_lock = threading.Lock()
@@ -95,6 +152,11 @@ class SqliteStore:
         self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
         self._writer.start()
 
+    shared = False
+
+    def describe(self) -> str:
+        return f"SQLite file {self.path}"
+
     @staticmethod
     def _connect(path: str | Path) -> sqlite3.Connection:
         db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
@@ -104,11 +166,14 @@ class SqliteStore:
         db.execute("PRAGMA busy_timeout=5000")
         return db
 
-    # -- writing ---------------------------------------------------------------------------
-    def _submit(self, statements: Sequence[Statement]) -> Future[None]:
+    # -- the writer thread -----------------------------------------------------------------
+    def _submit(self, statements: Sequence[Statement]) -> Future[list[Any]]:
         write = _Write(statements)
         self._queue.put(write)
         return write.done
+
+    async def _write(self, statements: Sequence[Statement]) -> list[Any]:
+        return await asyncio.wrap_future(self._submit(statements))
 
     def _write_loop(self) -> None:
         """Commit the queued writes, as many at a time as are waiting."""
@@ -129,15 +194,22 @@ class SqliteStore:
                 return
 
     def _commit(self, batch: Sequence[_Write]) -> None:
+        # A write whose caller gave up before it ran (a cancelled task) is not made at all.
+        batch = [write for write in batch if write.done.set_running_or_notify_cancel()]
+        if not batch:
+            return
         failed: dict[int, BaseException] = {}
+        results: dict[int, list[Any]] = {}
         with self._write_lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 for i, write in enumerate(batch):
                     self._db.execute("SAVEPOINT one_write")
                     try:
+                        rows: list[Any] = []
                         for sql, params in write.statements:
-                            self._db.execute(sql, params)
+                            rows = self._db.execute(sql, params).fetchall()
+                        results[i] = rows
                     except sqlite3.Error as exc:
                         self._db.execute("ROLLBACK TO one_write")
                         conflict = isinstance(exc, sqlite3.IntegrityError)
@@ -154,15 +226,24 @@ class SqliteStore:
             if i in failed:
                 write.done.set_exception(failed[i])
             else:
-                write.done.set_result(None)
+                write.done.set_result(results[i])
 
-    def create_table(
+    async def _read(self, query: Callable[[sqlite3.Connection], Any]) -> Any:
+        def run() -> Any:
+            with self._read_lock:
+                return query(self._reader)
+
+        return await asyncio.to_thread(run)
+
+    # -- tables and games ------------------------------------------------------------------
+    async def create_table(
         self,
         table: TableRecord,
         seed: int,
+        turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
-    ) -> Future[None]:
+    ) -> None:
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created)"
@@ -183,43 +264,38 @@ class SqliteStore:
         ]
         statements += [_seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [_action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
-        return self._submit(statements)
+        statements.append(_set_turn(table.table_id, 1, turn))
+        await self._write(statements)
 
-    def append_action(
-        self, table_id: str, game: int, index: int, action: Mapping[str, Any], finished: bool
-    ) -> Future[None]:
-        statements = [_action_insert(table_id, game, index, action)]
-        if finished:
-            statements.append(
-                (
-                    "UPDATE games SET finished = 1 WHERE table_id = ? AND number = ?",
-                    (table_id, game),
-                )
-            )
-        return self._submit(statements)
+    async def append_action(
+        self, table_id: str, game: int, index: int, action: Mapping[str, Any], turn: Turn
+    ) -> None:
+        await self._write(
+            [_action_insert(table_id, game, index, action), _set_turn(table_id, game, turn)]
+        )
 
-    def new_game(self, table_id: str, game: int, seed: int) -> Future[None]:
-        return self._submit(
+    async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
+        await self._write(
             [
                 (
                     "INSERT INTO games (table_id, number, seed) VALUES (?, ?, ?)",
                     (table_id, game, seed),
-                )
+                ),
+                _set_turn(table_id, game, turn),
             ]
         )
 
-    def set_seat(self, table_id: str, seat: SeatRecord) -> Future[None]:
-        return self._submit(
+    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
+        await self._write(
             [
                 ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat.seat)),
                 _seat_insert(table_id, seat),
+                _set_latest_turn(table_id, turn),
             ]
         )
 
-    # -- reading ---------------------------------------------------------------------------
-    def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
-        with self._read_lock:
-            db = self._reader
+    async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
+        def query(db: sqlite3.Connection) -> tuple[TableRecord, GameRecord] | None:
             row = db.execute(
                 "SELECT config, lang, creator_hash, spectator_hash FROM tables WHERE id = ?",
                 (table_id,),
@@ -240,32 +316,173 @@ class SqliteStore:
                 "SELECT action FROM actions WHERE table_id = ? AND game = ? ORDER BY idx",
                 (table_id, number),
             ).fetchall()
-        table = TableRecord(
-            table_id=table_id,
-            config=json.loads(row[0]),
-            lang=row[1],
-            creator_hash=row[2],
-            spectator_hash=row[3],
-            seats=tuple(SeatRecord(*seat) for seat in seats),
-        )
-        game = GameRecord(
-            number,
-            seed,
-            tuple(json.loads(a[0]) for a in actions),
-            None if start is None else json.loads(start),
-        )
-        return table, game
+            table = TableRecord(
+                table_id=table_id,
+                config=json.loads(row[0]),
+                lang=row[1],
+                creator_hash=row[2],
+                spectator_hash=row[3],
+                seats=tuple(SeatRecord(*seat) for seat in seats),
+            )
+            game = GameRecord(
+                number,
+                seed,
+                tuple(json.loads(a[0]) for a in actions),
+                None if start is None else json.loads(start),
+            )
+            return table, game
 
-    def unfinished_tables(self) -> list[str]:
-        with self._read_lock:
-            rows = self._reader.execute(
+        result: tuple[TableRecord, GameRecord] | None = await self._read(query)
+        return result
+
+    async def load_actions(self, table_id: str, game: int, first: int) -> list[Mapping[str, Any]]:
+        rows = await self._read(
+            lambda db: db.execute(
+                "SELECT action FROM actions WHERE table_id = ? AND game = ? AND idx >= ?"
+                " ORDER BY idx",
+                (table_id, game, first),
+            ).fetchall()
+        )
+        return [json.loads(row[0]) for row in rows]
+
+    async def unfinished_tables(self) -> list[str]:
+        rows = await self._read(
+            lambda db: db.execute(
                 "SELECT g.table_id FROM games g WHERE g.finished = 0 AND g.number ="
                 " (SELECT MAX(number) FROM games WHERE table_id = g.table_id)"
             ).fetchall()
+        )
         return [r[0] for r in rows]
 
-    def close(self) -> None:
+    async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
+        statement = _set_turn(table_id, game, turn)
+        rows = await self._write(
+            [
+                (
+                    statement[0] + " AND (SELECT COUNT(*) FROM actions"
+                    " WHERE table_id = ? AND game = ?) = ? RETURNING 1",
+                    (*statement[1], table_id, game, turn.step),
+                )
+            ]
+        )
+        return bool(rows)
+
+    # -- bot decisions ---------------------------------------------------------------------
+    async def claim_bot_turns(self, owner: str, limit: int, ttl: float) -> list[BotTurn]:
+        now = time.time()
+        rows = await self._write(
+            [
+                (
+                    "UPDATE games SET lease_owner = ?, lease_until = ? WHERE rowid IN"
+                    " (SELECT rowid FROM games WHERE turn_bot = 1"
+                    " AND (lease_until IS NULL OR lease_until < ?)"
+                    " ORDER BY turn_since LIMIT ?)"
+                    " RETURNING table_id, number, turn_step",
+                    (owner, now + ttl, now, limit),
+                )
+            ]
+        )
+        return [BotTurn(*row) for row in rows]
+
+    async def claim_bot_turn(self, owner: str, turn: BotTurn, ttl: float) -> bool:
+        now = time.time()
+        rows = await self._write(
+            [
+                (
+                    "UPDATE games SET lease_owner = ?, lease_until = ?"
+                    " WHERE table_id = ? AND number = ? AND turn_bot = 1 AND turn_step = ?"
+                    " AND (lease_until IS NULL OR lease_until < ? OR lease_owner = ?)"
+                    " RETURNING 1",
+                    (owner, now + ttl, turn.table_id, turn.game, turn.step, now, owner),
+                )
+            ]
+        )
+        return bool(rows)
+
+    async def renew_claim(self, owner: str, turn: BotTurn, ttl: float) -> bool:
+        rows = await self._write(
+            [
+                (
+                    "UPDATE games SET lease_until = ? WHERE table_id = ? AND number = ?"
+                    " AND turn_bot = 1 AND turn_step = ? AND lease_owner = ? RETURNING 1",
+                    (time.time() + ttl, turn.table_id, turn.game, turn.step, owner),
+                )
+            ]
+        )
+        return bool(rows)
+
+    async def release_claim(self, owner: str, turn: BotTurn) -> None:
+        await self._write(
+            [
+                (
+                    "UPDATE games SET lease_owner = NULL, lease_until = NULL"
+                    " WHERE table_id = ? AND number = ? AND lease_owner = ?",
+                    (turn.table_id, turn.game, owner),
+                )
+            ]
+        )
+
+    # -- presence --------------------------------------------------------------------------
+    async def set_presence(self, server: str, table_id: str, seat: int, connections: int) -> None:
+        if connections > 0:
+            statement: Statement = (
+                "INSERT INTO presence (table_id, seat, server, connections) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, seat, server)"
+                " DO UPDATE SET connections = excluded.connections",
+                (table_id, seat, server, connections),
+            )
+        else:
+            statement = (
+                "DELETE FROM presence WHERE table_id = ? AND seat = ? AND server = ?",
+                (table_id, seat, server),
+            )
+        await self._write([statement])
+
+    async def present_seats(self, table_id: str, alive: float) -> set[int]:
+        since = time.time() - alive
+        rows = await self._read(
+            lambda db: db.execute(
+                "SELECT DISTINCT p.seat FROM presence p JOIN servers s ON s.id = p.server"
+                " WHERE p.table_id = ? AND p.connections > 0 AND s.heartbeat >= ?",
+                (table_id, since),
+            ).fetchall()
+        )
+        return {row[0] for row in rows}
+
+    async def heartbeat(self, server: str, alive: float) -> list[str]:
+        now = time.time()
+        rows = await self._write(
+            [
+                (
+                    "INSERT INTO servers (id, heartbeat) VALUES (?, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat",
+                    (server, now),
+                ),
+                (
+                    "DELETE FROM presence WHERE server IN"
+                    " (SELECT id FROM servers WHERE heartbeat < ?) RETURNING table_id",
+                    (now - alive,),
+                ),
+            ]
+        )
+        await self._write([("DELETE FROM servers WHERE heartbeat < ?", (now - alive,))])
+        return sorted({row[0] for row in rows})
+
+    # -- life ------------------------------------------------------------------------------
+    async def ping(self) -> None:
+        await self._read(lambda db: db.execute("SELECT 1").fetchone())
+
+    async def listen(self, changed: Callable[[Change], None], reset: Callable[[], None]) -> None:
+        """One server per SQLite file: no other server changes its tables."""
+        reset()
+        await asyncio.Event().wait()
+
+    async def close(self) -> None:
         """Commit what is queued, then close the connections."""
+        await asyncio.to_thread(self.close_now)
+
+    def close_now(self) -> None:
+        """:meth:`close` from synchronous code."""
         if self._writer.is_alive():
             self._queue.put(None)
             self._writer.join()
@@ -288,4 +505,29 @@ def _action_insert(table_id: str, game: int, index: int, action: Mapping[str, An
     return (
         "INSERT INTO actions (table_id, game, idx, action) VALUES (?, ?, ?, ?)",
         (table_id, game, index, json.dumps(action)),
+    )
+
+
+def _turn_values(turn: Turn) -> tuple[Any, ...]:
+    return (int(turn.over), turn.step, turn.seat, int(turn.bot), time.time())
+
+
+_TURN_COLUMNS = (
+    "finished = ?, turn_step = ?, turn_seat = ?, turn_bot = ?, turn_since = ?,"
+    " lease_owner = NULL, lease_until = NULL"
+)
+
+
+def _set_turn(table_id: str, game: int, turn: Turn) -> Statement:
+    return (
+        f"UPDATE games SET {_TURN_COLUMNS} WHERE table_id = ? AND number = ?",
+        (*_turn_values(turn), table_id, game),
+    )
+
+
+def _set_latest_turn(table_id: str, turn: Turn) -> Statement:
+    return (
+        f"UPDATE games SET {_TURN_COLUMNS} WHERE table_id = ? AND number ="
+        " (SELECT MAX(number) FROM games WHERE table_id = ?)",
+        (*_turn_values(turn), table_id, table_id),
     )

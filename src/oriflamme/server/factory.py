@@ -1,0 +1,21 @@
+"""The app built from the environment, for ``oriflamme serve`` and its worker processes.
+
+``ORIFLAMME_DB``: where the games are (a ``postgresql://`` address or an SQLite path);
+``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8).
+"""
+
+from __future__ import annotations
+
+import os
+
+from fastapi import FastAPI
+
+from .app import create_app
+
+
+def app_from_environment() -> FastAPI:
+    """The server's app as ``oriflamme serve`` configured it (uvicorn's ``factory``)."""
+    url = os.environ.get("ORIFLAMME_DB")
+    if not url:
+        raise RuntimeError("ORIFLAMME_DB is not set: start the server with 'oriflamme serve'")
+    return create_app(url, bot_delay=float(os.environ.get("ORIFLAMME_BOT_DELAY", "0.8")))

@@ -1,0 +1,412 @@
+"""The tables of this server: created, loaded, changed and kept up to date with storage.
+
+The database is the authority and the tables in memory are copies (``tables.Table``). A change
+is made under the table's lock against this server's copy, then stored; only once stored is the
+copy changed and anyone told. Of two servers storing an action at the same step one wins; the
+other reloads its copy and answers ``409 stale`` (or applies the action again on the new state,
+when the client did not pin a step and the action is still legal). Every committed change is
+announced by storage to every server, which brings its copy up to date and pushes the new views
+to its own connections. Bot decisions are claimed and played by exactly one server
+(``scheduler``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from oriflamme.api import Action, Game
+
+from . import bots
+from .errors import ApiError, unknown_table
+from .scheduler import BotScheduler
+from .storage import (
+    ACTION,
+    GAME,
+    PRESENCE,
+    Change,
+    GameRecord,
+    SeatRecord,
+    Store,
+    StoreConflict,
+    TableRecord,
+    Turn,
+)
+from .tables import (
+    BOT,
+    HUMAN,
+    SEED_BOUND,
+    GameSetup,
+    Identity,
+    Listener,
+    NewTable,
+    Role,
+    SeatSpec,
+    Table,
+    parse_action,
+    stale,
+    token_hash,
+)
+from .tasks import spawn
+
+log = logging.getLogger("oriflamme.server")
+
+#: Connections a table accepts at once on one server (seats and spectators together).
+MAX_LISTENERS = 32
+#: Seconds between this server's heartbeats (shared storage: its connections count while alive).
+HEARTBEAT = 5.0
+#: Seconds without a heartbeat after which a server's connections no longer count.
+ALIVE = 20.0
+#: Times an action is tried again on a newer state when another server stored one first.
+RETRIES = 3
+
+
+class TableManager:
+    """Every table this server holds: creates, loads, changes them and keeps them up to date."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.8, server_id: str | None = None) -> None:
+        self._store = store
+        self.server_id = server_id or secrets.token_hex(8)
+        self._tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._stale: dict[str, set[str]] = {}  #: tables to bring up to date, with the kinds
+        self._background: list[asyncio.Task[Any]] = []
+        self.bot_pool = bots.BotPool()
+        self.scheduler = BotScheduler(self, store, self.bot_pool, self.server_id, bot_delay)
+
+    @property
+    def store(self) -> Store:
+        return self._store
+
+    # -- life cycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen for other servers' changes and start playing the bots' decisions."""
+        if self._store.shared:
+            await self._store.heartbeat(self.server_id, ALIVE)
+            self._background.append(spawn(self._beat(), "heartbeat"))
+        self._background.append(
+            spawn(self._store.listen(self._on_change, self._on_reset), "listen")
+        )
+        self._background.append(spawn(self.scheduler.run(), "bot-scheduler"))
+
+    async def stop(self) -> None:
+        for task in self._background:
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        await self.scheduler.stop()
+        self.bot_pool.shutdown()
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self._store.heartbeat(self.server_id, ALIVE)
+            except Exception as exc:  # the database is away: beat again later
+                log.warning("heartbeat failed (%s)", type(exc).__name__)
+
+    # -- loading and refreshing ------------------------------------------------------------
+    def cached(self, table_id: str) -> Table | None:
+        """The table if this server holds it now (nothing is loaded)."""
+        return self._tables.get(table_id)
+
+    async def get(self, table_id: str) -> Table:
+        """The table (loaded from storage on first use, refreshed if suspect); 404 if none."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            if table.suspect:
+                await self.refresh(table)
+            return table
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
+            try:
+                table = self._tables[table_id] = await self._load(table_id)
+                loading.set_result(table)
+            except BaseException as exc:
+                loading.set_exception(exc)
+                loading.exception()  # retrieved: nobody else may be waiting
+                raise
+            finally:
+                del self._loading[table_id]
+            if self._store.shared:
+                table.set_elsewhere(frozenset(await self._store.present_seats(table_id, ALIVE)))
+            self.scheduler.offer(table)
+            return table
+        return await asyncio.shield(loading)
+
+    async def _load(self, table_id: str) -> Table:
+        found = await self._store.load_table(table_id)
+        if found is None:
+            raise unknown_table()
+        try:
+            return Table(*found)
+        except ValueError:  # ConfigError, ActionError, RecordError
+            log.exception("table %s cannot be rebuilt from storage", table_id)
+            raise ApiError(503, "table_unavailable", "this table cannot be loaded") from None
+
+    async def refresh(self, table: Table) -> None:
+        """Bring the table up to storage and tell its connections if it changed."""
+        async with table.lock:
+            changed = await self._reload_locked(table)
+        if changed:
+            self._changed(table)
+
+    async def _reload_locked(self, table: Table) -> bool:
+        found = await self._store.load_table(table.id)
+        if found is None:
+            return False
+        table.suspect = False
+        try:
+            return table.load(*found)
+        except ValueError:
+            log.exception("table %s cannot be rebuilt from storage", table.id)
+            raise ApiError(503, "table_unavailable", "this table cannot be loaded") from None
+
+    def _on_change(self, change: Change) -> None:
+        """Storage announced a committed change (by any server, this one included)."""
+        table = self._tables.get(change.table_id)
+        if table is None:
+            return  # not held here: it will be loaded fresh when needed
+        if change.kind in (ACTION, GAME) and (change.game, change.step) <= (
+            table.game_number,
+            len(table.game.history),
+        ):
+            return  # already known (this server's own write)
+        kinds = self._stale.setdefault(table.id, set())
+        first = not kinds
+        kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
+        if first:
+            spawn(self._catch_up(table), f"catch-up:{table.id}")
+
+    def _on_reset(self) -> None:
+        """Listening (re)started: any table may have changed meanwhile."""
+        for table in self._tables.values():
+            table.suspect = True
+            if table.listeners:
+                spawn(self.refresh(table), f"refresh:{table.id}")
+
+    async def _catch_up(self, table: Table) -> None:
+        """Apply the announced changes of ``table`` until none is left."""
+        while kinds := self._stale.get(table.id):
+            self._stale[table.id] = set()
+            try:
+                changed = False
+                if PRESENCE in kinds:
+                    seats = await self._store.present_seats(table.id, ALIVE)
+                    changed = table.set_elsewhere(frozenset(seats))
+                if kinds - {PRESENCE}:
+                    async with table.lock:
+                        if "all" in kinds:
+                            changed = await self._reload_locked(table) or changed
+                        else:
+                            actions = await self._store.load_actions(
+                                table.id, table.game_number, len(table.game.history)
+                            )
+                            changed = table.extend(actions) or changed
+                if changed:
+                    self._changed(table)
+            except Exception as exc:
+                log.warning("table %s: cannot catch up (%r); reloading later", table.id, exc)
+                table.suspect = True
+        self._stale.pop(table.id, None)
+
+    # -- creating --------------------------------------------------------------------------
+    async def create(self, setup: GameSetup, lang: str, seats: Sequence[SeatSpec]) -> NewTable:
+        """Store a new table with its first game; return it with its tokens."""
+        creator, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.kind == HUMAN}
+        records = tuple(
+            SeatRecord(
+                seat=i,
+                kind=s.kind,
+                name=s.name or bots.bot_name(s.level or "random", i),
+                level=s.level if s.kind == BOT else None,
+                token_hash=token_hash(seat_tokens[i]) if i in seat_tokens else None,
+            )
+            for i, s in enumerate(seats)
+        )
+        record = TableRecord(
+            table_id=secrets.token_urlsafe(9),
+            config=setup.config.to_dict(),
+            lang=lang,
+            creator_hash=token_hash(creator),
+            spectator_hash=token_hash(spectator),
+            seats=records,
+        )
+        game = GameRecord(1, setup.seed, setup.actions, setup.start)
+        table = Table(record, game)  # checks the game before it is stored
+        await self._store.create_table(record, setup.seed, table.turn(), setup.start, setup.actions)
+        self._tables[record.table_id] = table
+        self._changed(table)
+        return NewTable(table, creator, spectator, seat_tokens)
+
+    # -- changes ---------------------------------------------------------------------------
+    async def act(
+        self,
+        table: Table,
+        identity: Identity,
+        data: object,
+        step: int | None = None,
+        game_number: int | None = None,
+    ) -> None:
+        """Apply a human's action for the seat ``identity`` designates (every check first)."""
+        if identity.role is not Role.SEAT or identity.seat is None:
+            raise ApiError(403, "not_a_player", "only a seat's link can act")
+        action = parse_action(data)
+        await self._apply(table, identity.seat, action, step, game_number, by_bot=False)
+
+    async def apply_bot(
+        self, table: Table, seat: int, action: Action, step: int, game_number: int
+    ) -> None:
+        """Apply a bot's decision made at ``step`` of game ``game_number``."""
+        await self._apply(table, seat, action, step, game_number, by_bot=True)
+
+    async def _apply(
+        self,
+        table: Table,
+        seat: int,
+        action: Action,
+        step: int | None,
+        game_number: int | None,
+        by_bot: bool,
+    ) -> None:
+        async with table.lock:
+            if (step is not None and step > len(table.game.history)) or (
+                game_number is not None and game_number > table.game_number
+            ):
+                await self._reload_locked(table)  # the client saw what this server has not yet
+            for attempt in range(RETRIES + 1):
+                self._check(table, seat, action, step, game_number, by_bot)
+                after = table.game.copy()
+                after.apply(action, check=False)
+                try:
+                    await asyncio.shield(self._store_action(table, action, after))
+                except StoreConflict:
+                    # Another server stored an action at this step first: catch up, then the
+                    # checks decide (a pinned step is stale; an unpinned action may still fit).
+                    log.info("table %s: step %d taken elsewhere", table.id, len(after.history) - 1)
+                    await self._reload_locked(table)
+                    if step is not None or attempt == RETRIES:
+                        self._changed(table)
+                        raise stale() from None
+                    continue
+                break
+        self._changed(table)
+
+    async def _store_action(self, table: Table, action: Action, after: Game) -> None:
+        """Store the action that leads ``table`` to ``after``, then take ``after`` as the
+        table's game: both, even if the request that asked for it is cancelled meanwhile."""
+        step = len(table.game.history)
+        await self._store.append_action(
+            table.id, table.game_number, step, action.to_json(), table.turn(after)
+        )
+        if len(table.game.history) == step:
+            table.game = after
+
+    @staticmethod
+    def _check(
+        table: Table,
+        seat: int,
+        action: Action,
+        step: int | None,
+        game_number: int | None,
+        by_bot: bool,
+    ) -> None:
+        game = table.game
+        if table.seats[seat].kind != (BOT if by_bot else HUMAN):
+            if by_bot:
+                raise stale()
+            raise ApiError(403, "seat_is_bot", "this seat is now played by a bot")
+        if game_number is not None and game_number != table.game_number:
+            raise stale()
+        if game.is_over:
+            raise ApiError(409, "game_over", "the game is over")
+        if step is not None and step != len(game.history):
+            raise stale()
+        if game.current_player != seat:
+            raise ApiError(403, "not_your_turn", "it is not your turn")
+        if action not in game.legal_actions():
+            raise ApiError(400, "illegal_action", "this action is not legal now")
+
+    async def hand_to_bot(self, table: Table, creator_token: str, seat: int, level: str) -> None:
+        """The creator gives a human seat to a bot; its old link then only watches."""
+        if table.identify(creator_token).role is not Role.CREATOR:
+            raise ApiError(403, "not_creator", "only the table's creator can do this")
+        if not 0 <= seat < len(table.seats):
+            raise ApiError(404, "unknown_seat", "this table has no such seat")
+        if not bots.level_available(level):
+            raise ApiError(422, "unknown_level", "this bot level is not available")
+        async with table.lock:
+            if table.seats[seat].kind == BOT:
+                await self._reload_locked(table)
+            if table.seats[seat].kind == BOT:
+                raise ApiError(409, "already_bot", "this seat is already played by a bot")
+            name = bots.bot_name(level, seat)
+            record = replace(table.seats[seat], kind=BOT, level=level, name=name)
+            seats = list(table.seats)
+            seats[seat] = record
+            player = table.game.current_player
+            bot = player is not None and seats[player].kind == BOT
+            turn = Turn(len(table.game.history), player, bot)
+            await self._store.set_seat(table.id, record, turn)
+            table.set_seat(record)
+        self._changed(table)
+
+    async def rematch(self, table: Table, token: str, game_number: int | None = None) -> None:
+        """Start the next game at the table once the current one is over.
+
+        With ``game_number`` older than the current game, the rematch already happened: nothing
+        is done (two players asking at once, on any servers, both get the new game).
+        """
+        if table.identify(token).role is Role.SPECTATOR:
+            raise ApiError(403, "not_a_player", "spectators cannot start a game")
+        async with table.lock:
+            if game_number is not None and game_number >= table.game_number:
+                await self._reload_locked(table)
+            if game_number is not None and game_number < table.game_number:
+                return
+            if not table.game.is_over:
+                raise ApiError(409, "not_over", "the game is not over yet")
+            seed = secrets.randbelow(SEED_BOUND)
+            number = table.game_number + 1
+            game = Game.new(table.config, seed)
+            try:
+                await self._store.new_game(table.id, number, seed, table.turn(game))
+            except StoreConflict:  # another server started it first: take theirs
+                await self._reload_locked(table)
+            else:
+                table.new_game(number, seed, game)
+        self._changed(table)
+
+    # -- connections -----------------------------------------------------------------------
+    def add_listener(self, table: Table, listener: Listener) -> None:
+        if len(table.listeners) >= MAX_LISTENERS:
+            raise ApiError(429, "too_many_connections", "this table has too many connections")
+        seat = table.add_listener(listener)
+        if seat is not None:
+            self._presence(table, seat)
+            self._changed(table)
+
+    def remove_listener(self, table: Table, listener: Listener) -> None:
+        seat = table.remove_listener(listener)
+        if seat is not None:
+            self._presence(table, seat)
+            self._changed(table)
+
+    def _presence(self, table: Table, seat: int) -> None:
+        """Tell the other servers (shared storage) how many connections a seat has here."""
+        if self._store.shared:
+            count = table.open_here(seat)
+            spawn(
+                self._store.set_presence(self.server_id, table.id, seat, count),
+                f"presence:{table.id}",
+            )
+
+    def _changed(self, table: Table) -> None:
+        for listener in list(table.listeners):
+            listener.notify()
+        self.scheduler.offer(table)

@@ -1,0 +1,204 @@
+"""Bot decisions, each played by exactly one server.
+
+Storage records, for every game, whose decision it awaits. A server *claims* a bot's decision
+for :data:`LEASE` seconds before thinking, and renews the claim while its bot thinks; the action
+it then stores ends the claim. A server claims only as many decisions as it has bot workers, the
+longest waiting first (every table gets its turn, none waits behind another's queue), and looks
+for unclaimed decisions every :data:`SCAN` seconds: a decision whose server died (its claim
+expired) is taken over within a few seconds. Even a claim lost by a stalled server cannot make
+a bot move twice: only one action can be stored at one step.
+
+A decision that fails unexpectedly is logged and left claimed for a growing pause (:data:`BACKOFF`),
+then tried again (by this server or another). A claimed decision that storage recorded wrongly (a
+game migrated from an older database) is corrected and, if a bot must play, played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from oriflamme.api import Action
+
+from . import bots
+from .errors import ApiError
+from .storage import BotTurn, Store, StoreUnavailable
+from .tables import BOT, Table
+from .tasks import spawn
+
+if TYPE_CHECKING:
+    from .manager import TableManager
+
+log = logging.getLogger("oriflamme.server")
+
+#: Seconds a claim lasts unless renewed.
+LEASE = 6.0
+#: Seconds between renewals of a claim while its bot thinks.
+RENEW = 2.0
+#: Seconds between looks for unclaimed bot decisions.
+SCAN = 1.0
+#: Pauses (seconds) before a failed decision is tried again: 5 s, then doubling up to 2 min.
+BACKOFF = (5.0, 120.0)
+
+
+class ClaimLost(Exception):
+    """Another server took this bot decision over (this one was too slow to renew its claim)."""
+
+
+def _key(turn: BotTurn) -> tuple[str, int, int]:
+    return turn.table_id, turn.game, turn.step
+
+
+class BotScheduler:
+    """Claims bot decisions for this server and plays them in its bot pool."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        store: Store,
+        pool: bots.BotPool,
+        owner: str,
+        delay: float,
+        capacity: int = bots.WORKERS,
+    ) -> None:
+        self._manager = manager
+        self._store = store
+        self._pool = pool
+        self._owner = owner
+        self._delay = delay
+        self._capacity = capacity
+        self._playing: dict[tuple[str, int, int], asyncio.Task[Any]] = {}
+        self._failures: dict[tuple[str, int, int], int] = {}
+        self._wake = asyncio.Event()
+
+    async def stop(self) -> None:
+        """Stop thinking, and give up the claims so that another server (or this one, started
+        again) plays those decisions at once rather than when the claims expire."""
+        playing = dict(self._playing)
+        for task in playing.values():
+            task.cancel()
+        await asyncio.gather(*playing.values(), return_exceptions=True)
+        for table_id, game, step in playing:
+            try:
+                await self._store.release_claim(self._owner, BotTurn(table_id, game, step))
+            except Exception as exc:  # the claim expires by itself
+                log.warning("table %s: claim not released (%r)", table_id, exc)
+
+    @property
+    def busy(self) -> int:
+        """Decisions this server is playing now."""
+        return len(self._playing)
+
+    async def run(self) -> None:
+        """Look for unclaimed bot decisions until cancelled."""
+        while True:
+            try:
+                await self._scan()
+            except StoreUnavailable as exc:
+                log.warning("cannot look for bot decisions: %s", exc)
+            except Exception:
+                log.exception("looking for bot decisions failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), SCAN)
+            self._wake.clear()
+
+    async def _scan(self) -> None:
+        free = self._capacity - len(self._playing)
+        if free <= 0:
+            return
+        for turn in await self._store.claim_bot_turns(self._owner, free, LEASE):
+            if _key(turn) not in self._playing:
+                self._start(turn, claimed=True)
+
+    def offer(self, table: Table) -> None:
+        """The table changed here: play its bot's decision at once if this server has room (if
+        not, or if another server claims it first, a scan finds it)."""
+        seat = table.game.current_player
+        if seat is None or table.seats[seat].kind != BOT:
+            return
+        turn = BotTurn(table.id, table.game_number, len(table.game.history))
+        if _key(turn) in self._playing or len(self._playing) >= self._capacity:
+            return
+        self._start(turn, claimed=False)
+
+    def _start(self, turn: BotTurn, claimed: bool) -> None:
+        task = spawn(self._play(turn, claimed), f"bot:{turn.table_id}:{turn.step}")
+        self._playing[_key(turn)] = task
+
+    async def _play(self, turn: BotTurn, claimed: bool) -> None:
+        key = _key(turn)
+        failed = False
+        try:
+            if not claimed and not await self._store.claim_bot_turn(self._owner, turn, LEASE):
+                return  # another server plays it
+            await self._decide(turn)
+            self._failures.pop(key, None)
+        except StoreUnavailable as exc:
+            log.warning("table %s: bot decision postponed: %s", turn.table_id, exc)
+        except ClaimLost:
+            log.info("table %s: claim at step %d lost", turn.table_id, turn.step)
+        except Exception:
+            failed = True
+            count = self._failures[key] = self._failures.get(key, 0) + 1
+            if count == 1:
+                log.exception("table %s: bot decision at step %d failed", turn.table_id, turn.step)
+        finally:
+            self._playing.pop(key, None)
+            self._wake.set()
+        if failed:
+            await self._back_off(turn, self._failures[key])
+
+    async def _back_off(self, turn: BotTurn, failures: int) -> None:
+        """Keep a failed decision claimed for a pause that grows with its failures."""
+        pause = min(BACKOFF[0] * 2 ** (failures - 1), BACKOFF[1])
+        try:
+            await self._store.renew_claim(self._owner, turn, pause)
+        except Exception as exc:
+            log.warning("table %s: cannot pause the bot decision (%r)", turn.table_id, exc)
+
+    async def _think(self, turn: BotTurn, *args: Any) -> Action:
+        """The bot's action, renewing the claim meanwhile; :class:`ClaimLost` if it is lost."""
+        thinking = asyncio.ensure_future(self._pool.think(*args))
+        try:
+            while True:
+                done, _ = await asyncio.wait({thinking}, timeout=RENEW)
+                if done:
+                    return thinking.result()
+                try:
+                    kept = await self._store.renew_claim(self._owner, turn, LEASE)
+                except StoreUnavailable:
+                    continue  # the claim may still hold: storing the action will tell
+                if not kept:
+                    raise ClaimLost()
+        finally:
+            thinking.cancel()
+
+    async def _decide(self, turn: BotTurn) -> None:
+        table = await self._manager.get(turn.table_id)
+        if (table.game_number, len(table.game.history)) < (turn.game, turn.step):
+            await self._manager.refresh(table)
+        async with table.lock:
+            now = table.turn()
+            seat = now.seat
+            if (table.game_number, now.step) != (turn.game, turn.step) or not now.bot:
+                seat = None  # storage awaits a bot here, the table does not
+            else:
+                assert seat is not None
+                level = table.seats[seat].level or "random"
+                seed = bots.decision_seed(table.seed, seat, turn.step)
+                observation, legal = table.game.observe(seat), tuple(table.game.legal_actions())
+        if seat is None:
+            if await self._store.set_turn(table.id, table.game_number, now):
+                log.info("table %s: stored turn corrected to step %d", table.id, now.step)
+            self.offer(table)
+            return
+        started = time.monotonic()
+        action = await self._think(turn, level, seed, observation, legal, self._delay)
+        log.debug("table %s: bot thought %.2f s", table.id, time.monotonic() - started)
+        try:
+            await self._manager.apply_bot(table, seat, action, turn.step, turn.game)
+        except ApiError as exc:
+            log.info("table %s: bot move dropped (%s)", table.id, exc.code)

@@ -1,0 +1,167 @@
+"""The Store interface, one suite run on both backends: SQLite and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oriflamme.server.storage import (
+    BotTurn,
+    GameRecord,
+    SeatRecord,
+    Store,
+    StoreConflict,
+    TableRecord,
+    Turn,
+    open_store,
+)
+from pgdb import fresh_database
+
+SEATS = (
+    SeatRecord(0, "human", "Ann", None, "a" * 64),
+    SeatRecord(1, "bot", "Blue bot", "easy", None),
+)
+HUMAN_TURN = Turn(0, 0, False)
+BOT_TURN = Turn(0, 1, True)
+
+Opener = Callable[[], Awaitable[Store]]
+
+
+def table(number: int) -> TableRecord:
+    return TableRecord(f"t{number}", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS)
+
+
+def action(card: int) -> dict[str, object]:
+    return {"kind": "place", "card": card, "to": "end"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens a store on one database (the same one each time it is called)."""
+    if request.param == "sqlite":
+        path = str(tmp_path / "games.sqlite3")
+        yield lambda: open_store(path)
+    else:
+        with fresh_database() as url:
+            yield lambda: open_store(url)
+
+
+def run(opener: Opener, test: Callable[[Store], Awaitable[Any]]) -> None:
+    async def main() -> None:
+        store = await opener()
+        try:
+            await test(store)
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+def test_tables_games_and_actions_round_trip(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        start = {"format": "oriflamme-save", "version": 1, "position": {"round": 2}}
+        await store.create_table(table(0), 2**62, HUMAN_TURN, start, [action(4)])
+        await store.create_table(table(1), 5, HUMAN_TURN)
+        await store.append_action("t1", 1, 0, action(1), Turn(1, 1, True))
+        await store.append_action("t1", 1, 1, action(2), Turn(2, None, False))
+        loaded = await store.load_table("t0")
+        assert loaded == (table(0), GameRecord(1, 2**62, (action(4),), start))
+        assert await store.unfinished_tables() == ["t0"]
+        assert await store.load_actions("t1", 1, 1) == [action(2)]
+        assert await store.load_actions("t1", 1, 0) == [action(1), action(2)]
+        await store.new_game("t1", 2, 9, HUMAN_TURN)
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded[1] == GameRecord(2, 9, ())
+        assert sorted(await store.unfinished_tables()) == ["t0", "t1"]
+        bot = SeatRecord(0, "bot", "Red bot (hard)", "hard", "a" * 64)
+        await store.set_seat("t1", bot, Turn(0, 0, True))
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded[0].seats == (bot, SEATS[1])
+        assert await store.load_table("nope") is None
+        await store.ping()
+
+    run(opener, test)
+
+
+def test_a_second_action_at_the_same_index_conflicts(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(table(0), 1, HUMAN_TURN)
+        results = await asyncio.gather(
+            *(store.append_action("t0", 1, 0, action(i), BOT_TURN) for i in range(8)),
+            return_exceptions=True,
+        )
+        assert results.count(None) == 1
+        assert all(isinstance(r, StoreConflict) for r in results if r is not None)
+        assert len(await store.load_actions("t0", 1, 0)) == 1
+        with pytest.raises(StoreConflict):
+            await store.new_game("t0", 1, 3, HUMAN_TURN)  # game 1 exists
+        with pytest.raises(StoreConflict):
+            await store.create_table(table(0), 1, HUMAN_TURN)
+
+    run(opener, test)
+
+
+def test_a_bot_decision_is_claimed_by_one_owner_at_a_time(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        for i in range(3):
+            await store.create_table(table(i), i, Turn(0, 1, True))
+            await asyncio.sleep(0.01)  # t0 waits longest
+        await store.create_table(table(3), 3, HUMAN_TURN)
+        claimed = await store.claim_bot_turns("a", 2, ttl=30)
+        assert claimed == [BotTurn("t0", 1, 0), BotTurn("t1", 1, 0)]
+        assert await store.claim_bot_turns("b", 5, ttl=30) == [BotTurn("t2", 1, 0)]
+        assert await store.claim_bot_turns("c", 5, ttl=30) == []
+        assert not await store.claim_bot_turn("c", BotTurn("t0", 1, 0), ttl=30)
+        assert await store.claim_bot_turn("a", BotTurn("t0", 1, 0), ttl=30)  # its own
+        assert not await store.claim_bot_turn("c", BotTurn("t3", 1, 0), ttl=30)  # a human's
+        assert await store.renew_claim("a", BotTurn("t0", 1, 0), ttl=0.2)
+        assert not await store.renew_claim("b", BotTurn("t0", 1, 0), ttl=30)
+        await asyncio.sleep(0.3)  # a's claim of t0 expired: anyone may take it
+        assert await store.claim_bot_turns("c", 5, ttl=30) == [BotTurn("t0", 1, 0)]
+        assert not await store.renew_claim("a", BotTurn("t0", 1, 0), ttl=30)
+        # The decision made (the action stored) ends the claim; the next one is free.
+        await store.append_action("t0", 1, 0, action(1), Turn(1, 1, True))
+        assert not await store.renew_claim("c", BotTurn("t0", 1, 0), ttl=30)
+        assert await store.claim_bot_turns("d", 5, ttl=30) == [BotTurn("t0", 1, 1)]
+        await store.release_claim("b", BotTurn("t2", 1, 0))
+        assert await store.claim_bot_turn("d", BotTurn("t2", 1, 0), ttl=30)
+        # A human's decision is never claimed; a seat handed to a bot makes it claimable.
+        await store.set_seat("t3", SeatRecord(0, "bot", "Red bot", "easy", None), BOT_TURN)
+        assert await store.claim_bot_turns("e", 5, ttl=30) == [BotTurn("t3", 1, 0)]
+
+    run(opener, test)
+
+
+def test_a_turn_is_corrected_only_while_no_action_followed(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(table(0), 1, BOT_TURN)
+        assert await store.set_turn("t0", 1, HUMAN_TURN)
+        assert await store.claim_bot_turns("a", 5, ttl=30) == []
+        await store.append_action("t0", 1, 0, action(1), Turn(1, 1, True))
+        assert not await store.set_turn("t0", 1, HUMAN_TURN)  # step 0 is past
+        assert await store.claim_bot_turns("a", 5, ttl=30) == [BotTurn("t0", 1, 1)]
+
+    run(opener, test)
+
+
+def test_connections_count_while_their_server_beats(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(table(0), 1, HUMAN_TURN)
+        await store.heartbeat("s1", alive=30)
+        await store.heartbeat("s2", alive=30)
+        await store.set_presence("s1", "t0", 0, 2)
+        await store.set_presence("s2", "t0", 1, 1)
+        assert await store.present_seats("t0", alive=30) == {0, 1}
+        await store.set_presence("s2", "t0", 1, 0)
+        assert await store.present_seats("t0", alive=30) == {0}
+        await store.set_presence("s2", "t0", 1, 1)
+        await asyncio.sleep(0.3)
+        # s2 fell silent: its connections are gone, and t0 is named as changed.
+        assert await store.heartbeat("s1", alive=0.2) == ["t0"]
+        assert await store.present_seats("t0", alive=0.2) == {0}
+
+    run(opener, test)
