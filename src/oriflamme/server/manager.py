@@ -101,12 +101,24 @@ class TableManager:
         self.bot_pool.shutdown()
 
     async def _beat(self) -> None:
+        """Say that this server is alive; after a gap, publish its connections again (another
+        server may have forgotten them meanwhile)."""
+        missed = False
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
                 await self._store.heartbeat(self.server_id, ALIVE)
             except Exception as exc:  # the database is away: beat again later
-                log.warning("heartbeat failed (%s)", type(exc).__name__)
+                if not missed:
+                    log.warning("heartbeat failed (%s)", type(exc).__name__)
+                missed = True
+                continue
+            if missed:
+                missed = False
+                for table in list(self._tables.values()):
+                    for seat in range(len(table.seats)):
+                        if table.open_here(seat):
+                            self._presence(table, seat)
 
     # -- loading and refreshing ------------------------------------------------------------
     def cached(self, table_id: str) -> Table | None:
@@ -208,7 +220,7 @@ class TableManager:
                             )
                             changed = table.extend(actions) or changed
                 if changed:
-                    self._changed(table)
+                    self._changed(table, offer=False)
             except Exception as exc:
                 log.warning("table %s: cannot catch up (%r); reloading later", table.id, exc)
                 table.suspect = True
@@ -400,13 +412,27 @@ class TableManager:
     def _presence(self, table: Table, seat: int) -> None:
         """Tell the other servers (shared storage) how many connections a seat has here."""
         if self._store.shared:
-            count = table.open_here(seat)
-            spawn(
-                self._store.set_presence(self.server_id, table.id, seat, count),
-                f"presence:{table.id}",
-            )
+            spawn(self._publish_presence(table, seat), f"presence:{table.id}")
 
-    def _changed(self, table: Table) -> None:
+    async def _publish_presence(self, table: Table, seat: int) -> None:
+        """Store the seat's connections here, trying again while the database is away."""
+        pause = 0.5
+        while True:
+            try:
+                await self._store.set_presence(
+                    self.server_id, table.id, seat, table.open_here(seat)
+                )
+                return
+            except Exception as exc:
+                log.warning("table %s: presence not stored yet (%s)", table.id, type(exc).__name__)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, HEARTBEAT)
+
+    def _changed(self, table: Table, offer: bool = True) -> None:
+        """Tell the table's connections here; with ``offer``, let this server play the bot
+        decision that may follow (a change made elsewhere is left to the server that made it,
+        or to whichever server's scan finds it first)."""
         for listener in list(table.listeners):
             listener.notify()
-        self.scheduler.offer(table)
+        if offer:
+            self.scheduler.offer(table)

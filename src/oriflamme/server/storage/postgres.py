@@ -158,8 +158,16 @@ def redacted(url: str) -> str:
     return f"{head}://{user}@{host}"
 
 
+class _Unreachable(StoreUnavailable):
+    """The database cannot be reached; ``reason`` says how the connection failed."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.reason = f"{type(exc).__name__}: {exc}"
+        super().__init__(f"the database cannot be reached ({self.reason})")
+
+
 def _unavailable(exc: BaseException) -> StoreUnavailable:
-    return StoreUnavailable(f"the database cannot be reached ({type(exc).__name__}: {exc})")
+    return _Unreachable(exc)
 
 
 class PostgresStore:
@@ -183,21 +191,25 @@ class PostgresStore:
         try:
             pool = await asyncpg.create_pool(
                 url,
-                min_size=1,
+                min_size=0,  # no floor to restore in the background while the database is away
                 max_size=max_size,
                 command_timeout=COMMAND_TIMEOUT,
                 timeout=CONNECT_TIMEOUT,
                 server_settings={"application_name": APPLICATION_NAME},
             )
-        except _UNREACHABLE as exc:
-            raise StoreUnavailable(
-                f"cannot reach the database {redacted(url)} ({type(exc).__name__}: {exc})"
-            ) from None
-        except (asyncpg.PostgresError, ValueError) as exc:  # bad login, no such database, bad DSN
+            store = cls(pool, url)
+        except (asyncpg.PostgresError, ValueError) as exc:  # a malformed address
             raise StoreError(f"cannot open the database {redacted(url)}: {exc}") from None
-        store = cls(pool, url)
         try:
-            await store._migrate()
+            await store._migrate()  # the first connection
+        except _Unreachable as exc:
+            await pool.close()
+            raise StoreUnavailable(
+                f"cannot reach the database {redacted(url)} ({exc.reason})"
+            ) from None
+        except (asyncpg.PostgresError, ValueError) as exc:  # bad login, no such database
+            await pool.close()
+            raise StoreError(f"cannot open the database {redacted(url)}: {exc}") from None
         except BaseException:
             await pool.close()
             raise
