@@ -39,7 +39,9 @@ def running_server(
     port = port or free_port()
     command = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port)]
     with log.open("ab") as out:
-        process = subprocess.Popen([*command, "--db", str(db), *options], stdout=out, stderr=out)
+        process = subprocess.Popen(
+            [*command, "--db", str(db), *options], stdout=out, stderr=out, start_new_session=True
+        )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
             deadline = time.monotonic() + START_TIMEOUT

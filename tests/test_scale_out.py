@@ -326,11 +326,21 @@ def test_the_database_lost_and_found_again_is_survived(pg_url: str, tmp_path: Pa
         proxy.close()
 
 
-def test_several_workers_share_one_port(pg_url: str, tmp_path: Path) -> None:
-    with running_server(pg_url, tmp_path / "w.log", "--workers", "2") as (_, client):
+def test_several_workers_share_one_port_and_end_with_serve(pg_url: str, tmp_path: Path) -> None:
+    with running_server(pg_url, tmp_path / "w.log", "--workers", "2") as (process, client):
         servers = set()
         deadline = time.monotonic() + 30
         while len(servers) < 2:
             assert time.monotonic() < deadline, f"only {servers} answered"
             with httpx.Client(base_url=client.base_url) as fresh:  # a new connection each time
                 servers.add(_healthz(fresh)["server"])
+        process.send_signal(signal.SIGKILL)  # even so, its workers end and free the port
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                with httpx.Client(base_url=client.base_url) as fresh:
+                    fresh.get("/healthz")
+            except httpx.TransportError:
+                break
+            assert time.monotonic() < deadline, "the workers outlived serve"
+            time.sleep(0.2)

@@ -140,6 +140,8 @@ def run_serve(args: argparse.Namespace) -> int:
     # The app is built in each process from these (several processes cannot share one object).
     os.environ[DB_ENV] = url
     os.environ[BOT_DELAY_ENV] = str(args.bot_delay)
+    if args.workers > 1:
+        os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
     uvicorn.run(
         "oriflamme.server.factory:app_from_environment",
         factory=True,

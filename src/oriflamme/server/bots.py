@@ -17,7 +17,6 @@ import logging
 import multiprocessing
 import os
 import random
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -27,6 +26,8 @@ from typing import Any
 from oriflamme.api import FAMILY_COLOURS, Action
 from oriflamme.bots import known_bots, make_bot
 
+from .lifeline import end_with
+
 log = logging.getLogger("oriflamme.server")
 
 #: The bot levels a table may choose, from weakest to strongest (each is a registered bot).
@@ -35,8 +36,6 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "random")
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: How much nicer than the server the workers are: the event loop comes first.
 WORKER_NICENESS = 10
-#: Seconds between a worker's checks that its server is still alive.
-PARENT_CHECK_S = 1.0
 #: Seconds a decision may take, waiting for a worker included, before a random move is played.
 THINK_TIMEOUT = 30.0
 
@@ -76,13 +75,7 @@ def _start_worker(server: int) -> None:
     worker never outlives its server."""
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(PARENT_CHECK_S)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+    end_with(server)
 
 
 def _spawned_pool(workers: int) -> Executor:

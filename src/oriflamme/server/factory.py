@@ -1,7 +1,9 @@
 """The app built from the environment, for ``oriflamme serve`` and its worker processes.
 
 ``ORIFLAMME_DB``: where the games are (a ``postgresql://`` address or an SQLite path);
-``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8).
+``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8);
+``ORIFLAMME_SUPERVISOR``: the process id of ``serve`` when it runs several worker processes,
+which then end with it.
 """
 
 from __future__ import annotations
@@ -11,10 +13,14 @@ import os
 from fastapi import FastAPI
 
 from .app import create_app
+from .lifeline import end_with
 
 
 def app_from_environment() -> FastAPI:
     """The server's app as ``oriflamme serve`` configured it (uvicorn's ``factory``)."""
+    supervisor = os.environ.get("ORIFLAMME_SUPERVISOR")
+    if supervisor and int(supervisor) != os.getpid():
+        end_with(int(supervisor))
     url = os.environ.get("ORIFLAMME_DB")
     if not url:
         raise RuntimeError("ORIFLAMME_DB is not set: start the server with 'oriflamme serve'")
