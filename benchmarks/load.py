@@ -1,13 +1,20 @@
 """Server load benchmark: many all-human tables played by random WebSocket clients.
 
-Run: ``python benchmarks/load.py [--games 200] [--seconds 60] [--players 3] [--think 0]``
+Run: ``python benchmarks/load.py [--games 200] [--seconds 60] [--players 3] [--think 0]
+[--servers N] [--db postgresql://…]``
 
-Starts the real server (``oriflamme serve --bot-delay 0``) on 127.0.0.1 with a temporary
-database (unless ``--url`` points at a running one), creates the tables through the HTTP API,
-opens one WebSocket per seat and plays a random legal action whenever a seat's view lists
-``legal`` options; a finished game is followed by a rematch, so the load stays constant. The
-latency of an action is the time from sending ``act`` to receiving, on the same connection, the
-first view whose step (or game number) is past the one acted on. See docs/benchmarks.md.
+Starts the real server (``oriflamme serve --bot-delay 0``) on 127.0.0.1 with a temporary SQLite
+database, or ``--servers`` processes on one ``--db`` (a PostgreSQL database for more than one;
+unless ``--url`` points at a running server), creates the tables through the HTTP API, opens one
+WebSocket per seat and plays a random legal action whenever a seat's view lists ``legal``
+options; a finished game is followed by a rematch, so the load stays constant. With several
+servers the seats of a table connect to different servers (seat ``i`` of table ``t`` to server
+``(t + i) mod N``), so that every action crosses servers.
+
+Latencies of an action, from sending ``act``: to the first view past it on the same connection
+(``latency_ms``); to every connection of the table having it (``all_connections_ms``); and, for
+each connection on another server than the actor's, to that connection having it
+(``cross_server_ms``). See docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -77,6 +84,8 @@ class Stats:
     """What the clients saw during the measured window (and the set-up's HTTP errors)."""
 
     latencies: list[float] = field(default_factory=list)
+    all_connections: list[float] = field(default_factory=list)
+    cross_server: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     setup_errors: Counter[str] = field(default_factory=Counter)
     views: int = 0
@@ -87,11 +96,49 @@ class Stats:
     closed_early: int = 0
 
 
+@dataclass
+class Trace:
+    """An action on its way to every connection of its table."""
+
+    sent_at: float
+    server: int
+    waiting: set[int]  #: seats whose connection has not seen it yet
+
+
+class Traces:
+    """The actions in flight, by table and (game, step), and the latencies they gave."""
+
+    def __init__(self, stats: Stats) -> None:
+        self._stats = stats
+        self._by_table: dict[str, dict[tuple[int, int], Trace]] = {}
+
+    def sent(self, table_id: str, key: tuple[int, int], trace: Trace) -> None:
+        self._by_table.setdefault(table_id, {})[key] = trace
+
+    def seen(self, table_id: str, key: tuple[int, int], seat: int, server: int, now: float) -> None:
+        """Connection ``seat`` (on ``server``) received a view at ``key``."""
+        traces = self._by_table.get(table_id)
+        if not traces:
+            return
+        for acted in [k for k in traces if k < key]:
+            trace = traces[acted]
+            if seat not in trace.waiting:
+                continue
+            trace.waiting.discard(seat)
+            if server != trace.server:
+                self._stats.cross_server.append(now - trace.sent_at)
+            if not trace.waiting:
+                self._stats.all_connections.append(now - trace.sent_at)
+                del traces[acted]
+
+
 @dataclass(frozen=True)
 class Seat:
     table_id: str
     seat: int
     token: str
+    players: int
+    server: int  #: the server this seat's connection goes to
 
 
 class HttpError(Exception):
@@ -104,16 +151,18 @@ class HttpError(Exception):
 class Client:
     """The HTTP side: table creation and rematches, paced under the server's limit per IP."""
 
-    def __init__(self, base_url: str, stats: Stats) -> None:
-        self.base_url = base_url.rstrip("/")
+    def __init__(self, base_urls: list[str], stats: Stats) -> None:
+        self.base_urls = [url.rstrip("/") for url in base_urls]
+        self.base_url = self.base_urls[0]
         self._stats = stats
         self._bucket = Bucket(HTTP_RATE, HTTP_BURST)
         self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
-    def _request(self, method: str, path: str, body: object | None) -> Any:
+    def _request(self, method: str, path: str, body: object | None, server: int = 0) -> Any:
         data = None if body is None else json.dumps(body).encode()
         headers = {"Content-Type": "application/json"}
-        request = urllib.request.Request(self.base_url + path, data, headers, method=method)
+        url = self.base_urls[server] + path
+        request = urllib.request.Request(url, data, headers, method=method)
         try:
             with self._opener.open(request, timeout=HTTP_TIMEOUT) as response:
                 return json.loads(response.read())
@@ -124,15 +173,15 @@ class Client:
                 code = "unreadable_error"
             raise HttpError(exc.code, code) from None
 
-    async def get(self, path: str) -> Any:
-        return await asyncio.to_thread(self._request, "GET", path, None)
+    async def get(self, path: str, server: int = 0) -> Any:
+        return await asyncio.to_thread(self._request, "GET", path, None, server)
 
-    async def post(self, path: str, body: object, errors: Counter[str]) -> Any:
+    async def post(self, path: str, body: object, errors: Counter[str], server: int = 0) -> Any:
         """POST, paced; a 429 is counted in ``errors`` and retried after a pause."""
         for attempt in range(HTTP_RETRIES):
             await self._bucket.take()
             try:
-                return await asyncio.to_thread(self._request, "POST", path, body)
+                return await asyncio.to_thread(self._request, "POST", path, body, server)
             except HttpError as exc:
                 errors[f"http {exc.code}"] += 1
                 if exc.status != 429:
@@ -145,13 +194,18 @@ class Client:
             "players": players,
             "seats": [{"kind": "human", "name": f"T{number} S{i}"} for i in range(players)],
         }
-        made = await self.post("/api/tables", body, self._stats.setup_errors)
-        return [Seat(made["table_id"], s["seat"], s["token"]) for s in made["seats"]]
+        servers = len(self.base_urls)
+        made = await self.post("/api/tables", body, self._stats.setup_errors, number % servers)
+        return [
+            Seat(made["table_id"], s["seat"], s["token"], players, (number + s["seat"]) % servers)
+            for s in made["seats"]
+        ]
 
     async def rematch(self, seat: Seat, game_number: int) -> None:
         body = {"token": seat.token, "game_number": game_number}
         with contextlib.suppress(HttpError, OSError):  # counted in stats.errors
-            await self.post(f"/api/tables/{seat.table_id}/rematch", body, self._stats.errors)
+            path = f"/api/tables/{seat.table_id}/rematch"
+            await self.post(path, body, self._stats.errors, seat.server)
             self._stats.rematches += 1
 
 
@@ -172,9 +226,16 @@ class Player:
     """One seat's WebSocket: plays a random legal action whenever its view asks it to."""
 
     def __init__(
-        self, seat: Seat, socket: ClientConnection, client: Client, stats: Stats, rng: random.Random
+        self,
+        seat: Seat,
+        socket: ClientConnection,
+        client: Client,
+        stats: Stats,
+        traces: Traces,
+        rng: random.Random,
     ) -> None:
         self.seat = seat
+        self._traces = traces
         self._socket = socket
         self._client = client
         self._stats = stats
@@ -186,10 +247,12 @@ class Player:
         self._pending = False
         self._due: float | None = None  #: when to act on the current view
         self._rematched: set[int] = set()
+        self._window_stop = math.inf
         self.finished: tuple[int, float] | None = None  #: (game, when) of a game over
 
     async def run(self, window: Window, tasks: set[asyncio.Task[None]]) -> None:
         """Play until the window closes, then wait (a little) for the pending action."""
+        self._window_stop = window.stop
         try:
             await self._loop(window, tasks)
         except ConnectionClosed:
@@ -234,6 +297,7 @@ class Player:
             return
         view = message["view"]
         key = (view["game_number"], view["step"])
+        self._traces.seen(self.seat.table_id, key, self.seat.seat, self.seat.server, now)
         if window.open(now):
             self._stats.views += 1
             self._stats.view_bytes += len(raw)
@@ -287,6 +351,10 @@ class Player:
         self._acted = (view["game_number"], view["step"])
         self._pending = True
         self._sent_at = time.monotonic()
+        if self._sent_at < self._window_stop:
+            waiting = set(range(self.seat.players))
+            trace = Trace(self._sent_at, self.seat.server, waiting)
+            self._traces.sent(self.seat.table_id, self._acted, trace)
         await self._socket.send(json.dumps(message))
 
     async def close(self) -> None:
@@ -314,21 +382,41 @@ def load_average() -> str:
         return "?"
 
 
+def postgres_cpu_seconds() -> float:
+    """CPU time of every PostgreSQL process of this machine (0 if none can be read)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if stat.read_bytes().startswith(b"postgres"):
+                total += cpu_seconds(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
 @contextlib.contextmanager
-def server(port: int, db: Path | None) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
-    """Run ``oriflamme serve`` on ``port``; stop it and remove its temporary files after."""
+def servers(
+    ports: list[int], db: str | None
+) -> Iterator[tuple[list[subprocess.Popen[bytes]], list[Path]]]:
+    """Run one ``oriflamme serve`` per port on one database; stop them and remove their
+    temporary files after."""
     workdir = Path(tempfile.mkdtemp(prefix="oriflamme-load-"))
-    log_path = workdir / "server.log"
-    database = str(db or workdir / "games.sqlite3")
-    command = [sys.executable, "-m", "oriflamme.cli.main", "serve", "--host", HOST]
-    command += ["--port", str(port), "--db", database, "--bot-delay", "0"]
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    database = db or str(workdir / "games.sqlite3")
+    processes, logs = [], []
     try:
-        yield process, log_path
+        for port in ports:
+            log_path = workdir / f"server-{port}.log"
+            command = [sys.executable, "-m", "oriflamme", "serve", "--host", HOST]
+            command += ["--port", str(port), "--db", database, "--bot-delay", "0"]
+            with open(log_path, "wb") as log:
+                processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+            logs.append(log_path)
+        yield processes, logs
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        for process in processes:
             try:
                 process.wait(15)
             except subprocess.TimeoutExpired:
@@ -337,18 +425,20 @@ def server(port: int, db: Path | None) -> Iterator[tuple[subprocess.Popen[bytes]
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-async def wait_until_up(client: Client, process: subprocess.Popen[bytes] | None) -> None:
+async def wait_until_up(client: Client, processes: list[subprocess.Popen[bytes]]) -> None:
     deadline = time.monotonic() + STARTUP_TIMEOUT
-    while True:
-        if process is not None and process.poll() is not None:
-            raise SystemExit(f"the server exited with status {process.returncode}")
-        try:
-            await client.get("/api/cards")
-            return
-        except (OSError, HttpError):
-            if time.monotonic() > deadline:
-                raise SystemExit(f"the server did not answer at {client.base_url}") from None
-            await asyncio.sleep(0.2)
+    for server, url in enumerate(client.base_urls):
+        while True:
+            for process in processes:
+                if process.poll() is not None:
+                    raise SystemExit(f"a server exited with status {process.returncode}")
+            try:
+                await client.get("/api/cards", server)
+                break
+            except (OSError, HttpError):
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"the server did not answer at {url}") from None
+                await asyncio.sleep(0.2)
 
 
 def raise_open_files(needed: int) -> None:
@@ -370,12 +460,12 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 async def open_players(
-    client: Client, seats: list[Seat], stats: Stats, rng: random.Random
+    client: Client, seats: list[Seat], stats: Stats, traces: Traces, rng: random.Random
 ) -> list[Player]:
-    ws_base = "ws" + client.base_url.removeprefix("http")
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
 
     async def open_one(seat: Seat) -> Player:
+        ws_base = "ws" + client.base_urls[seat.server].removeprefix("http")
         async with gate:
             socket = await connect(
                 f"{ws_base}/ws/{seat.table_id}?token={seat.token}",
@@ -383,36 +473,39 @@ async def open_players(
                 ping_interval=None,
                 max_size=4 * 2**20,
             )
-        return Player(seat, socket, client, stats, random.Random(rng.random()))
+        return Player(seat, socket, client, stats, traces, random.Random(rng.random()))
 
     return list(await asyncio.gather(*(open_one(seat) for seat in seats)))
 
 
 async def measure(
-    args: argparse.Namespace, base_url: str, process: subprocess.Popen[bytes] | None
+    args: argparse.Namespace, base_urls: list[str], processes: list[subprocess.Popen[bytes]]
 ) -> dict[str, Any]:
     stats = Stats()
-    client = Client(base_url, stats)
+    traces = Traces(stats)
+    client = Client(base_urls, stats)
     rng = random.Random(args.seed)
-    await wait_until_up(client, process)
+    await wait_until_up(client, processes)
     setup_started = time.monotonic()
     tables = await asyncio.gather(
         *(client.create_table(args.players, i) for i in range(args.games))
     )
     created = time.monotonic()
-    players = await open_players(client, [s for t in tables for s in t], stats, rng)
+    players = await open_players(client, [s for t in tables for s in t], stats, traces, rng)
     start = connected = time.monotonic()
     window = Window(start, start + args.seconds, args.think, not args.no_rematch)
     tasks: set[asyncio.Task[None]] = set()
     load_before = load_average()
-    pid = None if process is None else process.pid
-    server_before = 0.0 if pid is None else cpu_seconds(pid)
+    pids = [process.pid for process in processes]
+    server_before = sum(cpu_seconds(pid) for pid in pids)
+    postgres_before = postgres_cpu_seconds()
     own = os.times()
     try:
         await asyncio.gather(*(p.run(window, tasks) for p in players))
     finally:
         elapsed = time.monotonic() - start
-        server_cpu = None if pid is None else cpu_seconds(pid) - server_before
+        server_cpu = sum(cpu_seconds(pid) for pid in pids) - server_before if pids else None
+        postgres_cpu = postgres_cpu_seconds() - postgres_before
         own_after = os.times()
         own_cpu = (own_after.user - own.user) + (own_after.system - own.system)
         load_after = load_average()
@@ -426,7 +519,19 @@ async def measure(
             stats.waiting_for_rematch += max(0.0, start + measured - player.finished[1])
     latencies = sorted(stats.latencies)
     ms = 1000.0
+
+    def spread(values: list[float]) -> dict[str, float]:
+        ordered = sorted(values)
+        return {
+            "p50": round(percentile(ordered, 0.50) * ms, 2),
+            "p99": round(percentile(ordered, 0.99) * ms, 2),
+            "max": round((ordered[-1] if ordered else 0.0) * ms, 2),
+        }
+
+    accepted = max(1, len(latencies))
     return {
+        "servers": len(base_urls),
+        "database": "postgresql" if (args.db or "").startswith("postgres") else "sqlite",
         "games": args.games,
         "players": args.players,
         "connections": len(players),
@@ -445,6 +550,8 @@ async def measure(
             "max": round((latencies[-1] if latencies else 0.0) * ms, 2),
             "mean": round(sum(latencies) / len(latencies) * ms, 2) if latencies else 0.0,
         },
+        "all_connections_ms": spread(stats.all_connections),
+        "cross_server_ms": spread(stats.cross_server),
         "views_per_s": round(stats.views / measured, 1),
         "mean_view_bytes": round(stats.view_bytes / stats.views) if stats.views else 0,
         "games_finished": stats.games_finished,
@@ -454,6 +561,11 @@ async def measure(
         "setup_errors": dict(stats.setup_errors),
         "connections_closed_early": stats.closed_early,
         "server_cpu_percent": None if server_cpu is None else round(100 * server_cpu / elapsed, 1),
+        "server_cpu_ms_per_action": None
+        if server_cpu is None
+        else round(ms * server_cpu / accepted, 3),
+        "postgres_cpu_percent": round(100 * postgres_cpu / elapsed, 1),
+        "postgres_cpu_ms_per_action": round(ms * postgres_cpu / accepted, 3),
         "client_cpu_percent": round(100 * own_cpu / elapsed, 1),
         "load_average": {"before": load_before, "after": load_after},
         "cpus": os.cpu_count(),
@@ -463,19 +575,26 @@ async def measure(
 def summary(result: dict[str, Any]) -> str:
     latency = result["latency_ms"]
     cpu = result["server_cpu_percent"]
+    spread = result["all_connections_ms"]
+    cross = result["cross_server_ms"]
     lines = [
-        f"{result['games']} games x {result['players']} players = {result['connections']}"
+        f"{result['servers']} server(s) on {result['database']}:"
+        f" {result['games']} games x {result['players']} players = {result['connections']}"
         f" connections, think {result['think_s']} s, measured {result['seconds']} s"
         f" (set-up: tables {result['setup_s']['create_tables']} s,"
         f" connections {result['setup_s']['open_connections']} s)",
         f"accepted actions: {result['accepted_actions']} ({result['actions_per_s']}/s)",
         f"latency ms: p50 {latency['p50']}  p90 {latency['p90']}  p99 {latency['p99']}"
         f"  max {latency['max']}  mean {latency['mean']}",
+        f"to every connection ms: p50 {spread['p50']}  p99 {spread['p99']}  max {spread['max']};"
+        f" across servers ms: p50 {cross['p50']}  p99 {cross['p99']}  max {cross['max']}",
         f"views received: {result['views_per_s']}/s, {result['mean_view_bytes']} bytes each",
         f"games finished: {result['games_finished']} (rematches started: {result['rematches']});"
         f" games in play on average: {result['mean_games_in_play']}",
         f"errors: {result['errors'] or 'none'}; set-up errors: {result['setup_errors'] or 'none'};"
         f" connections closed early: {result['connections_closed_early']}",
+        f"CPU per action: servers {result['server_cpu_ms_per_action']} ms,"
+        f" PostgreSQL {result['postgres_cpu_ms_per_action']} ms",
         f"server CPU: {'n/a' if cpu is None else f'{cpu}%'} of one core; this client:"
         f" {result['client_cpu_percent']}%; {result['cpus']} CPUs, load average"
         f" {result['load_average']['before']} -> {result['load_average']['after']}",
@@ -497,7 +616,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="mean seconds a seat waits before acting (uniform on 0..2×THINK); 0: at once",
     )
     parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
-    parser.add_argument("--db", type=Path, default=None, help="SQLite file (default: temporary)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="the servers' database: an SQLite file or a postgresql:// address "
+        "(default: a temporary SQLite file)",
+    )
+    parser.add_argument(
+        "--servers", type=int, default=1, help="server processes on the database (default 1)"
+    )
     parser.add_argument("--url", default=None, help="use the server running at this URL")
     parser.add_argument("--no-rematch", action="store_true", help="play each table's game once")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moves")
@@ -507,28 +634,34 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--games ≥ 1, 0 < --seconds ≤ 3600 and --think ≥ 0 are required")
     if args.url is not None and urlsplit(args.url).hostname not in (HOST, "localhost"):
         parser.error(f"--url must point at {HOST}")
+    if args.servers < 1 or (args.servers > 1 and not (args.db or "").startswith("postgres")):
+        parser.error("--servers above 1 needs --db postgresql://…")
     return args
 
 
-async def bounded(args: argparse.Namespace, base_url: str, process: Any) -> dict[str, Any]:
+async def bounded(
+    args: argparse.Namespace, base_urls: list[str], processes: list[Any]
+) -> dict[str, Any]:
     limit = STARTUP_TIMEOUT + SETUP_TIMEOUT + args.seconds + DRAIN + 30
-    return await asyncio.wait_for(measure(args, base_url, process), limit)
+    return await asyncio.wait_for(measure(args, base_urls, processes), limit)
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     raise_open_files(args.games * args.players + 256)
     if args.url is not None:
-        result = asyncio.run(bounded(args, args.url, None))
+        result = asyncio.run(bounded(args, [args.url], []))
     else:
-        port = args.port or free_port()
-        with server(port, args.db) as (process, log_path):
+        ports = [args.port or free_port()] + [free_port() for _ in range(args.servers - 1)]
+        with servers(ports, args.db) as (processes, logs):
+            urls = [f"http://{HOST}:{port}" for port in ports]
             try:
-                result = asyncio.run(bounded(args, f"http://{HOST}:{port}", process))
+                result = asyncio.run(bounded(args, urls, processes))
             except BaseException:
-                print(log_path.read_text(errors="replace")[-3000:], file=sys.stderr)
+                for log_path in logs:
+                    print(log_path.read_text(errors="replace")[-3000:], file=sys.stderr)
                 raise
-            lines = log_path.read_text(errors="replace").splitlines()
+            lines = [ln for log in logs for ln in log.read_text(errors="replace").splitlines()]
             result["server_log_errors"] = sum("ERROR" in ln or "Traceback" in ln for ln in lines)
     print(json.dumps(result, indent=2) if args.json else summary(result))
 

@@ -344,3 +344,21 @@ def test_several_workers_share_one_port_and_end_with_serve(pg_url: str, tmp_path
                 break
             assert time.monotonic() < deadline, "the workers outlived serve"
             time.sleep(0.2)
+
+
+def test_a_seat_connected_to_one_server_shows_connected_on_the_other(
+    pg_url: str, tmp_path: Path
+) -> None:
+    with two_servers(pg_url, tmp_path) as ((_, a), b):
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        table = create(a, seats, seed=2)
+        with follow(a, table, table["spectator_token"]) as watcher:
+            assert [s["connected"] for s in watcher.at(0)["seats"]] == [False, False]
+            with follow(b, table, table["seats"][1]["token"]):
+                deadline = time.monotonic() + LIVE_TIMEOUT
+                while not watcher.last["seats"][1]["connected"]:
+                    assert time.monotonic() < deadline, "A never saw Bob connect on B"
+                    watcher.last = json.loads(watcher.ws.recv(timeout=LIVE_TIMEOUT))["view"]
+            while watcher.last["seats"][1]["connected"]:
+                assert time.monotonic() < deadline + LIVE_TIMEOUT, "A never saw Bob leave"
+                watcher.last = json.loads(watcher.ws.recv(timeout=LIVE_TIMEOUT))["view"]

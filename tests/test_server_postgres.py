@@ -137,7 +137,8 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
             with pytest.raises(StoreConflict):
                 await writer.create_table(table(0), 1, TURN)  # rolled back: no notification
             await writer.append_action("t0", 1, 0, action(1), TURN)
-            assert await asyncio.wait_for(seen.get(), 5) == Change("t0", ACTION, 1, 1)
+            announced = Change("t0", ACTION, 1, 1, '{"kind":"place","card":1,"to":"end"}')
+            assert await asyncio.wait_for(seen.get(), 5) == announced
             assert seen.empty()
             # The listening connection is cut: it listens again and says so (reset).
             admin = await asyncpg.connect(pg_url)
@@ -153,7 +154,8 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
                 await asyncio.sleep(0.02)
             assert resets >= 2
             await writer.append_action("t0", 1, 1, action(2), TURN)
-            assert await asyncio.wait_for(seen.get(), 5) == Change("t0", ACTION, 1, 2)
+            announced = Change("t0", ACTION, 1, 2, '{"kind":"place","card":2,"to":"end"}')
+            assert await asyncio.wait_for(seen.get(), 5) == announced
         finally:
             listening.cancel()
             await asyncio.gather(listening, return_exceptions=True)

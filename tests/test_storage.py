@@ -12,6 +12,7 @@ import pytest
 from oriflamme.server.storage import (
     BotTurn,
     GameRecord,
+    SeatCount,
     SeatRecord,
     Store,
     StoreConflict,
@@ -153,15 +154,19 @@ def test_connections_count_while_their_server_beats(opener: Opener) -> None:
         await store.create_table(table(0), 1, HUMAN_TURN)
         await store.heartbeat("s1", alive=30)
         await store.heartbeat("s2", alive=30)
-        await store.set_presence("s1", "t0", 0, 2)
-        await store.set_presence("s2", "t0", 1, 1)
+        await store.create_table(table(1), 1, HUMAN_TURN)
+        await store.set_presence("s1", [SeatCount("t0", 0, 2)])
+        await store.set_presence("s2", [SeatCount("t0", 1, 1), SeatCount("t1", 0, 3)])
         assert await store.present_seats("t0", alive=30) == {0, 1}
-        await store.set_presence("s2", "t0", 1, 0)
+        assert await store.present_seats("t1", alive=30) == {0}
+        await store.set_presence("s2", [SeatCount("t0", 1, 0), SeatCount("t1", 1, 1)])
         assert await store.present_seats("t0", alive=30) == {0}
-        await store.set_presence("s2", "t0", 1, 1)
+        assert await store.present_seats("t1", alive=30) == {0, 1}
+        await store.set_presence("s2", [SeatCount("t0", 1, 1)])
         await asyncio.sleep(0.3)
-        # s2 fell silent: its connections are gone, and t0 is named as changed.
-        assert await store.heartbeat("s1", alive=0.2) == ["t0"]
+        # s2 fell silent: its connections are gone, and its tables are named as changed.
+        assert await store.heartbeat("s1", alive=0.2) == ["t0", "t1"]
         assert await store.present_seats("t0", alive=0.2) == {0}
+        assert await store.present_seats("t1", alive=0.2) == set()
 
     run(opener, test)

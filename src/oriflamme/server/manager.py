@@ -13,6 +13,7 @@ to its own connections. Bot decisions are claimed and played by exactly one serv
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ from .storage import (
     PRESENCE,
     Change,
     GameRecord,
+    SeatCount,
     SeatRecord,
     Store,
     StoreConflict,
@@ -61,6 +63,8 @@ MAX_LISTENERS = 32
 HEARTBEAT = 5.0
 #: Seconds without a heartbeat after which a server's connections no longer count.
 ALIVE = 20.0
+#: Seconds during which connection changes are gathered into one presence write.
+PRESENCE_BATCH = 0.1
 #: Times an action is tried again on a newer state when another server stored one first.
 RETRIES = 3
 
@@ -75,6 +79,8 @@ class TableManager:
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._stale: dict[str, set[str]] = {}  #: tables to bring up to date, with the kinds
         self._background: list[asyncio.Task[Any]] = []
+        self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
+        self._publishing: asyncio.Task[None] | None = None
         self.bot_pool = bots.BotPool()
         self.scheduler = BotScheduler(self, store, self.bot_pool, self.server_id, bot_delay)
 
@@ -188,11 +194,26 @@ class TableManager:
             len(table.game.history),
         ):
             return  # already known (this server's own write)
-        kinds = self._stale.setdefault(table.id, set())
-        first = not kinds
-        kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
-        if first:
+        if (
+            change.kind == ACTION
+            and change.action is not None
+            and (change.game, change.step - 1) == (table.game_number, len(table.game.history))
+            and not table.lock.locked()
+            and table.id not in self._stale
+        ):
+            # The usual case: the very next action of this game, nobody changing the table here.
+            try:
+                table.extend([json.loads(change.action)])
+            except ValueError:
+                log.warning("table %s: an announced action does not apply", table.id)
+            else:
+                self._changed(table, offer=False)
+                return
+        kinds = self._stale.get(table.id)
+        if kinds is None:
+            kinds = self._stale[table.id] = set()
             spawn(self._catch_up(table), f"catch-up:{table.id}")
+        kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
 
     def _on_reset(self) -> None:
         """Listening (re)started: any table may have changed meanwhile."""
@@ -202,7 +223,8 @@ class TableManager:
                 spawn(self.refresh(table), f"refresh:{table.id}")
 
     async def _catch_up(self, table: Table) -> None:
-        """Apply the announced changes of ``table`` until none is left."""
+        """Apply the announced changes of ``table`` until none is left (a change announced
+        meanwhile is added to ``_stale`` and done by this same task)."""
         while kinds := self._stale.get(table.id):
             self._stale[table.id] = set()
             try:
@@ -410,23 +432,31 @@ class TableManager:
             self._changed(table)
 
     def _presence(self, table: Table, seat: int) -> None:
-        """Tell the other servers (shared storage) how many connections a seat has here."""
+        """Tell the other servers (shared storage) how many connections a seat has here: soon,
+        together with the other seats whose connections changed meanwhile (one write)."""
         if self._store.shared:
-            spawn(self._publish_presence(table, seat), f"presence:{table.id}")
+            self._unpublished[(table.id, seat)] = table
+            if self._publishing is None or self._publishing.done():
+                self._publishing = spawn(self._publish_presence(), "presence")
 
-    async def _publish_presence(self, table: Table, seat: int) -> None:
-        """Store the seat's connections here, trying again while the database is away."""
-        pause = 0.5
-        while True:
+    async def _publish_presence(self) -> None:
+        """Store the connections of the seats that changed, trying again while the database
+        is away."""
+        pause = PRESENCE_BATCH
+        while self._unpublished:
+            await asyncio.sleep(pause)
+            batch, self._unpublished = self._unpublished, {}
+            counts = [
+                SeatCount(table_id, seat, table.open_here(seat))
+                for (table_id, seat), table in batch.items()
+            ]
             try:
-                await self._store.set_presence(
-                    self.server_id, table.id, seat, table.open_here(seat)
-                )
-                return
+                await self._store.set_presence(self.server_id, counts)
+                pause = PRESENCE_BATCH
             except Exception as exc:
-                log.warning("table %s: presence not stored yet (%s)", table.id, type(exc).__name__)
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, HEARTBEAT)
+                log.warning("presence not stored yet (%s)", type(exc).__name__)
+                self._unpublished = batch | self._unpublished
+                pause = min(max(pause * 2, 0.5), HEARTBEAT)
 
     def _changed(self, table: Table, offer: bool = True) -> None:
         """Tell the table's connections here; with ``offer``, let this server play the bot

@@ -86,6 +86,15 @@ class BotTurn:
     step: int
 
 
+@dataclass(frozen=True, slots=True)
+class SeatCount:
+    """How many connections of a seat one server holds."""
+
+    table_id: str
+    seat: int
+    connections: int
+
+
 #: What changed at a table (the kinds of :class:`Change`).
 ACTION, SEATS, GAME, PRESENCE = "action", "seats", "game", "presence"
 _KINDS = (ACTION, SEATS, GAME, PRESENCE)
@@ -93,27 +102,31 @@ _KINDS = (ACTION, SEATS, GAME, PRESENCE)
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """A committed change of a table, announced to every server: its kind, and the table's game
-    and number of actions just after it."""
+    """A committed change of a table, announced to every server: its kind, the table's game and
+    number of actions just after it, and for an action, the action itself (JSON text), so that
+    a server holding the table at the step before applies it without reading storage."""
 
     table_id: str
     kind: str
     game: int
     step: int
+    action: str | None = None
 
     def encode(self) -> str:
-        return f"{self.kind} {self.game} {self.step} {self.table_id}"
+        head = f"{self.kind} {self.game} {self.step} {self.table_id}"
+        return head if self.action is None else f"{head} {self.action}"
 
     @staticmethod
     def decode(text: str) -> Change | None:
         """The change ``text`` encodes, or None if it is not one."""
-        parts = text.split(" ", 3)
-        if len(parts) != 4 or parts[0] not in _KINDS:
+        parts = text.split(" ", 4)
+        if len(parts) < 4 or parts[0] not in _KINDS:
             return None
         try:
-            return Change(parts[3], parts[0], int(parts[1]), int(parts[2]))
+            game, step = int(parts[1]), int(parts[2])
         except ValueError:
             return None
+        return Change(parts[3], parts[0], game, step, parts[4] if len(parts) == 5 else None)
 
 
 class Store(Protocol):
@@ -192,8 +205,9 @@ class Store(Protocol):
         ...
 
     # -- who is connected, on any server ----------------------------------------------------
-    async def set_presence(self, server: str, table_id: str, seat: int, connections: int) -> None:
-        """``server`` holds ``connections`` open connections of a seat (0: none any more)."""
+    async def set_presence(self, server: str, counts: Sequence[SeatCount]) -> None:
+        """``server`` holds these numbers of open connections of these seats (0: none any
+        more), all in one write."""
         ...
 
     async def present_seats(self, table_id: str, alive: float) -> set[int]:

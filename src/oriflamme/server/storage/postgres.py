@@ -31,6 +31,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    SeatCount,
     SeatRecord,
     StoreConflict,
     StoreError,
@@ -296,10 +297,34 @@ class PostgresStore:
     async def append_action(
         self, table_id: str, game: int, index: int, action: Mapping[str, Any], turn: Turn
     ) -> None:
-        await self._write(
-            Change(table_id, ACTION, game, index + 1),
-            [_action_insert(table_id, game, index, action), _set_turn(table_id, game, turn)],
-        )
+        # One statement, so one round trip: the action, the turn it leads to, the announcement.
+        text = json.dumps(action, separators=(",", ":"))
+        change = Change(table_id, ACTION, game, index + 1, text)
+        try:
+            async with self.connection() as db:
+                await db.execute(
+                    "WITH added AS (INSERT INTO actions (table_id, game, idx, action)"
+                    " VALUES ($1, $2, $3, $4) RETURNING 1),"
+                    " turned AS (UPDATE games SET finished = $5, turn_step = $6, turn_seat = $7,"
+                    f" turn_bot = $8, turn_since = {NOW}, lease_owner = NULL, lease_until = NULL"
+                    " WHERE table_id = $1 AND number = $2 AND EXISTS (SELECT 1 FROM added)"
+                    " RETURNING 1)"
+                    " SELECT pg_notify($9, $10) FROM turned",
+                    table_id,
+                    game,
+                    index,
+                    text,
+                    turn.over,
+                    turn.step,
+                    turn.seat,
+                    turn.bot,
+                    CHANNEL,
+                    change.encode(),
+                )
+        except asyncpg.exceptions.UniqueViolationError as exc:
+            raise StoreConflict(str(exc)) from None
+        except asyncpg.exceptions.ForeignKeyViolationError as exc:
+            raise StoreConflict(str(exc)) from None
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
         await self._write(
@@ -392,20 +417,38 @@ class PostgresStore:
             )
 
     # -- presence --------------------------------------------------------------------------
-    async def set_presence(self, server: str, table_id: str, seat: int, connections: int) -> None:
-        if connections > 0:
-            statement: Statement = (
-                "INSERT INTO presence (table_id, seat, server, connections)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, seat, server)"
-                " DO UPDATE SET connections = EXCLUDED.connections",
-                (table_id, seat, server, connections),
+    async def set_presence(self, server: str, counts: Sequence[SeatCount]) -> None:
+        if not counts:
+            return
+        present = [c for c in counts if c.connections > 0]
+        gone = [c for c in counts if c.connections <= 0]
+        async with self.connection() as db, db.transaction():
+            if present:
+                await db.execute(
+                    "INSERT INTO presence (table_id, seat, server, connections)"
+                    " SELECT t, s, $1, n"
+                    " FROM unnest($2::text[], $3::int[], $4::int[]) AS u(t, s, n)"
+                    " ON CONFLICT (table_id, seat, server)"
+                    " DO UPDATE SET connections = EXCLUDED.connections",
+                    server,
+                    [c.table_id for c in present],
+                    [c.seat for c in present],
+                    [c.connections for c in present],
+                )
+            if gone:
+                await db.execute(
+                    "DELETE FROM presence p USING unnest($2::text[], $3::int[]) AS u(t, s)"
+                    " WHERE p.server = $1 AND p.table_id = u.t AND p.seat = u.s",
+                    server,
+                    [c.table_id for c in gone],
+                    [c.seat for c in gone],
+                )
+            await db.execute(
+                "SELECT pg_notify($1, $2 || ' 0 0 ' || t) FROM unnest($3::text[]) AS u(t)",
+                CHANNEL,
+                PRESENCE,
+                sorted({c.table_id for c in counts}),
             )
-        else:
-            statement = (
-                "DELETE FROM presence WHERE table_id = $1 AND seat = $2 AND server = $3",
-                (table_id, seat, server),
-            )
-        await self._write(Change(table_id, PRESENCE, 0, 0), [statement])
 
     async def present_seats(self, table_id: str, alive: float) -> set[int]:
         async with self.connection() as db:

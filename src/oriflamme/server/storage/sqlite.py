@@ -23,6 +23,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    SeatCount,
     SeatRecord,
     StoreConflict,
     StoreError,
@@ -423,20 +424,27 @@ class SqliteStore:
         )
 
     # -- presence --------------------------------------------------------------------------
-    async def set_presence(self, server: str, table_id: str, seat: int, connections: int) -> None:
-        if connections > 0:
-            statement: Statement = (
-                "INSERT INTO presence (table_id, seat, server, connections) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (table_id, seat, server)"
-                " DO UPDATE SET connections = excluded.connections",
-                (table_id, seat, server, connections),
-            )
-        else:
-            statement = (
-                "DELETE FROM presence WHERE table_id = ? AND seat = ? AND server = ?",
-                (table_id, seat, server),
-            )
-        await self._write([statement])
+    async def set_presence(self, server: str, counts: Sequence[SeatCount]) -> None:
+        statements: list[Statement] = []
+        for count in counts:
+            if count.connections > 0:
+                statements.append(
+                    (
+                        "INSERT INTO presence (table_id, seat, server, connections)"
+                        " VALUES (?, ?, ?, ?) ON CONFLICT (table_id, seat, server)"
+                        " DO UPDATE SET connections = excluded.connections",
+                        (count.table_id, count.seat, server, count.connections),
+                    )
+                )
+            else:
+                statements.append(
+                    (
+                        "DELETE FROM presence WHERE table_id = ? AND seat = ? AND server = ?",
+                        (count.table_id, count.seat, server),
+                    )
+                )
+        if statements:
+            await self._write(statements)
 
     async def present_seats(self, table_id: str, alive: float) -> set[int]:
         since = time.time() - alive
