@@ -149,6 +149,9 @@ def run_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers if args.workers > 1 else None,
         ws_max_size=WS_MAX_SIZE,
+        # Views are a few KiB: compressing each one for each connection would cost more CPU
+        # than the bandwidth it saves.
+        ws_per_message_deflate=False,
         log_config=log_config(),
     )
     return 0

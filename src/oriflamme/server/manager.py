@@ -17,7 +17,7 @@ import json
 import logging
 import secrets
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from oriflamme.api import Action, Game
@@ -69,6 +69,14 @@ PRESENCE_BATCH = 0.1
 RETRIES = 3
 
 
+@dataclass
+class _Stale:
+    """What was announced of a table since this server last brought it up to date."""
+
+    kinds: set[str] = field(default_factory=set)
+    upto: tuple[int, int] = (0, 0)  #: the latest (game, step) announced
+
+
 class TableManager:
     """Every table this server holds: creates, loads, changes them and keeps them up to date."""
 
@@ -77,7 +85,7 @@ class TableManager:
         self.server_id = server_id or secrets.token_hex(8)
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table]] = {}
-        self._stale: dict[str, set[str]] = {}  #: tables to bring up to date, with the kinds
+        self._stale: dict[str, _Stale] = {}  #: tables to bring up to date
         self._background: list[asyncio.Task[Any]] = []
         self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
         self._publishing: asyncio.Task[None] | None = None
@@ -209,11 +217,12 @@ class TableManager:
             else:
                 self._changed(table, offer=False)
                 return
-        kinds = self._stale.get(table.id)
-        if kinds is None:
-            kinds = self._stale[table.id] = set()
+        stale = self._stale.get(table.id)
+        if stale is None:
+            stale = self._stale[table.id] = _Stale()
             spawn(self._catch_up(table), f"catch-up:{table.id}")
-        kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
+        stale.kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
+        stale.upto = max(stale.upto, (change.game, change.step))
 
     def _on_reset(self) -> None:
         """Listening (re)started: any table may have changed meanwhile."""
@@ -224,9 +233,10 @@ class TableManager:
 
     async def _catch_up(self, table: Table) -> None:
         """Apply the announced changes of ``table`` until none is left (a change announced
-        meanwhile is added to ``_stale`` and done by this same task)."""
-        while kinds := self._stale.get(table.id):
-            self._stale[table.id] = set()
+        meanwhile is recorded in ``_stale`` and done by this same task)."""
+        while (stale := self._stale.get(table.id)) and stale.kinds:
+            kinds, upto = stale.kinds, stale.upto
+            stale.kinds = set()
             try:
                 changed = False
                 if PRESENCE in kinds:
@@ -234,7 +244,10 @@ class TableManager:
                     changed = table.set_elsewhere(frozenset(seats))
                 if kinds - {PRESENCE}:
                     async with table.lock:
-                        if "all" in kinds:
+                        known = (table.game_number, len(table.game.history)) >= upto
+                        if kinds == {ACTION} and known:
+                            pass  # this server's own action, announced before it was kept
+                        elif "all" in kinds:
                             changed = await self._reload_locked(table) or changed
                         else:
                             actions = await self._store.load_actions(

@@ -14,9 +14,10 @@ written; a line is written again when the state changed (tests compare with
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from oriflamme.api import FAMILY_COLOURS, Action, Game
 from oriflamme.search import State, state_of
@@ -191,6 +192,6 @@ def view_text(table: Table, seat: int | None, lang: str) -> str:
     text = table.views.text(key, version)
     if text is None:
         view = build_view(table, seat, lang)
-        text = json.dumps(view, separators=(",", ":"))
+        text = orjson.dumps(view).decode()  # several times faster than json.dumps
         table.views.keep(key, version, text)
     return text
