@@ -394,15 +394,35 @@ def postgres_cpu_seconds() -> float:
     return total
 
 
+CGROUP_V1, CGROUP_V2 = Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup")
+
+
+def cpu_limited(pid: int, name: str, cores: float) -> Path:
+    """Put process ``pid`` (and the processes it starts later) in a new cgroup that may use
+    ``cores`` of one core's time (Linux, as root); return the cgroup's folder."""
+    period = 100_000
+    if (CGROUP_V1 / "cpu.cfs_quota_us").exists():
+        group = CGROUP_V1 / name
+        group.mkdir(exist_ok=True)
+        (group / "cpu.cfs_period_us").write_text(str(period))
+        (group / "cpu.cfs_quota_us").write_text(str(int(cores * period)))
+    else:
+        group = CGROUP_V2 / name
+        group.mkdir(exist_ok=True)
+        (group / "cpu.max").write_text(f"{int(cores * period)} {period}")
+    (group / "cgroup.procs").write_text(str(pid))
+    return group
+
+
 @contextlib.contextmanager
 def servers(
-    ports: list[int], db: str | None
+    ports: list[int], db: str | None, cores: float | None = None
 ) -> Iterator[tuple[list[subprocess.Popen[bytes]], list[Path]]]:
-    """Run one ``oriflamme serve`` per port on one database; stop them and remove their
-    temporary files after."""
+    """Run one ``oriflamme serve`` per port on one database (each limited to ``cores`` of a
+    core if given); stop them and remove their temporary files after."""
     workdir = Path(tempfile.mkdtemp(prefix="oriflamme-load-"))
     database = db or str(workdir / "games.sqlite3")
-    processes, logs = [], []
+    processes, logs, groups = [], [], []
     try:
         for port in ports:
             log_path = workdir / f"server-{port}.log"
@@ -411,6 +431,8 @@ def servers(
             with open(log_path, "wb") as log:
                 processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
             logs.append(log_path)
+            if cores is not None:
+                groups.append(cpu_limited(processes[-1].pid, f"oriflamme-load-{port}", cores))
         yield processes, logs
     finally:
         for process in processes:
@@ -422,6 +444,9 @@ def servers(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        for group in groups:
+            with contextlib.suppress(OSError):
+                group.rmdir()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -531,6 +556,7 @@ async def measure(
     accepted = max(1, len(latencies))
     return {
         "servers": len(base_urls),
+        "server_cores": args.server_cores,
         "database": "postgresql" if (args.db or "").startswith("postgres") else "sqlite",
         "games": args.games,
         "players": args.players,
@@ -625,6 +651,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--servers", type=int, default=1, help="server processes on the database (default 1)"
     )
+    parser.add_argument(
+        "--server-cores",
+        type=float,
+        default=None,
+        metavar="C",
+        help="limit each server process to C of one core's time (a cgroup: Linux, as root), "
+        "so that N servers get N times the CPU of one whatever else runs on the machine",
+    )
     parser.add_argument("--url", default=None, help="use the server running at this URL")
     parser.add_argument("--no-rematch", action="store_true", help="play each table's game once")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moves")
@@ -653,7 +687,7 @@ def main(argv: list[str] | None = None) -> None:
         result = asyncio.run(bounded(args, [args.url], []))
     else:
         ports = [args.port or free_port()] + [free_port() for _ in range(args.servers - 1)]
-        with servers(ports, args.db) as (processes, logs):
+        with servers(ports, args.db, args.server_cores) as (processes, logs):
             urls = [f"http://{HOST}:{port}" for port in ports]
             try:
                 result = asyncio.run(bounded(args, urls, processes))
