@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -70,10 +70,14 @@ class Follower:
 
     def at(self, step: int) -> dict[str, Any]:
         """The latest view once it is at ``step`` or later."""
+        return self.until(lambda view: view["step"] >= step, f"step {step}")
+
+    def until(self, wanted: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+        """The latest view once it is ``wanted``."""
         deadline = time.monotonic() + LIVE_TIMEOUT
-        while self.last["step"] < step:
+        while self.last["step"] < 0 or not wanted(self.last):
             remaining = deadline - time.monotonic()
-            assert remaining > 0, f"no view reached step {step}"
+            assert remaining > 0, f"no view reached {what}"
             message = json.loads(self.ws.recv(timeout=remaining))
             if message["type"] == "view":
                 self.last = message["view"]
@@ -355,10 +359,51 @@ def test_a_seat_connected_to_one_server_shows_connected_on_the_other(
         with follow(a, table, table["spectator_token"]) as watcher:
             assert [s["connected"] for s in watcher.at(0)["seats"]] == [False, False]
             with follow(b, table, table["seats"][1]["token"]):
-                deadline = time.monotonic() + LIVE_TIMEOUT
-                while not watcher.last["seats"][1]["connected"]:
-                    assert time.monotonic() < deadline, "A never saw Bob connect on B"
-                    watcher.last = json.loads(watcher.ws.recv(timeout=LIVE_TIMEOUT))["view"]
-            while watcher.last["seats"][1]["connected"]:
-                assert time.monotonic() < deadline + LIVE_TIMEOUT, "A never saw Bob leave"
-                watcher.last = json.loads(watcher.ws.recv(timeout=LIVE_TIMEOUT))["view"]
+                watcher.until(lambda view: view["seats"][1]["connected"], "Bob connected on B")
+            watcher.until(lambda view: not view["seats"][1]["connected"], "Bob gone from B")
+
+
+def test_seat_changes_and_rematches_reach_every_server(pg_url: str, tmp_path: Path) -> None:
+    with two_servers(pg_url, tmp_path) as ((_, a), b):
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        table = create(a, seats, seed=4)
+        tokens = [s["token"] for s in table["seats"]]
+        tid = table["table_id"]
+        with follow(a, table, tokens[0]) as ann:
+            ann.at(0)
+            # The creator hands Bob's seat to a bot through B; A's views say so, and the bot
+            # plays Bob's decisions while Ann plays through A, to the end of the game.
+            body = {"creator_token": table["creator_token"], "level": "random"}
+            assert post(b, f"/api/tables/{tid}/seats/1/bot", body).status_code == 200
+            now = ann.until(lambda view: view["seats"][1]["kind"] == "bot", "Bob's bot")
+            while now["result"] is None:
+                if now["legal"]:
+                    body = {"token": tokens[0], "action": now["legal"][0]["action"],
+                            "step": now["step"]}
+                    assert post(a, f"/api/tables/{tid}/actions", body).status_code == 200
+                now = ann.at(now["step"] + 1)
+            # Both players' links ask for the next game at once, through both servers: one
+            # game 2 is dealt, and both answers are its view.
+            with ThreadPoolExecutor(2) as pool:
+                answers = list(
+                    pool.map(
+                        lambda server: post(
+                            server, f"/api/tables/{tid}/rematch",
+                            {"token": tokens[0], "game_number": 1},
+                        ),
+                        [a, b],
+                    )
+                )
+            assert [r.status_code for r in answers] == [200, 200]
+            assert {r.json()["game_number"] for r in answers} == {2}
+            assert ann.until(lambda view: view["game_number"] == 2, "game 2")["step"] == 0
+
+    async def games() -> list[int]:
+        db = await asyncpg.connect(pg_url)
+        try:
+            rows = await db.fetch("SELECT number FROM games WHERE table_id = $1", tid)
+        finally:
+            await db.close()
+        return sorted(r["number"] for r in rows)
+
+    assert asyncio.run(games()) == [1, 2]
