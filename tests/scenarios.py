@@ -201,6 +201,7 @@ OWN_AMBUSH_MOVES = (
 )
 #: (edition, red's Influence after, whether the Soldier stays): the revised edition gives the
 #: elimination's 1 only and the Soldier stays; the first edition 1 more and discards the Soldier.
+#: In both the Ambush goes to red's discarded cards.
 OWN_AMBUSH_BY_EDITION = [("revised", 2, True), ("first", 3, False)]
 
 
@@ -210,7 +211,9 @@ def assert_own_ambush_outcome(position: Mapping[str, Any], red: int, soldier_sta
     assert (position["queue"][0] == ["red:soldier*"]) is soldier_stays
     assert len(position["queue"]) == 4 + soldier_stays
     assert [len(stack) for stack in position["queue"]] == [1] * (4 + soldier_stays)
-    assert "ambush" in position["families"]["red"]["eliminated"]
+    red_piles = position["families"]["red"]
+    assert red_piles["discarded"] == (["ambush"] if soldier_stays else ["ambush", "soldier"])
+    assert "eliminated" not in red_piles
 
 
 #: The last decision of a game: red leaves its Spy face down, the round and the game end with
