@@ -14,12 +14,22 @@ Every expectation was worked out by hand from the rulings.
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+import re
+from typing import NamedTuple
 
 import pytest
 
-from oriflamme.api import Game, load
-from scenarios import act, face_up, influence, setup, tokens, where
+from oriflamme.api import Game, load, new_game
+from scenarios import (
+    OWN_AMBUSH_MOVES,
+    act,
+    face_up,
+    influence,
+    own_ambush_replay,
+    setup,
+    tokens,
+    where,
+)
 
 #: Every eliminating card of both sets, with Machination to activate one (R-SET-1: 10 types).
 ATTACKERS = (
@@ -243,39 +253,22 @@ def test_two_families_the_same_family(edition: str, end: list[int], soldier_at: 
 
 # -- records: positions, saves and replays ---------------------------------------------------------
 
-#: A dealt game (3 players, base cards) up to red's Soldier eliminating red's Ambush (card 3) in
-#: round 2: ``scenarios.OWN_AMBUSH_MOVES`` on the deal of ``seed``. Replays hold only the seed
-#: and the actions, so one recorded before R-AMBUSH-3 was corrected is this very record.
-OWN_AMBUSH_REPLAY: dict[str, Any] = {
-    "format": "oriflamme-replay",
-    "version": 1,
-    "config": {"players": 3, "cards": "base", "variant": "standard", "edition": "revised",
-               "first_player": 0},
-    "seed": 3553260803050964941,
-    "actions": [
-        {"kind": "place", "card": 3, "to": "end"},
-        {"kind": "place", "card": 13, "to": "end"},
-        {"kind": "place", "card": 23, "to": "end"},
-        {"kind": "leave", "card": 3},
-        {"kind": "leave", "card": 13},
-        {"kind": "leave", "card": 23},
-        {"kind": "place", "card": 14, "to": "end"},
-        {"kind": "place", "card": 24, "to": "end"},
-        {"kind": "place", "card": 6, "to": "front"},
-        {"kind": "reveal", "card": 6},
-        {"kind": "target", "card": 3},
-    ],
-}
-
-
-def _replay(edition: str) -> dict[str, Any]:
-    return {**OWN_AMBUSH_REPLAY, "config": {**OWN_AMBUSH_REPLAY["config"], "edition": edition}}
+def test_the_recorded_replay_is_the_own_ambush_moves() -> None:
+    """The record of :func:`scenarios.own_ambush_replay` is :data:`scenarios.OWN_AMBUSH_MOVES`
+    played on its deal."""
+    recorded = own_ambush_replay()
+    game = new_game(players=3, cards="base", seed=recorded["seed"])
+    for pattern in OWN_AMBUSH_MOVES:
+        viewer = game.current_player
+        game.apply(next(a for a in game.legal_actions()
+                        if re.match(pattern, game.label(a, viewer=viewer))))
+    assert game.replay() == recorded
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_replay_with_the_case_replays_to_the_discarded_pile(edition: str) -> None:
     """R-AMBUSH-3: loading a replay plays it again with the current rules."""
-    game = load(json.dumps(_replay(edition)))
+    game = load(json.dumps(own_ambush_replay(edition)))
     assert game.card("red:ambush") == 3 and game.card("red:soldier") == 6
     red = game.position()["families"]["red"]
     assert red["discarded"] == (["ambush"] if edition == "revised" else ["ambush", "soldier"])
@@ -290,7 +283,7 @@ def test_a_replay_with_the_case_replays_to_the_discarded_pile(edition: str) -> N
 def test_saves_and_positions_with_the_case_keep_the_discarded_pile(edition: str) -> None:
     """A save stores the position and the log; it loads with the Ambush discarded, its history
     replays to the same position, and the position alone loads the same."""
-    game = load(_replay(edition))
+    game = load(own_ambush_replay(edition))
     save = json.loads(json.dumps(game.save()))
     assert "ambush" in save["position"]["families"]["red"]["discarded"]
     restored = load(save)
