@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 
 from oriflamme import __version__
-from oriflamme.api import Game, new_game
+from oriflamme.api import Game, load, new_game
 from oriflamme.bots import RandomBot, make_bot, play_game
 from oriflamme.cli import build_parser, main
 from oriflamme.cli.common import bot_seed
@@ -332,6 +332,27 @@ def test_replay_shows_an_own_ambush_among_the_discarded_cards(
     assert "Red eliminated Red Ambush with Soldier\n  Red Ambush was discarded" in last
     assert f"Discarded (Red): {red_discarded}\n" in last
     assert "Eliminated (" not in last
+
+
+def test_replay_of_a_save_written_before_r_ambush_3_plays_it_again(tmp_path: Path) -> None:
+    """A save keeps the position its engine wrote: one from before R-AMBUSH-3 was corrected
+    (the own Ambush eliminated, no discarded event) still loads as it was saved, and replaying
+    its history files the Ambush as discarded, with a warning that the two differ."""
+    save = load(own_ambush_replay()).save()
+    red = save["position"]["families"]["red"]
+    red["discarded"].remove("ambush")
+    red["eliminated"] = ["ambush"]
+    # The old engine logged no discarded event for the Ambush.
+    assert save["log"][-2][:4] == [4, 2, 0, 3]
+    del save["log"][-2]
+    old = load(save)
+    assert old.position()["families"]["red"]["eliminated"] == ["ambush"]
+    path = tmp_path / "old-save.json"
+    path.write_text(json.dumps(save))
+    code, out = run(["replay", str(path), "--all", "--public"])
+    assert code == 0
+    assert "Warning: the saved position differs from its replayed history." in out
+    assert "Discarded (Red): #3 Ambush\n" in out[out.index("11/11 · "):]
 
 
 def test_the_board_lists_every_familys_public_piles() -> None:
