@@ -36,6 +36,7 @@ __all__ = [
     "face_up",
     "influence",
     "options",
+    "own_ambush_replay",
     "queue_refs",
     "render",
     "setup",
@@ -201,6 +202,7 @@ OWN_AMBUSH_MOVES = (
 )
 #: (edition, red's Influence after, whether the Soldier stays): the revised edition gives the
 #: elimination's 1 only and the Soldier stays; the first edition 1 more and discards the Soldier.
+#: In both the Ambush goes to red's discarded cards.
 OWN_AMBUSH_BY_EDITION = [("revised", 2, True), ("first", 3, False)]
 
 
@@ -210,7 +212,42 @@ def assert_own_ambush_outcome(position: Mapping[str, Any], red: int, soldier_sta
     assert (position["queue"][0] == ["red:soldier*"]) is soldier_stays
     assert len(position["queue"]) == 4 + soldier_stays
     assert [len(stack) for stack in position["queue"]] == [1] * (4 + soldier_stays)
-    assert "ambush" in position["families"]["red"]["eliminated"]
+    red_piles = position["families"]["red"]
+    assert red_piles["discarded"] == (["ambush"] if soldier_stays else ["ambush", "soldier"])
+    assert "eliminated" not in red_piles
+
+
+#: A dealt game (3 players, base cards) up to red's Soldier eliminating red's Ambush (card 3) in
+#: round 2: :data:`OWN_AMBUSH_MOVES` on the deal of ``seed`` (the first deal of the PettingZoo
+#: environment reset with seed 0). Replays hold only the seed and the actions, so one recorded
+#: before R-AMBUSH-3 was corrected is this very record.
+_OWN_AMBUSH_REPLAY: dict[str, Any] = {
+    "format": "oriflamme-replay",
+    "version": 1,
+    "config": {"players": 3, "cards": "base", "variant": "standard", "edition": "revised",
+               "first_player": 0},
+    "seed": 3553260803050964941,
+    "actions": [
+        {"kind": "place", "card": 3, "to": "end"},
+        {"kind": "place", "card": 13, "to": "end"},
+        {"kind": "place", "card": 23, "to": "end"},
+        {"kind": "leave", "card": 3},
+        {"kind": "leave", "card": 13},
+        {"kind": "leave", "card": 23},
+        {"kind": "place", "card": 14, "to": "end"},
+        {"kind": "place", "card": 24, "to": "end"},
+        {"kind": "place", "card": 6, "to": "front"},
+        {"kind": "reveal", "card": 6},
+        {"kind": "target", "card": 3},
+    ],
+}
+
+
+def own_ambush_replay(edition: str = "revised") -> dict[str, Any]:
+    """The replay of red's Soldier eliminating red's own Ambush (card 3), in ``edition``."""
+    config = {**_OWN_AMBUSH_REPLAY["config"], "edition": edition}
+    actions = [dict(action) for action in _OWN_AMBUSH_REPLAY["actions"]]
+    return {**_OWN_AMBUSH_REPLAY, "config": config, "actions": actions}
 
 
 #: The last decision of a game: red leaves its Spy face down, the round and the game end with

@@ -13,13 +13,14 @@ import pytest
 from rich.console import Console
 
 from oriflamme import __version__
-from oriflamme.api import Game, new_game
+from oriflamme.api import Game, load, new_game
 from oriflamme.bots import RandomBot, make_bot, play_game
 from oriflamme.cli import build_parser, main
 from oriflamme.cli.common import bot_seed
 from oriflamme.cli.labels import Labels
 from oriflamme.cli.play import run_play
 from oriflamme.cli.render import board
+from scenarios import own_ambush_replay
 
 OPTION = re.compile(r"^\s*(\d+)\. .*\[([^\]]+)\]\s*$", re.MULTILINE)
 
@@ -314,6 +315,70 @@ def test_replay_of_a_position_shows_it(tmp_path: Path) -> None:
     assert code == 0
     assert "has no history" in out and "Round 3 of 6" in out
     assert f"#{game.card('red:soldier')} Soldier" in out and "1 token" in out
+
+
+@pytest.mark.parametrize(("edition", "red_discarded"),
+                         [("revised", "#3 Ambush"), ("first", "#3 Ambush, #6 Soldier")])
+def test_replay_shows_an_own_ambush_among_the_discarded_cards(
+    tmp_path: Path, edition: str, red_discarded: str
+) -> None:
+    """R-AMBUSH-3, R-ELIM-2: red's Soldier eliminates red's own Ambush; the log says so and the
+    board lists the Ambush (and, in the first edition, the Soldier) as discarded."""
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(own_ambush_replay(edition)))
+    code, out = run(["replay", str(path), "--all", "--public"])
+    assert code == 0
+    last = out[out.index("11/11 · Red: "):]
+    assert "Red eliminated Red Ambush with Soldier\n  Red Ambush was discarded" in last
+    assert f"Discarded (Red): {red_discarded}\n" in last
+    assert "Eliminated (" not in last
+
+
+def test_replay_of_a_save_written_before_r_ambush_3_plays_it_again(tmp_path: Path) -> None:
+    """A save keeps the position its engine wrote: one from before R-AMBUSH-3 was corrected
+    (the own Ambush eliminated, no discarded event) still loads as it was saved, and replaying
+    its history files the Ambush as discarded, with a warning that the two differ."""
+    save = load(own_ambush_replay()).save()
+    red = save["position"]["families"]["red"]
+    red["discarded"].remove("ambush")
+    red["eliminated"] = ["ambush"]
+    # The old engine logged no discarded event for the Ambush.
+    assert save["log"][-2][:4] == [4, 2, 0, 3]
+    del save["log"][-2]
+    old = load(save)
+    assert old.position()["families"]["red"]["eliminated"] == ["ambush"]
+    path = tmp_path / "old-save.json"
+    path.write_text(json.dumps(save))
+    code, out = run(["replay", str(path), "--all", "--public"])
+    assert code == 0
+    assert "Warning: the saved position differs from its replayed history." in out
+    assert "Discarded (Red): #3 Ambush\n" in out[out.index("11/11 · "):]
+
+
+def test_the_board_lists_every_familys_public_piles() -> None:
+    """R-ELIM-2: discarded and eliminated cards are public: every viewer sees them, by name."""
+    game = Game.from_position(
+        {
+            "config": {"players": 3},
+            "round": 3,
+            "queue": [["red:soldier"], ["blue:heir"]],
+            "families": {
+                "red": {"discarded": ["ambush", "spy"], "rest": "set_aside"},
+                "blue": {"eliminated": ["lord"], "rest": "set_aside"},
+                "green": {"rest": "set_aside"},
+            },
+        }
+    )
+    console = Console(file=io.StringIO(), width=200, force_terminal=False)
+    ambush, spy, lord = (game.card(r) for r in ("red:ambush", "red:spy", "blue:lord"))
+    for viewer in (None, 0, 1, 2):
+        with console.capture() as capture:
+            console.print(board(game.observe(viewer), Labels(game)))
+        shown = capture.get()
+        assert f"Discarded (Red): #{ambush} Ambush, #{spy} Spy\n" in shown
+        assert f"Eliminated (Blue): #{lord} Lord\n" in shown
+        assert "Eliminated (Red)" not in shown and "Discarded (Blue)" not in shown
+        assert "Discarded (Green)" not in shown and "Eliminated (Green)" not in shown
 
 
 @pytest.mark.parametrize(

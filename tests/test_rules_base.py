@@ -474,22 +474,24 @@ def test_ambush_example_1_opponent_soldier() -> None:
 
 def test_ambush_example_2_own_archer() -> None:
     """R-AMBUSH-3 (seed 004, example 2): own Archer: the elimination's +1 only, the Archer stays;
-    the Ambush goes to its owner's eliminated cards (R-ELIM-2)."""
+    "The Ambush is discarded": it goes to its owner's discarded cards (R-ELIM-2)."""
     g = setup([["red:ambush"], ["blue:lord"], ["red:archer"]], cursor=2)
     act(g, "reveal red:archer")
     act(g, "target red:ambush")
     assert influence(g) == [2, 1, 1]
-    assert where(g, "red:ambush") == "eliminated"
+    assert where(g, "red:ambush") == "discarded"
     assert queue_refs(g) == [["blue:lord"], ["red:archer*"]]
 
 
 def test_ambush_own_archer_first_edition() -> None:
-    """R-AMBUSH-3, R-EDITION-1: with edition=first, +1 more and the attacker is discarded."""
+    """R-AMBUSH-3, R-EDITION-1: with edition=first, +1 more and the attacker is discarded; the
+    Ambush is discarded too (seed 003: "Les deux cartes sont défaussées")."""
     g = setup([["red:ambush"], ["blue:lord"], ["red:archer"]], cursor=2, edition="first")
     act(g, "reveal red:archer")
     act(g, "target red:ambush")
     assert influence(g) == [3, 1, 1]
     assert where(g, "red:archer") == "discarded"
+    assert where(g, "red:ambush") == "discarded"
     assert queue_refs(g) == [["blue:lord"]]
 
 

@@ -1156,9 +1156,11 @@ def test_ambush_and_trap_catch_the_attacking_card(
     (the copying Shapeshifter, the Apothecary) is discarded when the victim's player is
     another; the Cutthroat copy gets no +1; an own Ambush gives +1 only and the attacker stays;
     a Soldier corrupted by Blue attacks for Blue and, discarded, goes to its owner's eliminated
-    cards."""
+    cards. An eliminated Ambush is discarded whoever hit it; a Trap is eliminated."""
     g = setup(queue, cards=WITH_SOLDIER, cursor=cursor, influence=[5, 5, 5])
     for text in actions:
         act(g, text)
     assert influence(g) == end
     assert where(g, attacker) == attacker_at
+    victim = actions[-1].removeprefix("target ")
+    assert where(g, victim) == ("discarded" if victim.endswith(":ambush") else "eliminated")

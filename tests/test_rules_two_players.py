@@ -195,12 +195,13 @@ def test_ambush_fires_only_against_the_other_player(
     victim: str, end: list[int], soldier_at: str
 ) -> None:
     """R-2P-2, R-AMBUSH-2/3, seed 003: a red Soldier eliminating the green Ambush gets the +1
-    only and stays; against Blue's Ambush the usual clause applies."""
+    only and stays; against Blue's Ambush the usual clause applies. Either way the Ambush goes
+    to its own family's discarded cards."""
     g = two_families([[victim], ["red:soldier*"], ["yellow:heir"]], cursor=1, influence=[0, 0])
     act(g, f"target {victim}")
     assert influence(g) == end
     assert where(g, "red:soldier") == soldier_at
-    assert where(g, victim) in ("discarded", "eliminated")
+    assert where(g, victim) == "discarded"
 
 
 @pytest.mark.parametrize(
@@ -222,6 +223,7 @@ def test_first_edition_ambush_bonus_needs_the_same_family(
     act(g, f"target {victim}")
     assert influence(g) == end
     assert where(g, attacker) == attacker_at
+    assert where(g, victim) == "discarded"
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from oriflamme.api import CardType, Game, new_game
 from oriflamme.server import SqliteStore, create_app
 from oriflamme.server.app import GC_THRESHOLDS
+from scenarios import own_ambush_replay
 
 HUMANS3 = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
 
@@ -493,6 +494,69 @@ def test_a_table_continues_a_save_or_replay_of_a_dealt_game(client: TestClient) 
         assert [o["action"] for o in seen["legal"]] == [a.to_json() for a in game.legal_actions()]
         first = seen["legal"][0]["action"]
         assert post_action(client, table, seat_token(table, seat), first, step=30).is_success
+
+
+#: Red's face-up Soldier at the cursor must eliminate an adjacent card: red's own face-down
+#: Ambush (2 tokens on it) or blue's Lord (R-SOLDIER-1, R-AMBUSH-3).
+OWN_AMBUSH_POSITION: dict[str, Any] = {
+    "format": "oriflamme-position",
+    "config": {"players": 3, "cards": "base"},
+    "round": 2,
+    "phase": "resolution",
+    "placed": 3,
+    "influence": [2, 1, 1],
+    "scores_by_round": [[2, 1, 1]],
+    "queue": [["red:ambush+2"], ["red:soldier*"], ["blue:lord"], ["green:spy"]],
+    "cursor": 1,
+    "families": {c: {"hand": ["heir"], "rest": "set_aside"} for c in ("red", "blue", "green")},
+}
+
+
+def test_every_view_shows_an_own_ambush_among_the_discarded_cards(tmp_path: Path) -> None:
+    """R-AMBUSH-3, R-ELIM-2, R-INFO-1: after red's Soldier eliminates red's own Ambush, every
+    seat and the spectator see it in red's discarded cards (``families[].discarded``, which the
+    web client shows), none in the eliminated ones; the log says eliminated, then discarded;
+    a restarted server, which plays the stored actions again, shows the same."""
+    with make_client(tmp_path) as client:
+        table = create_from(client, OWN_AMBUSH_POSITION)
+        red = view(client, table, seat_token(table, 0))
+        ambush = red["observation"]["queue"][0][0]
+        assert ambush["type"] == "ambush" and not ambush["face_up"]
+        target = next(o for o in red["legal"] if o["action"]["card"] == ambush["id"])
+        assert target["label"].startswith("Eliminate your Ambush")
+        assert post_action(client, table, seat_token(table, 0), target["action"]).is_success
+        ambush = ambush["id"]
+        tokens = [seat_token(table, seat) for seat in range(3)] + [table["spectator_token"]]
+        views = [view(client, table, token) for token in tokens]
+        for seen in views:
+            reds = seen["observation"]["families"][0]
+            assert reds["discarded"] == [{"id": ambush, "family": 0, "type": "ambush"}]
+            assert reds["eliminated"] == []
+            assert seen["observation"]["influence"] == [3, 1, 1]
+            assert seen["log"] == ["Red eliminated Red Ambush with Soldier",
+                                   "Red Ambush was discarded", "Red gained 1 (Soldier)"]
+            assert seen["cards"][str(ambush)] == "Red Ambush"
+        french = view(client, table, table["spectator_token"], lang="fr")
+        assert french["log"][:2] == ["Rouge a éliminé l'Embuscade rouge avec le Soldat",
+                                     "L'Embuscade rouge a été défaussée"]
+    with make_client(tmp_path) as client:
+        again = [view(client, table, token) for token in tokens]
+        assert [v["observation"] for v in again] == [v["observation"] for v in views]
+        assert [v["log"] for v in again] == [v["log"] for v in views]
+
+
+@pytest.mark.parametrize(("edition", "discarded"),
+                         [("revised", ["ambush"]), ("first", ["ambush", "soldier"])])
+def test_a_replay_with_an_own_ambush_continues_with_it_discarded(
+    client: TestClient, edition: str, discarded: list[str]
+) -> None:
+    """R-AMBUSH-3: a table continuing a recorded replay plays it again under the current rules."""
+    table = create_from(client, own_ambush_replay(edition))
+    seen = view(client, table, table["spectator_token"])
+    assert seen["step"] == 11
+    reds = seen["observation"]["families"][0]
+    assert [card["type"] for card in reds["discarded"]] == discarded
+    assert reds["eliminated"] == []
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,11 @@
 """End-to-end: the web client's features around the board, in a real headless Chromium.
 
 The language switch, the card help on hover, the game log, the end screen with its Influence
-chart, "play again", handing a waiting seat to a bot, the spectator's read-only view and display
-names that look like HTML. Games are kept short by starting tables from positions
-(``save`` in ``POST /api/tables``, docs/server.md): red (Ann's seat) has the last decision of
-round 6, or must place a card in round 2 once the bots have placed theirs.
+chart, "play again", handing a waiting seat to a bot, the spectator's read-only view, display
+names that look like HTML and the piles of discarded cards. Games are kept short by starting
+tables from positions (``save`` in ``POST /api/tables``, docs/server.md): red (Ann's seat) has
+the last decision of round 6, or must place a card in round 2 once the bots have placed theirs,
+or must eliminate a card with its Soldier.
 """
 
 from __future__ import annotations
@@ -494,6 +495,55 @@ def test_the_spectator_link_is_read_only_and_hides_the_hidden_cards(
         uncovered.nth(index).click()
     watcher.wait_for_timeout(300)
     assert view_of(server_url, seat_link)["step"] == 2
+    assert record.page_errors == []
+
+
+#: Round 2, resolution: red's face-up Soldier must eliminate red's own face-down Ambush or blue's
+#: face-down Lord (R-SOLDIER-1, R-AMBUSH-3).
+OWN_AMBUSH: dict[str, Any] = {
+    "format": "oriflamme-position",
+    "config": {"players": 3, "cards": "base"},
+    "round": 2,
+    "phase": "resolution",
+    "placed": 3,
+    "influence": [2, 1, 1],
+    "scores_by_round": [[2, 1, 1]],
+    "queue": [["red:ambush+2"], ["red:soldier*"], ["blue:lord"], ["green:spy"]],
+    "cursor": 1,
+    "families": {colour: {"hand": ["heir"], "rest": "set_aside"} for colour in COLOURS},
+}
+
+
+def test_an_ambush_eliminated_by_its_own_player_shows_as_discarded(
+    new_page: PageOpener, server_url: str
+) -> None:
+    """R-AMBUSH-3, R-ELIM-2: Ann's Soldier eliminates her own Ambush by a click on the Queue;
+    her page and the spectator's show it among red's discarded cards, none as eliminated."""
+    created = create_from(server_url, OWN_AMBUSH)
+    seat_link = f"{server_url}{created['seats'][0]['url']}"
+    watch_link = f"{server_url}{created['spectator_url']}"
+    record = Record()
+    ann, watcher = new_page(), new_page()
+    for page in (ann, watcher):
+        record.watch(page)
+    open_seat(ann, seat_link, 0)
+    ambush = view_of(server_url, seat_link)["observation"]["queue"][0][0]
+    assert ambush["type"] == "ambush" and not ambush["face_up"]
+    ann.locator(
+        f'[data-testid="queue-card"][data-card-id="{ambush["id"]}"][data-action]'
+    ).click()
+    wait_for_step(server_url, seat_link, 1)
+    watcher.goto(watch_link)
+    for page in (ann, watcher):
+        red = page.locator('[data-testid="player"][data-seat="0"]')
+        discarded = red.get_by_test_id("zone-discarded").get_by_test_id("discarded-card")
+        expect(discarded).to_have_count(1)
+        expect(discarded).to_have_attribute("data-card-id", str(ambush["id"]))
+        expect(discarded).to_have_attribute("data-card-type", "ambush")
+        expect(discarded).to_have_attribute("aria-label", "Ambush")
+        expect(red.get_by_test_id("zone-eliminated")).to_have_count(0)
+        log = page.get_by_test_id("log-line")
+        expect(log.filter(has_text="Red Ambush was discarded")).to_have_count(1)
     assert record.page_errors == []
 
 

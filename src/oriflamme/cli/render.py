@@ -94,6 +94,20 @@ def players_table(observation: Mapping[str, Any], labels: Labels) -> Table:
     return table
 
 
+def zone_line(
+    title: str, family: Mapping[str, Any], cards: Sequence[Mapping[str, Any]], labels: Labels
+) -> Text:
+    """``Hand (Red): #3 Spy, #5 Lord``: one zone of one family, ``none`` when empty."""
+    line = Text(f"{title} ({labels.colour(family['family'])}): ", style="bold")
+    if not cards:
+        line.append("none", style="dim")
+    for i, entry in enumerate(cards):
+        if i:
+            line.append(", ")
+        line.append_text(card_name_text(entry, labels))
+    return line
+
+
 def own_cards(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
     """The viewer's hand and set-aside cards, per family."""
     lines = []
@@ -101,16 +115,19 @@ def own_cards(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
         if "hand" not in fam:
             continue
         for zone, title in (("hand", "Hand"), ("set_aside", "Set aside")):
-            line = Text(f"{title} ({labels.colour(fam['family'])}): ", style="bold")
-            cards = fam[zone]
-            if not cards:
-                line.append("none", style="dim")
-            for i, entry in enumerate(cards):
-                if i:
-                    line.append(", ")
-                line.append_text(card_name_text(entry, labels))
-            lines.append(line)
+            lines.append(zone_line(title, fam, fam[zone], labels))
     return Group(*lines)
+
+
+def public_piles(observation: Mapping[str, Any], labels: Labels) -> list[Text]:
+    """Every family's discarded and eliminated cards, face up for all (R-ELIM-2); empty piles
+    are left out."""
+    lines = []
+    for fam in observation["families"]:
+        for zone, title in (("discarded", "Discarded"), ("eliminated", "Eliminated")):
+            if fam[zone]:
+                lines.append(zone_line(title, fam, fam[zone], labels))
+    return lines
 
 
 def board(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
@@ -122,6 +139,7 @@ def board(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
         header.append(f" · {phase} · first player: {labels.player(first)}")
     parts: list[RenderableType] = [header, queue_view(observation, labels)]
     parts.append(players_table(observation, labels))
+    parts.extend(public_piles(observation, labels))
     if observation["viewer"] is not None:
         parts.append(own_cards(observation, labels))
     return Group(*parts)

@@ -128,16 +128,19 @@ def eliminate(s: State, target: int, by: int, family: int, reward: bool = True) 
     take_top(s, s.stack_index(target))
     me = family % s.config.players
     victim = owner % s.config.players
-    ambush_fires = kind == _AMBUSH and victim != me
-    _leave_queue(s, target, DISCARDED if ambush_fires else ELIMINATED)
+    # An eliminated Ambush is discarded, whoever eliminated it (R-AMBUSH-2/3): it counts as an
+    # elimination, then goes with its tokens to its owner's discarded cards. The log says both.
+    _leave_queue(s, target, DISCARDED if kind == _AMBUSH else ELIMINATED)
     log(s, EventKind.ELIMINATED, me, target, kind, by)
+    if kind == _AMBUSH:
+        log(s, EventKind.DISCARDED, victim, target, kind)
     if reward:
         gain(s, me, 1, by)
     if kind == _QUEEN:
         if controller != family:
             gain(s, me, 1, target)
     elif kind == _AMBUSH:
-        if ambush_fires:
+        if victim != me:
             discard(s, by)
             gain(s, victim, 4, target)
         elif s.config.edition == "first" and owner == family:

@@ -259,15 +259,17 @@ _TEXTS: dict[CardType, CardText] = {
             "gagnez 4 Influence."
         ),
         notes_en=(
-            "The eliminator still gains its 1 (not when a Cutthroat hits this card alone) and the "
-            "Ambush goes to your discarded cards. Eliminated by your own card: only the "
-            "elimination's 1 and the attacker stays (edition=first: 1 more, attacker discarded)."
+            "The eliminator still gains its 1 (not when a Cutthroat hits this card alone). "
+            "Eliminated by your own card: only the elimination's 1 and the attacker stays "
+            "(edition=first: 1 more, attacker discarded). Whoever eliminates it, the Ambush and "
+            "its tokens are then discarded: it goes to your discarded cards."
         ),
         notes_fr=(
             "L'éliminateur gagne quand même son 1 (sauf si une Coupe-jarret n'élimine que cette "
-            "carte) et l'Embuscade rejoint vos cartes défaussées. Éliminée par votre propre "
-            "carte : seul le 1 de l'élimination, l'attaquant reste (edition=first : 1 de plus, "
-            "l'attaquant est défaussé)."
+            "carte). Éliminée par votre propre carte : seul le 1 de l'élimination, l'attaquant "
+            "reste (edition=first : 1 de plus, l'attaquant est défaussé). Quel que soit "
+            "l'éliminateur, l'Embuscade et ses jetons sont ensuite défaussés : elle rejoint vos "
+            "cartes défaussées."
         ),
         rulings=(
             "R-AMBUSH-1",
