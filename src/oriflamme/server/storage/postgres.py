@@ -197,6 +197,7 @@ class PostgresStore:
                 command_timeout=COMMAND_TIMEOUT,
                 timeout=CONNECT_TIMEOUT,
                 server_settings={"application_name": APPLICATION_NAME},
+                reset=_keep_session,
             )
             store = cls(pool, url)
         except (asyncpg.PostgresError, ValueError) as exc:  # a malformed address
@@ -585,6 +586,12 @@ class PostgresStore:
 
     async def close(self) -> None:
         await self._pool.close()
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """Nothing to reset when a connection returns to the pool: the store keeps no session state
+    on pooled connections (no LISTEN, no session locks, no settings), and the default reset would
+    cost a round trip for every query."""
 
 
 def _receiver(changed: Callable[[Change], None]) -> Callable[[Any, int, str, object], None]:
