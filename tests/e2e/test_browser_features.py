@@ -131,12 +131,19 @@ CHART_JS = """() => {
 }"""
 
 
-def create_from(server_url: str, save: dict[str, Any], name: str = "Ann") -> dict[str, Any]:
-    """A table continuing ``save``: red's seat human (``name``), the others "easy" bots.
+def create_from(
+    server_url: str,
+    save: dict[str, Any],
+    name: str = "Ann",
+    seats: list[dict[str, str]] | None = None,
+) -> dict[str, Any]:
+    """A table continuing ``save``: red's seat human (``name``), the others "easy" bots (or
+    ``seats``).
 
     Returns the server's answer (links and tokens)."""
     bot = {"kind": "bot", "level": "easy"}
-    body = {"players": 3, "seats": [{"kind": "human", "name": name}, bot, bot], "save": save}
+    seats = seats or [{"kind": "human", "name": name}, bot, bot]
+    body = {"players": 3, "seats": seats, "save": save}
     response = httpx.post(f"{server_url}/api/tables", json=body, timeout=10)
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
@@ -518,8 +525,10 @@ def test_an_ambush_eliminated_by_its_own_player_shows_as_discarded(
     new_page: PageOpener, server_url: str
 ) -> None:
     """R-AMBUSH-3, R-ELIM-2: Ann's Soldier eliminates her own Ambush by a click on the Queue;
-    her page and the spectator's show it among red's discarded cards, none as eliminated."""
-    created = create_from(server_url, OWN_AMBUSH)
+    her page and the spectator's show it among red's discarded cards, none as eliminated. (Blue
+    and green are humans who do not play: the game waits at step 1, blue's reveal.)"""
+    seats = [{"kind": "human", "name": name} for name in ("Ann", "Bob", "Cy")]
+    created = create_from(server_url, OWN_AMBUSH, seats=seats)
     seat_link = f"{server_url}{created['seats'][0]['url']}"
     watch_link = f"{server_url}{created['spectator_url']}"
     record = Record()
