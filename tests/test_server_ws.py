@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -284,19 +285,28 @@ def test_a_rematch_is_pushed_to_the_connections(client: TestClient) -> None:
         assert fresh["view"]["step"] == 0 and fresh["view"]["you"] == 1
 
 
-def test_a_full_table_refuses_more_connections(
+def test_spectators_cannot_lock_the_players_out(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(manager, "MAX_LISTENERS", 2)
+    """Issue #18.3: the spectators share a cap of their own; each seat has its own allowance."""
+    monkeypatch.setattr(manager, "MAX_SPECTATORS", 3)
+    monkeypatch.setattr(manager, "MAX_SEAT_CONNECTIONS", 2)
     table = create(client)
-    with (
-        connect(client, table, seat_token(table, 0)),
-        connect(client, table, seat_token(table, 1)),
-        connect(client, table, seat_token(table, 2)) as third,
-    ):
-        assert receive(third)["code"] == "too_many_connections"
+    watch = table["spectator_token"]
+    with contextlib.ExitStack() as stack:
+        for _ in range(3):  # the spectators' cap is full
+            assert receive(stack.enter_context(connect(client, table, watch)))["type"] == "view"
+        extra = stack.enter_context(connect(client, table, watch))
+        assert receive(extra)["code"] == "too_many_connections"
         with pytest.raises(WebSocketDisconnect) as closed:
-            receive(third)
+            receive(extra)
         assert closed.value.code == 4429
-    with connect(client, table, seat_token(table, 2)) as third:
-        assert receive(third)["view"]["you"] == 2
+        # Every seat still gets in, twice (two tabs), but not a third time.
+        for seat in range(3):
+            for _ in range(2):
+                ws = stack.enter_context(connect(client, table, seat_token(table, seat)))
+                assert receive(ws)["view"]["you"] == seat
+        third = stack.enter_context(connect(client, table, seat_token(table, 2)))
+        assert receive(third)["code"] == "too_many_connections"
+    with connect(client, table, seat_token(table, 2)) as again:  # once one has closed
+        assert receive(again)["view"]["you"] == 2

@@ -21,7 +21,7 @@ from oriflamme import __version__
 from oriflamme.api import CARD_TEXTS, CardType, ConfigError, GameConfig, kind_name
 
 from . import bots
-from .errors import ApiError, too_many_requests
+from .errors import ApiError, QuietLog, too_many_requests, unavailable
 from .limits import MAX_SAVE_BODY, BodyLimit, SecurityHeaders
 from .manager import TableManager
 from .protocol import (
@@ -54,6 +54,7 @@ from .views import summary, view_text
 from .ws import serve_socket
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 STATIC_DIR = Path(__file__).parent / "static"
 TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
@@ -164,7 +165,8 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        log.error("request %s %s failed", request.method, request.url.path, exc_info=exc)
+        quiet.error(request.url.path, "request %s %s failed", request.method, request.url.path,
+                    exc=exc)
         return _error_response(ApiError(500, "internal_error", "the server failed"))
 
     async def throttle(request: Request) -> None:
@@ -340,12 +342,6 @@ def create_app(
 def _manager(app: FastAPI) -> TableManager:
     manager: TableManager = app.state.manager
     return manager
-
-
-def unavailable() -> ApiError:
-    return ApiError(
-        503, "database_unavailable", "the game database cannot be reached: try again shortly"
-    )
 
 
 def _config(request: CreateTableRequest) -> GameConfig:

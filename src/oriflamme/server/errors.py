@@ -5,6 +5,9 @@ Messages are fixed texts or echo only what the client sent: never hidden informa
 
 from __future__ import annotations
 
+import logging
+import time
+
 
 class ApiError(Exception):
     """A refused request; rendered as ``{"error": {"code", "message"}}`` with ``status``."""
@@ -27,5 +30,34 @@ def bad_token() -> ApiError:
     return ApiError(401, "bad_token", "this token does not belong to this table")
 
 
+UNAVAILABLE = "the game database cannot be reached: try again shortly"
+
+
+def unavailable() -> ApiError:
+    return ApiError(503, "database_unavailable", UNAVAILABLE)
+
+
 def too_many_requests() -> ApiError:
     return ApiError(429, "too_many_requests", "too many requests: slow down")
+
+
+class QuietLog:
+    """Logs unexpected errors with their traceback at most once per ``every`` seconds per
+    place; the ones left out are counted and reported with the next one (a client sending
+    the same bad input many times a second cannot flood the log)."""
+
+    def __init__(self, log: logging.Logger, every: float = 10.0) -> None:
+        self._log = log
+        self._every = every
+        self._last: dict[str, float] = {}
+        self._skipped: dict[str, int] = {}
+
+    def error(self, where: str, message: str, *args: object, exc: BaseException) -> None:
+        now = time.monotonic()
+        if now - self._last.get(where, -self._every) < self._every:
+            self._skipped[where] = self._skipped.get(where, 0) + 1
+            return
+        self._last[where] = now
+        skipped = self._skipped.pop(where, 0)
+        suffix = f" ({skipped} more like it not logged)" if skipped else ""
+        self._log.error(message + suffix, *args, exc_info=exc)

@@ -1,14 +1,36 @@
-"""Pure ASGI middleware: a bound on request bodies, and security headers on every response."""
+"""Pure ASGI middleware: bounds on request bodies (size, JSON nesting), and security headers
+on every response."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 16 * 1024  #: bytes of one HTTP request body
 MAX_SAVE_BODY = 128 * 1024  #: bytes of a table's creation, which may carry a whole saved game
+#: Levels of nesting of a JSON body or message (a saved game needs 6; decoders and validators
+#: recurse, so deeper documents are refused before anything parses them).
+MAX_DEPTH = 32
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def json_depth(data: bytes) -> int:
+    """How deeply the JSON text ``data`` nests arrays and objects (brackets inside strings do
+    not count; malformed text is measured as well as it can be, without recursion)."""
+    brackets = _STRING.sub(b'""', data).translate(None, _NOT_BRACKETS)
+    depth = deepest = 0
+    for bracket in brackets:
+        if bracket in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
 SECURITY_HEADERS = (
     (b"referrer-policy", b"no-referrer"),  # page URLs carry tokens
     (b"x-content-type-options", b"nosniff"),
@@ -18,7 +40,8 @@ SECURITY_HEADERS = (
 
 class BodyLimit:
     """Answer 413 ``too_large`` to a request whose body exceeds ``limit`` bytes (or the limit
-    that ``larger`` gives its path).
+    that ``larger`` gives its path), and 400 ``bad_json`` to one nested deeper than
+    :data:`MAX_DEPTH`.
 
     The body is read whole (it is small) before the app runs, then handed on.
     """
@@ -42,10 +65,15 @@ class BodyLimit:
                 return  # the client left
             body += message.get("body", b"")
             if len(body) > limit:
-                await _too_large(send, limit)
+                await _refuse(send, 413, "too_large", f"a request body is at most {limit} bytes")
                 return
             if not message.get("more_body", False):
                 break
+        if json_depth(bytes(body)) > MAX_DEPTH:
+            await _refuse(
+                send, 400, "bad_json", f"a JSON body is nested at most {MAX_DEPTH} levels deep"
+            )
+            return
         replayed = False
 
         async def replay() -> Message:
@@ -58,12 +86,10 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {"error": {"code": "too_large", "message": f"a request body is at most {limit} bytes"}}
-    ).encode()
+async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

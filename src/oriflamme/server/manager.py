@@ -57,8 +57,12 @@ from .tasks import spawn
 
 log = logging.getLogger("oriflamme.server")
 
-#: Connections a table accepts at once on one server (seats and spectators together).
-MAX_LISTENERS = 32
+#: Connections one seat may have open at once on one server (tabs, devices): a seat's own
+#: allowance, which no spectator can use up.
+MAX_SEAT_CONNECTIONS = 8
+#: Connections the spectators of a table (the spectator link, the creator's, and links of seats
+#: handed to bots) share on one server.
+MAX_SPECTATORS = 32
 #: Seconds between this server's heartbeats (shared storage: its connections count while alive).
 HEARTBEAT = 5.0
 #: Seconds without a heartbeat after which a server's connections no longer count.
@@ -409,7 +413,10 @@ class TableManager:
         With ``game_number`` older than the current game, the rematch already happened: nothing
         is done (two players asking at once, on any servers, both get the new game).
         """
-        if table.identify(token).role is Role.SPECTATOR:
+        identity = table.identify(token)
+        if identity.role is Role.SPECTATOR or (
+            identity.role is Role.SEAT and table.view_seat(identity) is None
+        ):  # a seat handed to a bot: its old link only watches, like a spectator's
             raise ApiError(403, "not_a_player", "spectators cannot start a game")
         async with table.lock:
             if game_number is not None and game_number >= table.game_number:
@@ -431,8 +438,11 @@ class TableManager:
 
     # -- connections -----------------------------------------------------------------------
     def add_listener(self, table: Table, listener: Listener) -> None:
-        if len(table.listeners) >= MAX_LISTENERS:
-            raise ApiError(429, "too_many_connections", "this table has too many connections")
+        viewer = table.view_seat(listener.identity)
+        if viewer is None and table.spectators() >= MAX_SPECTATORS:
+            raise ApiError(429, "too_many_connections", "this table has too many spectators")
+        if viewer is not None and table.open_here(viewer) >= MAX_SEAT_CONNECTIONS:
+            raise ApiError(429, "too_many_connections", "this seat has too many connections")
         seat = table.add_listener(listener)
         if seat is not None:
             self._presence(table, seat)

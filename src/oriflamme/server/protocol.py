@@ -15,6 +15,8 @@ from .tables import HUMAN
 from .views import LOG_LINES
 
 NAME_MAX = 24
+#: Bounds of the numbers a client sends (storage keeps them as 32-bit integers).
+MAX_STEP, MAX_GAME = 100_000, 2**31 - 1
 TOKEN_MAX = 64
 #: Fields a table created from a save takes from the save, not from the request.
 SAVED_FIELDS = ("cards", "variant", "edition", "first_player", "seed")
@@ -94,8 +96,12 @@ class CreateTableRequest(_Strict):
 class ActRequest(_Strict):
     token: Token
     action: Any = Field(description="the action's JSON form, as in the view's `legal` list")
-    step: int | None = Field(None, description="actions of this game the client has seen")
-    game_number: int | None = Field(None, description="the game the client has seen")
+    step: int | None = Field(
+        None, ge=0, le=MAX_STEP, description="actions of this game the client has seen"
+    )
+    game_number: int | None = Field(
+        None, ge=1, le=MAX_GAME, description="the game the client has seen"
+    )
 
 
 class BotRequest(_Strict):
@@ -106,7 +112,10 @@ class BotRequest(_Strict):
 class RematchRequest(_Strict):
     token: Token
     game_number: int | None = Field(
-        None, description="the game that ended; if a newer one already started, it is returned"
+        None,
+        ge=1,
+        le=MAX_GAME,
+        description="the game that ended; if a newer one already started, it is returned",
     )
 
 

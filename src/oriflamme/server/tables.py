@@ -82,13 +82,41 @@ class NewTable:
 
 
 def _record_error(exc: Exception) -> ApiError:
-    return ApiError(422, "invalid_save", f"save: {exc}"[:300])
+    message = str(exc)
+    if not message.startswith("save"):
+        message = f"save: {message}"
+    return ApiError(422, "invalid_save", message[:300])
+
+
+#: Integers a saved game may hold: what JSON clients read exactly (seeds: what storage keeps).
+NUMBER_BOUND = 2**53
+STORED_SEED_BOUND = 2**63
+
+
+def check_numbers(data: object) -> None:
+    """ValueError naming the first integer of ``data`` (JSON, walked without recursion) outside
+    what storage and clients hold: a ``seed`` outside 0 … 2**63 - 1, any other integer beyond
+    ±2**53."""
+    pending: list[tuple[str, object]] = [("save", data)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, Mapping):
+            pending.extend((f"{where}.{key}", item) for key, item in value.items())
+        elif isinstance(value, list):
+            pending.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if where.endswith(".seed") or where.endswith(".id_seed"):
+                if not 0 <= value < STORED_SEED_BOUND:
+                    raise ValueError(f"{where}: a seed is a whole number from 0 to 2**63 - 1")
+            elif not -NUMBER_BOUND < value < NUMBER_BOUND:
+                raise ValueError(f"{where}: {str(value)[:24]} is out of range")
 
 
 def setup_from_record(data: Mapping[str, Any], players: int) -> GameSetup:
     """The set-up of a game continued from ``data``: a save (``Game.save()``), a position or a
     replay (docs/formats.md); 422 ``invalid_save`` saying what is wrong with it."""
     try:
+        check_numbers(data)
         game = load(data)
         if game.seed is not None:
             # A dealt game: deal it again and replay its history, which must lead to the save's
@@ -97,7 +125,7 @@ def setup_from_record(data: Mapping[str, Any], players: int) -> GameSetup:
             if replayed.position() != game.position():
                 raise ValueError("its history does not lead to its position")
             game = replayed
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
         raise _record_error(exc) from None
     if game.config.players != players:
         raise ApiError(
@@ -211,6 +239,10 @@ class Table:
     def open_here(self, seat: int) -> int:
         """Connections of ``seat`` open on this server."""
         return self._open[seat]
+
+    def spectators(self) -> int:
+        """Connections following the public view here (spectators, the creator, old links)."""
+        return len(self.listeners) - sum(self._open)
 
     def add_listener(self, listener: Listener) -> int | None:
         """Follow the table; the seat whose first connection here this was, if any."""

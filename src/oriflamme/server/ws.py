@@ -17,14 +17,18 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .errors import ApiError
+from .errors import UNAVAILABLE, ApiError, QuietLog
+from .limits import MAX_DEPTH, json_depth
 from .manager import TableManager
+from .protocol import MAX_GAME, MAX_STEP
+from .storage import StoreUnavailable
 from .tables import Identity, Table
 from .tasks import spawn
 from .throttle import TokenBucket
 from .views import view_text
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 MAX_MESSAGE = 4096  #: bytes of one client message
 SEND_TIMEOUT = 10.0  #: seconds a client may take to accept one message
@@ -129,14 +133,19 @@ class Connection:
                 await self._handle(raw if isinstance(raw, str) else message.get("bytes") or b"")
             except ApiError as exc:
                 self._reply(_error(exc.code, exc.message))
-            except Exception:
-                log.exception("table %s: message handling failed", self._table.id)
+            except StoreUnavailable:
+                self._reply(_error("database_unavailable", UNAVAILABLE))
+            except Exception as exc:
+                quiet.error("ws", "table %s: message handling failed", self._table.id, exc=exc)
                 self._reply(_error("internal_error", "the server failed to handle this message"))
 
     async def _handle(self, raw: str | bytes) -> None:
+        encoded = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
+        if json_depth(encoded) > MAX_DEPTH:
+            raise ApiError(400, "bad_json", f"a message is nested at most {MAX_DEPTH} levels deep")
         try:
             data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise ApiError(400, "bad_json", "a message is a JSON object") from None
         if not isinstance(data, dict):
             raise ApiError(400, "bad_json", "a message is a JSON object")
@@ -150,9 +159,13 @@ class Connection:
             self.notify()
         elif kind == "act":
             step, number = data.get("step"), data.get("game_number")
-            for value in (step, number):
-                if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                    raise ApiError(400, "malformed_action", "step and game_number are integers")
+            for value, bound in ((step, MAX_STEP), (number, MAX_GAME)):
+                if value is None:
+                    continue
+                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= bound:
+                    raise ApiError(
+                        400, "malformed_action", "step and game_number are small whole numbers"
+                    )
             await self._manager.act(self._table, self.identity, data.get("action"), step, number)
         else:
             raise ApiError(400, "unknown_type", "type is 'act', 'lang' or 'ping'")

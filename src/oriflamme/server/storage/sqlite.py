@@ -211,7 +211,8 @@ class SqliteStore:
                         for sql, params in write.statements:
                             rows = self._db.execute(sql, params).fetchall()
                         results[i] = rows
-                    except sqlite3.Error as exc:
+                    except Exception as exc:  # any failure (e.g. an integer too large for
+                        # SQLite: OverflowError) fails this write alone; the batch commits
                         self._db.execute("ROLLBACK TO one_write")
                         conflict = isinstance(exc, sqlite3.IntegrityError)
                         failed[i] = StoreConflict(str(exc)) if conflict else exc
