@@ -370,7 +370,12 @@ def test_pages_and_static_files(tmp_path: Path) -> None:
     with make_client(tmp_path, static_dir=static) as client:
         lobby = client.get("/")
         assert lobby.text == "<p>lobby</p>" and lobby.headers["referrer-policy"] == "no-referrer"
-        assert client.get("/t/abc123?seat=whatever").text == "<p>game</p>"
+        game = client.get("/t/abc123?seat=whatever")
+        assert game.text == "<p>game</p>"
+        for page in (lobby, game):  # #18: no inline script, no other origin, no framing
+            policy = page.headers["content-security-policy"]
+            assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+            assert "unsafe-inline" not in policy
         assert client.get("/static/js/app.js").text == "let x = 1;"
         assert client.get("/static/missing.js").status_code == 404
     with make_client(tmp_path / "empty", static_dir=tmp_path / "none") as client:

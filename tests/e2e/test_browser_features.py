@@ -594,11 +594,21 @@ def test_a_display_name_that_looks_like_html_stays_text(
     assert page.evaluate(pwned) == "undefined"
     assert page.locator("[onload], [onerror]").count() == 0
     assert page.evaluate("() => document.body.innerText").count(HOSTILE_NAME) >= 3
-    # The name is a live payload: parsed as HTML, it would have run.
-    page.evaluate(
-        "(name) => { const box = document.createElement('div'); box.innerHTML = name;"
-        " document.body.append(box); }",
-        HOSTILE_NAME,
-    )
-    page.wait_for_function("() => window.__pwned === 1")
     assert record.page_errors == []
+    # The name is a live payload: parsed as HTML in a page without a policy, it runs ...
+    inject = (
+        "(name) => { const box = document.createElement('div'); box.innerHTML = name;"
+        " document.body.append(box); }"
+    )
+    bare = new_page()
+    bare.set_content("<p>no policy here</p>")
+    bare.evaluate(inject, HOSTILE_NAME)
+    bare.wait_for_function("() => window.__pwned === 1")
+    # ... and even parsed as HTML in the game page, its Content-Security-Policy refuses it.
+    page.evaluate(
+        "() => { window.__refused = []; document.addEventListener('securitypolicyviolation',"
+        " (event) => window.__refused.push(event.violatedDirective)); }"
+    )
+    page.evaluate(inject, HOSTILE_NAME)
+    page.wait_for_function("() => window.__refused.length > 0")
+    assert page.evaluate(pwned) == "undefined"

@@ -22,7 +22,7 @@ from oriflamme.api import CARD_TEXTS, CardType, ConfigError, GameConfig, kind_na
 
 from . import bots
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
-from .limits import MAX_SAVE_BODY, BodyLimit, SecurityHeaders
+from .limits import MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
 from .manager import TableManager
 from .protocol import (
     ActRequest,
@@ -155,7 +155,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if exc.status_code == 404 else "http_error"
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return _error_response(ApiError(exc.status_code, code, str(exc.detail)[:200]))
 
     @app.exception_handler(StoreUnavailable)
@@ -181,7 +181,8 @@ def create_app(
         path = static_dir / name
         if not path.is_file():
             raise ApiError(404, "not_found", "this page is not installed")
-        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+        headers = {"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_POLICY}
+        return FileResponse(path, headers=headers)
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:

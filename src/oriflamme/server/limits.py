@@ -31,6 +31,13 @@ def json_depth(data: bytes) -> int:
             depth -= 1
     return deepest
 
+#: The pages' Content-Security-Policy: scripts, styles, images and connections (HTTP and the
+#: WebSocket) from this server only; no inline script or style, no plugin, no framing.
+PAGE_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 SECURITY_HEADERS = (
     (b"referrer-policy", b"no-referrer"),  # page URLs carry tokens
     (b"x-content-type-options", b"nosniff"),
