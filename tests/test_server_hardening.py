@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from oriflamme.api import new_game
-from oriflamme.server import SqliteStore, create_app, scheduler
+from oriflamme.server import SqliteStore, bots, create_app, scheduler
+from oriflamme.server import manager as manager_module
 from oriflamme.server.limits import MAX_DEPTH, json_depth
 from oriflamme.server.storage import GameRecord, SeatRecord, TableRecord, Turn
 from oriflamme.server.storage.sqlite import _Write
@@ -218,3 +219,66 @@ def test_no_spectator_flood_locks_a_player_out(client: TestClient) -> None:
         for ws in opened:
             with contextlib.suppress(WebSocketDisconnect):
                 ws.__exit__(None, None, None)
+
+
+def test_one_address_creates_a_bounded_number_of_tables(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#18.4: about 68,000 tables an hour from one address, without credentials."""
+    monkeypatch.setattr(manager_module, "CREATION_QUOTA", 3)
+    for _ in range(3):
+        create(client)
+    refused = client.post("/api/tables", json={"players": 2, "seats": HUMANS})
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_tables"
+
+
+def test_self_playing_tables_are_limited_per_address(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#18.2: 40 tables whose only human seat was handed to an expert bot."""
+    monkeypatch.setattr(manager_module, "SELF_PLAYING_LIMIT", 2)
+    seats = [HUMANS[0], {"kind": "bot", "level": "random"}]
+    answers = []
+    for _ in range(3):
+        table = create(client, seats=seats)
+        body = {"creator_token": table["creator_token"], "level": "random"}
+        answers.append(client.post(f"/api/tables/{table['table_id']}/seats/0/bot", json=body))
+    assert [a.status_code for a in answers[:2]] == [200, 200]
+    assert answers[2].status_code == 429
+    assert answers[2].json()["error"]["code"] == "too_many_bot_tables"
+
+
+def test_idle_tables_leave_memory_and_abandoned_ones_are_deleted(client: TestClient) -> None:
+    """#18.4: no eviction from memory, no expiry from storage."""
+    table = create(client, seed=4)
+    token = table["seats"][0]["token"]
+    legal = view(client, table, token)["legal"]
+    body = {"token": token, "action": legal[0]["action"], "step": 0}
+    assert client.post(f"/api/tables/{table['table_id']}/actions", json=body).status_code == 200
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert manager.cached(table["table_id"]) is not None
+
+    async def evict() -> list[str]:  # in the server's event loop, like its janitor
+        gone: list[str] = manager.evict_idle(0.0)
+        return gone
+
+    assert client.portal.call(evict) == [table["table_id"]]
+    assert manager.cached(table["table_id"]) is None
+    again = view(client, table, token)  # loaded again from storage, as it was
+    assert again["step"] == 1 and again["you"] == 0
+    assert client.portal.call(manager.expire_abandoned, 3600.0) == []
+    assert client.portal.call(manager.expire_abandoned, -1.0) == [table["table_id"]]
+    gone = client.get(f"/api/tables/{table['table_id']}/view", params={"token": token})
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "unknown_table"
+
+
+def test_overloaded_bots_think_less_not_later() -> None:
+    """#18.2: a bot used to wait 30 s for a worker and then play a random move."""
+    assert bots.hurried("hard") == "ismcts:iterations=750:time=0.375:opponents=greedy"
+    assert bots.hurried("medium") == "medium" and bots.hurried("random") == "random"
+    game = new_game(players=3, seed=8)
+    observation, legal = game.observe(0), tuple(game.legal_actions())
+    hurried = bots.decide("hard", 5, observation, legal, hurry=True)
+    assert hurried in legal
+    assert hurried == bots.decide("hard", 5, observation, legal, hurry=True)  # reproducible

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from oriflamme.server.storage import (
     GameRecord,
     SeatCount,
     SeatRecord,
+    SqliteStore,
     Store,
     StoreConflict,
     TableRecord,
@@ -170,3 +172,64 @@ def test_connections_count_while_their_server_beats(opener: Opener) -> None:
         assert await store.present_seats("t1", alive=0.2) == set()
 
     run(opener, test)
+
+
+def test_watched_tables_bots_come_first_and_overload_shows(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(table(0), 0, Turn(0, 1, True))
+        await asyncio.sleep(0.01)
+        await store.create_table(table(1), 1, Turn(0, 1, True, watched=True))
+        assert await store.waiting_bot_turns() == 2
+        assert await store.claim_bot_turns("a", 1, ttl=30) == [BotTurn("t1", 1, 0)]
+        assert await store.waiting_bot_turns() == 1
+        assert await store.claim_bot_turns("a", 1, ttl=30) == [BotTurn("t0", 1, 0)]
+        assert await store.waiting_bot_turns() == 0
+
+    run(opener, test)
+
+
+def test_quotas_count_an_origins_tables(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        bots = tuple(SeatRecord(i, "bot", f"bot {i}", "easy", None) for i in range(2))
+        for i in range(3):
+            record = TableRecord(f"t{i}", {"players": 2}, "en", "c" * 64, "s" * 64,
+                                 SEATS if i == 0 else bots, origin="here")
+            await store.create_table(record, i, BOT_TURN)
+        await store.create_table(table(9), 9, HUMAN_TURN)  # no origin
+        assert await store.origin_counts("here", since=0) == (3, 2)
+        assert await store.origin_counts("here", since=2e9) == (0, 2)
+        await store.append_action("t1", 1, 0, action(1), Turn(1, None, False))  # t1 is over
+        assert await store.origin_counts("here", since=0) == (3, 1)
+        assert await store.origin_counts("elsewhere", since=0) == (0, 0)
+
+    run(opener, test)
+
+
+def test_abandoned_tables_are_deleted_and_jobs_have_one_owner(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(table(0), 0, HUMAN_TURN)
+        await store.append_action("t0", 1, 0, action(1), BOT_TURN)
+        await asyncio.sleep(0.05)
+        cut = time.time() if isinstance(store, SqliteStore) else await _db_now(store)
+        await store.create_table(table(1), 1, HUMAN_TURN)  # created after the cut
+        assert await store.delete_abandoned(cut, limit=10) == ["t0"]
+        assert await store.load_table("t0") is None
+        assert await store.load_actions("t0", 1, 0) == []
+        assert await store.load_table("t1") is not None
+        assert await store.delete_abandoned(cut, limit=10) == []
+        assert await store.claim_job("expire", "a", ttl=0.2)
+        assert not await store.claim_job("expire", "b", ttl=30)
+        assert await store.claim_job("expire", "a", ttl=0.2)  # its owner renews it
+        await asyncio.sleep(0.3)
+        assert await store.claim_job("expire", "b", ttl=30)
+
+    run(opener, test)
+
+
+async def _db_now(store: Store) -> float:
+    """The database's clock (PostgreSQL keeps its own time)."""
+    from oriflamme.server.storage.postgres import PostgresStore
+
+    assert isinstance(store, PostgresStore)
+    async with store.connection() as db:
+        return float(await db.fetchval("SELECT extract(epoch from clock_timestamp())"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Iterator
@@ -203,7 +204,7 @@ def create_app(
         dependencies=[Throttled],
         summary="Create a table and its first game",
     )
-    async def create_table(request: CreateTableRequest) -> CreateTableResponse:
+    async def create_table(request: CreateTableRequest, http: Request) -> CreateTableResponse:
         """One private link per human seat, a spectator link and a creator token (shown once).
 
         With ``save``, the game goes on from that save, position or replay."""
@@ -219,7 +220,7 @@ def create_app(
             setup = setup_from_record(request.save, request.players)
         else:
             setup = GameSetup(_config(request), _seed(request.seed))
-        new = await _manager(app).create(setup, request.lang, specs)
+        new = await _manager(app).create(setup, request.lang, specs, origin_of(http))
         base = f"/t/{new.table.id}"
         return CreateTableResponse(
             table_id=new.table.id,
@@ -338,6 +339,12 @@ def create_app(
         return Health(status="ok", server=manager.server_id, bots_playing=manager.scheduler.busy)
 
     return app
+
+
+def origin_of(request: Request) -> str:
+    """A digest of the client's address (per-address quotas keep no address in clear)."""
+    host = request.client.host if request.client else "?"
+    return hashlib.sha256(f"oriflamme:{host}".encode()).hexdigest()[:16]
 
 
 def _manager(app: FastAPI) -> TableManager:

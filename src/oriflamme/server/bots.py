@@ -25,6 +25,7 @@ from typing import Any
 
 from oriflamme.api import FAMILY_COLOURS, Action
 from oriflamme.bots import known_bots, make_bot
+from oriflamme.bots.levels import LEVELS as BOT_LEVELS
 
 from .lifeline import end_with
 
@@ -56,14 +57,41 @@ def decision_seed(game_seed: int, seat: int, step: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+#: How much of its budget a search level gets when the bots are overloaded.
+HURRY = 0.25
+
+
+def hurried(level: str) -> str:
+    """The bot spec of ``level`` with a :data:`HURRY` share of its search budget (iterations and
+    time cap), for when bot decisions wait because there are more than the workers can take: a
+    smaller search, never a random move. A level without a search is itself."""
+    spec = BOT_LEVELS[level][0] if level in BOT_LEVELS else None
+    if spec is None or not spec.startswith("ismcts"):
+        return level
+    parts = []
+    for part in spec.split(":"):
+        key, _, value = part.partition("=")
+        if key == "iterations":
+            part = f"iterations={max(50, int(int(value) * HURRY))}"
+        elif key == "time":
+            part = f"time={float(value) * HURRY:g}"
+        parts.append(part)
+    return ":".join(parts)
+
+
 def decide(
-    level: str, seed: int, observation: Mapping[str, Any], legal: Sequence[Action]
+    level: str,
+    seed: int,
+    observation: Mapping[str, Any],
+    legal: Sequence[Action],
+    hurry: bool = False,
 ) -> Action:
-    """The action of the ``level`` bot built from ``seed`` (runs in a worker process).
+    """The action of the ``level`` bot built from ``seed`` (runs in a worker process), with a
+    smaller budget if ``hurry``.
 
     Raises if the bot fails or answers an action that is not legal.
     """
-    action = make_bot(level, seed=seed).act(observation, legal)
+    action = make_bot(hurried(level) if hurry else level, seed=seed).act(observation, legal)
     if not isinstance(action, Action) or action not in legal:
         raise ValueError(f"bot {level!r} answered {action!r}, not a legal action")
     return action
@@ -106,6 +134,7 @@ class BotPool:
         observation: Mapping[str, Any],
         legal: Sequence[Action],
         delay: float,
+        hurry: bool = False,
     ) -> Action:
         """The bot's action, no sooner than ``delay`` seconds after the call.
 
@@ -116,7 +145,9 @@ class BotPool:
         options = tuple(legal)
         loop = asyncio.get_running_loop()
         try:
-            future = loop.run_in_executor(self._pool(), decide, level, seed, observation, options)
+            future = loop.run_in_executor(
+                self._pool(), decide, level, seed, observation, options, hurry
+            )
             action = await asyncio.wait_for(future, self._timeout)
         except Exception as exc:
             if isinstance(exc, BrokenProcessPool):

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -67,6 +68,17 @@ MAX_SPECTATORS = 32
 HEARTBEAT = 5.0
 #: Seconds without a heartbeat after which a server's connections no longer count.
 ALIVE = 20.0
+#: Tables one network address may create in an hour.
+CREATION_QUOTA = 120
+#: Unfinished tables where no human plays (every seat a bot) one address may have at once.
+SELF_PLAYING_LIMIT = 4
+#: Seconds a table no connection follows stays in memory after its last use.
+EVICT_AFTER = 600.0
+#: Seconds without a change after which a table is deleted (30 days), and how often one server
+#: looks for such tables.
+ABANDONED_AFTER, EXPIRY_EVERY = 30 * 86400.0, 3600.0
+#: Seconds between looks for tables to let go from memory.
+JANITOR_EVERY = 60.0
 #: Seconds during which connection changes are gathered into one presence write.
 PRESENCE_BATCH = 0.1
 #: Times an action is tried again on a newer state when another server stored one first.
@@ -110,6 +122,7 @@ class TableManager:
             spawn(self._store.listen(self._on_change, self._on_reset), "listen")
         )
         self._background.append(spawn(self.scheduler.run(), "bot-scheduler"))
+        self._background.append(spawn(self._janitor(), "janitor"))
 
     async def stop(self) -> None:
         for task in self._background:
@@ -138,6 +151,49 @@ class TableManager:
                         if table.open_here(seat):
                             self._presence(table, seat)
 
+    async def _janitor(self) -> None:
+        """Let idle tables go from memory; delete abandoned ones (one server at a time)."""
+        last_expiry = -EXPIRY_EVERY
+        while True:
+            await asyncio.sleep(JANITOR_EVERY)
+            self.evict_idle()
+            if time.monotonic() - last_expiry < EXPIRY_EVERY:
+                continue
+            try:
+                if await self._store.claim_job("expire", self.server_id, EXPIRY_EVERY * 0.9):
+                    last_expiry = time.monotonic()
+                    await self.expire_abandoned()
+            except Exception as exc:  # the database is away: next round
+                log.warning("clean-up postponed (%s)", type(exc).__name__)
+
+    def evict_idle(self, older: float = EVICT_AFTER) -> list[str]:
+        """Let go the tables no connection follows and nobody used for ``older`` seconds (they
+        are loaded again from storage when needed); return their ids."""
+        now = time.monotonic()
+        gone = [
+            table_id
+            for table_id, table in self._tables.items()
+            if not table.listeners
+            and not table.lock.locked()
+            and table_id not in self._stale
+            and now - table.touched >= older
+            and not self.scheduler.playing(table_id)
+        ]
+        for table_id in gone:
+            del self._tables[table_id]
+        return gone
+
+    async def expire_abandoned(self, after: float = ABANDONED_AFTER) -> list[str]:
+        """Delete the tables nothing changed for ``after`` seconds (from storage and memory)."""
+        deleted: list[str] = []
+        while batch := await self._store.delete_abandoned(time.time() - after, 500):
+            deleted += batch
+            for table_id in batch:
+                self._tables.pop(table_id, None)
+        if deleted:
+            log.info("deleted %d tables abandoned for %d days", len(deleted), after // 86400)
+        return deleted
+
     # -- loading and refreshing ------------------------------------------------------------
     def cached(self, table_id: str) -> Table | None:
         """The table if this server holds it now (nothing is loaded)."""
@@ -147,6 +203,7 @@ class TableManager:
         """The table (loaded from storage on first use, refreshed if suspect); 404 if none."""
         table = self._tables.get(table_id)
         if table is not None:
+            table.touched = time.monotonic()
             if table.suspect:
                 await self.refresh(table)
             return table
@@ -266,8 +323,19 @@ class TableManager:
         self._stale.pop(table.id, None)
 
     # -- creating --------------------------------------------------------------------------
-    async def create(self, setup: GameSetup, lang: str, seats: Sequence[SeatSpec]) -> NewTable:
-        """Store a new table with its first game; return it with its tokens."""
+    async def create(
+        self, setup: GameSetup, lang: str, seats: Sequence[SeatSpec], origin: str = ""
+    ) -> NewTable:
+        """Store a new table with its first game; return it with its tokens. ``origin``: a
+        digest of the creator's address, held to :data:`CREATION_QUOTA` tables an hour."""
+        if origin:
+            created, _ = await self._store.origin_counts(origin, time.time() - 3600)
+            if created >= CREATION_QUOTA:
+                raise ApiError(
+                    429,
+                    "too_many_tables",
+                    f"at most {CREATION_QUOTA} tables an hour from one address: wait a while",
+                )
         creator, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.kind == HUMAN}
         records = tuple(
@@ -287,6 +355,7 @@ class TableManager:
             creator_hash=token_hash(creator),
             spectator_hash=token_hash(spectator),
             seats=records,
+            origin=origin,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start)
         table = Table(record, game)  # checks the game before it is stored
@@ -400,9 +469,17 @@ class TableManager:
             record = replace(table.seats[seat], kind=BOT, level=level, name=name)
             seats = list(table.seats)
             seats[seat] = record
+            if table.origin and table.self_playing(seats) and not table.game.is_over:
+                _, playing = await self._store.origin_counts(table.origin, time.time())
+                if playing >= SELF_PLAYING_LIMIT:
+                    raise ApiError(
+                        429,
+                        "too_many_bot_tables",
+                        f"at most {SELF_PLAYING_LIMIT} tables where only bots play, per address",
+                    )
             player = table.game.current_player
             bot = player is not None and seats[player].kind == BOT
-            turn = Turn(len(table.game.history), player, bot)
+            turn = Turn(len(table.game.history), player, bot, table.watched())
             await self._store.set_seat(table.id, record, turn)
             table.set_seat(record)
         self._changed(table)
@@ -485,6 +562,7 @@ class TableManager:
         """Tell the table's connections here; with ``offer``, let this server play the bot
         decision that may follow (a change made elsewhere is left to the server that made it,
         or to whichever server's scan finds it first)."""
+        table.touched = time.monotonic()
         for listener in list(table.listeners):
             listener.notify()
         if offer:

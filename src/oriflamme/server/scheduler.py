@@ -1,16 +1,19 @@
-"""Bot decisions, each played by exactly one server.
+"""Bot decisions, each played by exactly one server, fairly.
 
 Storage records, for every game, whose decision it awaits. A server *claims* a bot's decision
 for :data:`LEASE` seconds before thinking, and renews the claim while its bot thinks; the action
-it then stores ends the claim. A server claims only as many decisions as it has bot workers, the
-longest waiting first (every table gets its turn, none waits behind another's queue), and looks
-for unclaimed decisions every :data:`SCAN` seconds: a decision whose server died (its claim
-expired) is taken over within a few seconds. Even a claim lost by a stalled server cannot make
-a bot move twice: only one action can be stored at one step.
+it then stores ends the claim. A server claims only as many decisions as it has bot workers:
+those of tables a human follows first, then the longest waiting first (every table gets its
+turn, none waits behind another's queue). When more decisions wait than the servers take, the
+search levels think with a quarter of their budget (``bots.hurried``) rather than later. Every
+server looks for unclaimed decisions every :data:`SCAN` seconds: a decision whose server died
+(its claim expired) is taken over within a few seconds. Even a claim lost by a stalled server
+cannot make a bot move twice: only one action can be stored at one step.
 
-A decision that fails unexpectedly is logged and left claimed for a growing pause (:data:`BACKOFF`),
-then tried again (by this server or another). A claimed decision that storage recorded wrongly (a
-game migrated from an older database) is corrected and, if a bot must play, played.
+A decision that fails unexpectedly is logged and left claimed for a growing pause
+(:data:`BACKOFF`), then tried again (by this server or another). A claimed decision that storage
+recorded wrongly (a game migrated from an older database) is corrected and, if a bot must play,
+played.
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ class BotScheduler:
         self._playing: dict[tuple[str, int, int], asyncio.Task[Any]] = {}
         self._failures: dict[tuple[str, int, int], int] = {}
         self._wake = asyncio.Event()
+        #: Whether bot decisions wait for a worker (then the search levels think less).
+        self.overloaded = False
 
     async def stop(self) -> None:
         """Stop thinking, and give up the claims so that another server (or this one, started
@@ -86,6 +91,10 @@ class BotScheduler:
                 await self._store.release_claim(self._owner, BotTurn(table_id, game, step))
             except Exception as exc:  # the claim expires by itself
                 log.warning("table %s: claim not released (%r)", table_id, exc)
+
+    def playing(self, table_id: str) -> bool:
+        """Whether this server is playing a bot decision of the table."""
+        return any(key[0] == table_id for key in self._playing)
 
     @property
     def busy(self) -> int:
@@ -108,8 +117,12 @@ class BotScheduler:
     async def _scan(self) -> None:
         free = self._capacity - len(self._playing)
         if free <= 0:
+            self.overloaded = await self._store.waiting_bot_turns() > 0
             return
-        for turn in await self._store.claim_bot_turns(self._owner, free, LEASE):
+        turns = await self._store.claim_bot_turns(self._owner, free, LEASE)
+        # More decisions wait than this server (and the others) take: think less, not later.
+        self.overloaded = len(turns) == free and await self._store.waiting_bot_turns() > 0
+        for turn in turns:
             if _key(turn) not in self._playing:
                 self._start(turn, claimed=True)
 
@@ -134,7 +147,7 @@ class BotScheduler:
         try:
             if not claimed and not await self._store.claim_bot_turn(self._owner, turn, LEASE):
                 return  # another server plays it
-            await self._decide(turn)
+            await self._decide(turn, self.overloaded)
             self._failures.pop(key, None)
         except StoreUnavailable as exc:
             log.warning("table %s: bot decision postponed: %s", turn.table_id, exc)
@@ -176,7 +189,7 @@ class BotScheduler:
         finally:
             thinking.cancel()
 
-    async def _decide(self, turn: BotTurn) -> None:
+    async def _decide(self, turn: BotTurn, hurry: bool) -> None:
         table = await self._manager.get(turn.table_id)
         if (table.game_number, len(table.game.history)) < (turn.game, turn.step):
             await self._manager.refresh(table)
@@ -196,7 +209,7 @@ class BotScheduler:
             self.offer(table)
             return
         started = time.monotonic()
-        action = await self._think(turn, level, seed, observation, legal, self._delay)
+        action = await self._think(turn, level, seed, observation, legal, self._delay, hurry)
         log.debug("table %s: bot thought %.2f s", table.id, time.monotonic() - started)
         try:
             await self._manager.apply_bot(table, seat, action, turn.step, turn.game)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -156,6 +157,9 @@ class Table:
         self.config = GameConfig.from_dict(record.config)
         self.lang = record.lang
         self._creator_hash = record.creator_hash
+        self.origin = record.origin
+        #: When this server last used the table (``time.monotonic()``): idle ones leave memory.
+        self.touched = time.monotonic()
         self._spectator_hash = record.spectator_hash
         self.lock = asyncio.Lock()
         #: Each connection, with the seat whose view it gets (None: the public view).
@@ -208,7 +212,15 @@ class Table:
         game = self.game if game is None else game
         seat = game.current_player
         bot = seat is not None and self.seats[seat].kind == BOT
-        return Turn(len(game.history), seat, bot)
+        return Turn(len(game.history), seat, bot, self.watched())
+
+    def watched(self) -> bool:
+        """Whether a human follows the table (its bots are then served first)."""
+        return any(s.kind == HUMAN and self.connected(s.seat) for s in self.seats)
+
+    def self_playing(self, seats: Sequence[SeatRecord] | None = None) -> bool:
+        """Whether no human plays at the table (with ``seats`` instead of its own)."""
+        return all(s.kind != HUMAN for s in (self.seats if seats is None else seats))
 
     def identify(self, token: str) -> Identity:
         """The identity ``token`` designates; :func:`bad_token` if none."""

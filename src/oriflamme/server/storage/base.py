@@ -53,6 +53,8 @@ class TableRecord:
     creator_hash: str
     spectator_hash: str
     seats: tuple[SeatRecord, ...]
+    #: A digest of the creator's network address (for per-address quotas), or "".
+    origin: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +68,13 @@ class GameRecord:
 @dataclass(frozen=True, slots=True)
 class Turn:
     """Whose decision a game awaits after ``step`` actions: ``seat`` (None once the game is
-    over), and whether a bot plays that seat."""
+    over), whether a bot plays that seat, and whether a human follows the table (a watched
+    table's bots are served first)."""
 
     step: int
     seat: int | None
     bot: bool
+    watched: bool = False
 
     @property
     def over(self) -> bool:
@@ -188,8 +192,12 @@ class Store(Protocol):
 
     # -- bot decisions, each played by exactly one server -----------------------------------
     async def claim_bot_turns(self, owner: str, limit: int, ttl: float) -> list[BotTurn]:
-        """Claim, for ``ttl`` seconds, up to ``limit`` bot decisions that no live claim holds,
-        the longest waiting first."""
+        """Claim, for ``ttl`` seconds, up to ``limit`` bot decisions that no live claim holds:
+        those of tables a human follows first, then the longest waiting first."""
+        ...
+
+    async def waiting_bot_turns(self) -> int:
+        """Bot decisions that no live claim holds (more than the servers take: overload)."""
         ...
 
     async def claim_bot_turn(self, owner: str, turn: BotTurn, ttl: float) -> bool:
@@ -217,6 +225,21 @@ class Store(Protocol):
     async def heartbeat(self, server: str, alive: float) -> list[str]:
         """Say that ``server`` is alive; forget the connections of servers silent for ``alive``
         seconds and return the tables whose connected seats that changed."""
+        ...
+
+    # -- quotas and clean-up ----------------------------------------------------------------
+    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+        """Of the tables created from ``origin``: how many since ``since`` (epoch seconds), and
+        how many unfinished ones no human plays (every seat a bot: self-playing)."""
+        ...
+
+    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+        """Delete up to ``limit`` tables whose last change is older than ``before`` (epoch
+        seconds), with their games and actions; return their ids."""
+        ...
+
+    async def claim_job(self, name: str, owner: str, ttl: float) -> bool:
+        """Claim the periodic job ``name`` for ``ttl`` seconds (one server runs it at a time)."""
         ...
 
     # -- life ------------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -68,7 +67,8 @@ CREATE TABLE IF NOT EXISTS tables (
     lang TEXT NOT NULL,
     creator_hash TEXT NOT NULL,
     spectator_hash TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL
+    created DOUBLE PRECISION NOT NULL,
+    origin TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -89,6 +89,7 @@ CREATE TABLE IF NOT EXISTS games (
     turn_seat INTEGER,
     turn_bot BOOLEAN NOT NULL DEFAULT FALSE,
     turn_since DOUBLE PRECISION,
+    turn_watched BOOLEAN NOT NULL DEFAULT FALSE,
     lease_owner TEXT,
     lease_until DOUBLE PRECISION,
     PRIMARY KEY (table_id, number)
@@ -112,7 +113,13 @@ CREATE TABLE IF NOT EXISTS presence (
     connections INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat, server)
 );
+CREATE TABLE IF NOT EXISTS jobs (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until DOUBLE PRECISION NOT NULL
+);
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
+CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
 CREATE INDEX IF NOT EXISTS games_bot_turns ON games (turn_since) WHERE turn_bot;
 """
 
@@ -128,6 +135,8 @@ ALTER TABLE games ADD COLUMN turn_bot BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE games ADD COLUMN turn_since DOUBLE PRECISION;
 ALTER TABLE games ADD COLUMN lease_owner TEXT;
 ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN turn_watched BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT '';
 UPDATE games SET turn_step = -1, turn_bot = TRUE, turn_since = 0 WHERE NOT finished;
 """
 #: The database's clock, in seconds (claims and heartbeats of every server use this one clock).
@@ -274,15 +283,15 @@ class PostgresStore:
     ) -> None:
         statements: list[Statement] = [
             (
-                "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created)"
-                " VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
+                f" origin) VALUES ($1, $2, $3, $4, $5, {NOW}, $6)",
                 (
                     table.table_id,
                     json.dumps(table.config),
                     table.lang,
                     table.creator_hash,
                     table.spectator_hash,
-                    time.time(),
+                    table.origin,
                 ),
             ),
             (
@@ -307,7 +316,8 @@ class PostgresStore:
                     "WITH added AS (INSERT INTO actions (table_id, game, idx, action)"
                     " VALUES ($1, $2, $3, $4) RETURNING 1),"
                     " turned AS (UPDATE games SET finished = $5, turn_step = $6, turn_seat = $7,"
-                    f" turn_bot = $8, turn_since = {NOW}, lease_owner = NULL, lease_until = NULL"
+                    f" turn_bot = $8, turn_watched = $11, turn_since = {NOW},"
+                    " lease_owner = NULL, lease_until = NULL"
                     " WHERE table_id = $1 AND number = $2 AND EXISTS (SELECT 1 FROM added)"
                     " RETURNING 1)"
                     " SELECT pg_notify($9, $10) FROM turned",
@@ -321,6 +331,7 @@ class PostgresStore:
                     turn.bot,
                     CHANNEL,
                     change.encode(),
+                    turn.watched,
                 )
         except asyncpg.exceptions.UniqueViolationError as exc:
             raise StoreConflict(str(exc)) from None
@@ -353,7 +364,7 @@ class PostgresStore:
         sql, params = _set_turn(table_id, game, turn)
         async with self.connection() as db, db.transaction():
             found = await db.fetchval(
-                sql + " AND (SELECT count(*) FROM actions WHERE table_id = $5 AND game = $6) = $2"
+                sql + " AND (SELECT count(*) FROM actions WHERE table_id = $5 AND game = $7) = $2"
                 " RETURNING 1",
                 *params,
             )
@@ -369,7 +380,7 @@ class PostgresStore:
                 f"UPDATE games g SET lease_owner = $1, lease_until = {NOW} + $2"
                 " FROM (SELECT table_id, number FROM games WHERE turn_bot"
                 f" AND (lease_until IS NULL OR lease_until < {NOW})"
-                " ORDER BY turn_since LIMIT $3 FOR UPDATE SKIP LOCKED) free"
+                " ORDER BY turn_watched DESC, turn_since LIMIT $3 FOR UPDATE SKIP LOCKED) free"
                 " WHERE g.table_id = free.table_id AND g.number = free.number"
                 " RETURNING g.table_id, g.number, g.turn_step",
                 owner,
@@ -377,6 +388,14 @@ class PostgresStore:
                 limit,
             )
         return [BotTurn(r["table_id"], r["number"], r["turn_step"]) for r in rows]
+
+    async def waiting_bot_turns(self) -> int:
+        async with self.connection() as db:
+            count = await db.fetchval(
+                "SELECT count(*) FROM games WHERE turn_bot"
+                f" AND (lease_until IS NULL OR lease_until < {NOW})"
+            )
+        return int(count)
 
     async def claim_bot_turn(self, owner: str, turn: BotTurn, ttl: float) -> bool:
         async with self.connection() as db:
@@ -484,7 +503,8 @@ class PostgresStore:
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
         async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
-                "SELECT config, lang, creator_hash, spectator_hash FROM tables WHERE id = $1",
+                "SELECT config, lang, creator_hash, spectator_hash, origin FROM tables"
+                " WHERE id = $1",
                 table_id,
             )
             if row is None:
@@ -511,6 +531,7 @@ class PostgresStore:
             creator_hash=row["creator_hash"],
             spectator_hash=row["spectator_hash"],
             seats=tuple(SeatRecord(*seat) for seat in seats),
+            origin=row["origin"],
         )
         start = game["start"]
         record = GameRecord(
@@ -539,6 +560,49 @@ class PostgresStore:
                 " (SELECT MAX(number) FROM games WHERE table_id = g.table_id)"
             )
         return [r["table_id"] for r in rows]
+
+    # -- quotas and clean-up ----------------------------------------------------------------
+    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+        async with self.connection() as db:
+            created = await db.fetchval(
+                "SELECT count(*) FROM tables WHERE origin = $1 AND created >= $2", origin, since
+            )
+            playing = await db.fetchval(
+                "SELECT count(*) FROM tables t WHERE t.origin = $1 AND NOT EXISTS"
+                " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'human')"
+                " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND NOT g.finished)",
+                origin,
+            )
+        return int(created), int(playing)
+
+    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+        async with self.connection() as db, db.transaction():
+            rows = await db.fetch(
+                "SELECT t.id FROM tables t WHERE t.created < $1 AND NOT EXISTS"
+                " (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.turn_since >= $1)"
+                " LIMIT $2 FOR UPDATE SKIP LOCKED",
+                before,
+                limit,
+            )
+            ids = [row["id"] for row in rows]
+            if ids:
+                for name in ("actions", "presence", "games", "seats"):
+                    await db.execute(f"DELETE FROM {name} WHERE table_id = ANY($1)", ids)
+                await db.execute("DELETE FROM tables WHERE id = ANY($1)", ids)
+        return ids
+
+    async def claim_job(self, name: str, owner: str, ttl: float) -> bool:
+        async with self.connection() as db:
+            found = await db.fetchval(
+                f"INSERT INTO jobs (name, owner, until) VALUES ($1, $2, {NOW} + $3)"
+                " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner,"
+                f" until = EXCLUDED.until WHERE jobs.until < {NOW} OR jobs.owner = EXCLUDED.owner"
+                " RETURNING 1",
+                name,
+                owner,
+                ttl,
+            )
+        return found is not None
 
     async def ping(self) -> None:
         """Raise :class:`StoreUnavailable` unless the database answers."""
@@ -639,12 +703,12 @@ def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:
 
 def _set_turn(table_id: str, game: int | None, turn: Turn) -> Statement:
     """Set the turn of game ``game`` (None: the table's latest game); a claim ends with it."""
-    which = "$6" if game is not None else "(SELECT MAX(number) FROM games WHERE table_id = $5)"
+    which = "$7" if game is not None else "(SELECT MAX(number) FROM games WHERE table_id = $5)"
     return (
         "UPDATE games SET finished = $1, turn_step = $2, turn_seat = $3, turn_bot = $4,"
-        f" turn_since = {NOW}, lease_owner = NULL, lease_until = NULL"
+        f" turn_watched = $6, turn_since = {NOW}, lease_owner = NULL, lease_until = NULL"
         f" WHERE table_id = $5 AND number = {which}",
-        (turn.over, turn.step, turn.seat, turn.bot, table_id)
+        (turn.over, turn.step, turn.seat, turn.bot, table_id, turn.watched)
         + (() if game is None else (game,)),
     )
 

@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS tables (
     lang TEXT NOT NULL,
     creator_hash TEXT NOT NULL,
     spectator_hash TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    origin TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -61,6 +62,7 @@ CREATE TABLE IF NOT EXISTS games (
     turn_seat INTEGER,
     turn_bot INTEGER NOT NULL DEFAULT 0,
     turn_since REAL,
+    turn_watched INTEGER NOT NULL DEFAULT 0,
     lease_owner TEXT,
     lease_until REAL,
     PRIMARY KEY (table_id, number)
@@ -84,7 +86,13 @@ CREATE TABLE IF NOT EXISTS presence (
     connections INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat, server)
 );
+CREATE TABLE IF NOT EXISTS jobs (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until REAL NOT NULL
+);
 CREATE INDEX IF NOT EXISTS games_bot_turns ON games (turn_since) WHERE turn_bot = 1;
+CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
 """
 
 #: Version 1 had no starting positions: every game was dealt from its seed.
@@ -99,6 +107,8 @@ _MIGRATE_FROM_2 = [
     "ALTER TABLE games ADD COLUMN turn_since REAL",
     "ALTER TABLE games ADD COLUMN lease_owner TEXT",
     "ALTER TABLE games ADD COLUMN lease_until REAL",
+    "ALTER TABLE games ADD COLUMN turn_watched INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
     "UPDATE games SET turn_step = -1, turn_bot = 1, turn_since = 0 WHERE finished = 0",
 ]
 
@@ -248,8 +258,8 @@ class SqliteStore:
     ) -> None:
         statements: list[Statement] = [
             (
-                "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
+                " origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.table_id,
                     json.dumps(table.config),
@@ -257,6 +267,7 @@ class SqliteStore:
                     table.creator_hash,
                     table.spectator_hash,
                     time.time(),
+                    table.origin,
                 ),
             ),
             (
@@ -299,7 +310,8 @@ class SqliteStore:
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
         def query(db: sqlite3.Connection) -> tuple[TableRecord, GameRecord] | None:
             row = db.execute(
-                "SELECT config, lang, creator_hash, spectator_hash FROM tables WHERE id = ?",
+                "SELECT config, lang, creator_hash, spectator_hash, origin FROM tables"
+                " WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -325,6 +337,7 @@ class SqliteStore:
                 creator_hash=row[2],
                 spectator_hash=row[3],
                 seats=tuple(SeatRecord(*seat) for seat in seats),
+                origin=row[4],
             )
             game = GameRecord(
                 number,
@@ -378,13 +391,24 @@ class SqliteStore:
                     "UPDATE games SET lease_owner = ?, lease_until = ? WHERE rowid IN"
                     " (SELECT rowid FROM games WHERE turn_bot = 1"
                     " AND (lease_until IS NULL OR lease_until < ?)"
-                    " ORDER BY turn_since LIMIT ?)"
+                    " ORDER BY turn_watched DESC, turn_since LIMIT ?)"
                     " RETURNING table_id, number, turn_step",
                     (owner, now + ttl, now, limit),
                 )
             ]
         )
         return [BotTurn(*row) for row in rows]
+
+    async def waiting_bot_turns(self) -> int:
+        now = time.time()
+        row = await self._read(
+            lambda db: db.execute(
+                "SELECT COUNT(*) FROM games WHERE turn_bot = 1"
+                " AND (lease_until IS NULL OR lease_until < ?)",
+                (now,),
+            ).fetchone()
+        )
+        return int(row[0])
 
     async def claim_bot_turn(self, owner: str, turn: BotTurn, ttl: float) -> bool:
         now = time.time()
@@ -477,6 +501,49 @@ class SqliteStore:
         await self._write([("DELETE FROM servers WHERE heartbeat < ?", (now - alive,))])
         return sorted({row[0] for row in rows})
 
+    # -- quotas and clean-up ----------------------------------------------------------------
+    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+        def query(db: sqlite3.Connection) -> tuple[int, int]:
+            created = db.execute(
+                "SELECT COUNT(*) FROM tables WHERE origin = ? AND created >= ?", (origin, since)
+            ).fetchone()[0]
+            playing = db.execute(_SELF_PLAYING, (origin,)).fetchone()[0]
+            return int(created), int(playing)
+
+        counts: tuple[int, int] = await self._read(query)
+        return counts
+
+    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+        rows = await self._read(
+            lambda db: db.execute(_ABANDONED, (before, before, limit)).fetchall()
+        )
+        ids = [row[0] for row in rows]
+        statements: list[Statement] = []
+        for table_id in ids:
+            statements += [
+                (f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
+                for name in ("actions", "presence", "games", "seats")
+            ]
+            statements.append(("DELETE FROM tables WHERE id = ?", (table_id,)))
+        if statements:
+            await self._write(statements)
+        return ids
+
+    async def claim_job(self, name: str, owner: str, ttl: float) -> bool:
+        now = time.time()
+        rows = await self._write(
+            [
+                (
+                    "INSERT INTO jobs (name, owner, until) VALUES (?, ?, ?)"
+                    " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+                    " until = excluded.until WHERE jobs.until < ? OR jobs.owner = excluded.owner"
+                    " RETURNING 1",
+                    (name, owner, now + ttl, now),
+                )
+            ]
+        )
+        return bool(rows)
+
     # -- life ------------------------------------------------------------------------------
     async def ping(self) -> None:
         await self._read(lambda db: db.execute("SELECT 1").fetchone())
@@ -517,12 +584,27 @@ def _action_insert(table_id: str, game: int, index: int, action: Mapping[str, An
     )
 
 
+#: The unfinished tables of an origin where no human plays.
+_SELF_PLAYING = (
+    "SELECT COUNT(*) FROM tables t WHERE t.origin = ?"
+    " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'human')"
+    " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished = 0)"
+)
+#: Tables created before a time whose games have not moved since then either.
+_ABANDONED = (
+    "SELECT t.id FROM tables t WHERE t.created < ? AND NOT EXISTS"
+    " (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.turn_since >= ?) LIMIT ?"
+)
+
+
 def _turn_values(turn: Turn) -> tuple[Any, ...]:
-    return (int(turn.over), turn.step, turn.seat, int(turn.bot), time.time())
+    return (
+        int(turn.over), turn.step, turn.seat, int(turn.bot), int(turn.watched), time.time()
+    )
 
 
 _TURN_COLUMNS = (
-    "finished = ?, turn_step = ?, turn_seat = ?, turn_bot = ?, turn_since = ?,"
+    "finished = ?, turn_step = ?, turn_seat = ?, turn_bot = ?, turn_watched = ?, turn_since = ?,"
     " lease_owner = NULL, lease_until = NULL"
 )
 
