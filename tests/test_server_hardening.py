@@ -19,8 +19,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from oriflamme.api import new_game
 from oriflamme.server import SqliteStore, bots, create_app, scheduler
-from oriflamme.server import manager as manager_module
 from oriflamme.server.limits import MAX_DEPTH, json_depth
+from oriflamme.server.manager import Quotas
 from oriflamme.server.storage import GameRecord, SeatRecord, TableRecord, Turn
 from oriflamme.server.storage.sqlite import _Write
 from test_server_ws import connect, receive
@@ -225,7 +225,7 @@ def test_one_address_creates_a_bounded_number_of_tables(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """#18.4: about 68,000 tables an hour from one address, without credentials."""
-    monkeypatch.setattr(manager_module, "CREATION_QUOTA", 3)
+    monkeypatch.setattr(client.app.state.manager, "quotas", Quotas(3, 4))  # type: ignore[attr-defined]
     for _ in range(3):
         create(client)
     refused = client.post("/api/tables", json={"players": 2, "seats": HUMANS})
@@ -237,7 +237,7 @@ def test_self_playing_tables_are_limited_per_address(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """#18.2: 40 tables whose only human seat was handed to an expert bot."""
-    monkeypatch.setattr(manager_module, "SELF_PLAYING_LIMIT", 2)
+    monkeypatch.setattr(client.app.state.manager, "quotas", Quotas(100, 2))  # type: ignore[attr-defined]
     seats = [HUMANS[0], {"kind": "bot", "level": "random"}]
     answers = []
     for _ in range(3):

@@ -91,6 +91,22 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help="server processes sharing the port (default 1; more than 1 needs PostgreSQL)",
     )
     parser.add_argument(
+        "--tables-per-hour",
+        type=int,
+        default=120,
+        metavar="N",
+        help="tables one network address may create in an hour (default 120; 0: no limit). "
+        "Behind a reverse proxy every client may share its address: see docs/server.md",
+    )
+    parser.add_argument(
+        "--bot-tables",
+        type=int,
+        default=4,
+        metavar="N",
+        help="unfinished tables where only bots play that one address may have (default 4; "
+        "0: no limit)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=_delay,
         default=0.8,
@@ -124,6 +140,10 @@ def run_serve(args: argparse.Namespace) -> int:
     url = database(args)
     if args.workers < 1:
         raise CliError(f"--workers must be at least 1, not {args.workers}")
+    quotas = (("--tables-per-hour", args.tables_per_hour), ("--bot-tables", args.bot_tables))
+    for option, value in quotas:
+        if value < 0:
+            raise CliError(f"{option} must be 0 (no limit) or more, not {value}")
     if args.workers > 1 and not is_postgres_url(url):
         raise CliError(
             "several workers need a PostgreSQL database (--db postgresql://…): "
@@ -140,6 +160,8 @@ def run_serve(args: argparse.Namespace) -> int:
     # The app is built in each process from these (several processes cannot share one object).
     os.environ[DB_ENV] = url
     os.environ[BOT_DELAY_ENV] = str(args.bot_delay)
+    os.environ["ORIFLAMME_TABLES_PER_HOUR"] = str(args.tables_per_hour)
+    os.environ["ORIFLAMME_BOT_TABLES"] = str(args.bot_tables)
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
     uvicorn.run(

@@ -24,7 +24,7 @@ from oriflamme.api import CARD_TEXTS, CardType, ConfigError, GameConfig, kind_na
 from . import bots
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
 from .limits import MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
-from .manager import TableManager
+from .manager import Quotas, TableManager
 from .protocol import (
     ActRequest,
     BotRequest,
@@ -113,18 +113,20 @@ def create_app(
     burst: float = 20.0,
     static_dir: Path = STATIC_DIR,
     tune_gc: bool = True,
+    quotas: Quotas | None = None,
 ) -> FastAPI:
     """The server's app over ``store`` (a store, or its address: ``postgresql://…`` or an
     SQLite path, opened when the app starts and closed when it stops): bots pause ``bot_delay``
     seconds; each IP (HTTP actions) and each WebSocket may send ``rate`` messages a second
-    (bursts of ``burst``). With ``tune_gc`` the garbage collector runs rarely while the app
-    serves (the process's settings are restored when it stops)."""
+    (bursts of ``burst``); ``quotas`` bound what one address may create. With ``tune_gc`` the
+    garbage collector runs rarely while the app serves (the process's settings are restored
+    when it stops)."""
     by_ip = BucketsByKey(rate, burst)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = await open_store(store) if isinstance(store, str) else store
-        manager = app.state.manager = TableManager(opened, bot_delay)
+        manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
         try:
             await manager.start()
             if tune_gc:

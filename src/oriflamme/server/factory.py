@@ -2,6 +2,7 @@
 
 ``ORIFLAMME_DB``: where the games are (a ``postgresql://`` address or an SQLite path);
 ``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8);
+``ORIFLAMME_TABLES_PER_HOUR``, ``ORIFLAMME_BOT_TABLES``: the per-address quotas;
 ``ORIFLAMME_SUPERVISOR``: the process id of ``serve`` when it runs several worker processes,
 which then end with it.
 """
@@ -14,6 +15,7 @@ from fastapi import FastAPI
 
 from .app import create_app
 from .lifeline import end_with
+from .manager import Quotas
 
 
 def app_from_environment() -> FastAPI:
@@ -24,4 +26,10 @@ def app_from_environment() -> FastAPI:
     url = os.environ.get("ORIFLAMME_DB")
     if not url:
         raise RuntimeError("ORIFLAMME_DB is not set: start the server with 'oriflamme serve'")
-    return create_app(url, bot_delay=float(os.environ.get("ORIFLAMME_BOT_DELAY", "0.8")))
+    defaults = Quotas()
+    quotas = Quotas(
+        tables_per_hour=int(os.environ.get("ORIFLAMME_TABLES_PER_HOUR", defaults.tables_per_hour)),
+        bot_tables=int(os.environ.get("ORIFLAMME_BOT_TABLES", defaults.bot_tables)),
+    )
+    bot_delay = float(os.environ.get("ORIFLAMME_BOT_DELAY", "0.8"))
+    return create_app(url, bot_delay=bot_delay, quotas=quotas)

@@ -68,10 +68,17 @@ MAX_SPECTATORS = 32
 HEARTBEAT = 5.0
 #: Seconds without a heartbeat after which a server's connections no longer count.
 ALIVE = 20.0
-#: Tables one network address may create in an hour.
-CREATION_QUOTA = 120
-#: Unfinished tables where no human plays (every seat a bot) one address may have at once.
-SELF_PLAYING_LIMIT = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Quotas:
+    """What one network address may do (0: no limit)."""
+
+    #: Tables it may create in an hour.
+    tables_per_hour: int = 120
+    #: Unfinished tables where no human plays (every seat a bot) it may have at once.
+    bot_tables: int = 4
+
 #: Seconds a table no connection follows stays in memory after its last use.
 EVICT_AFTER = 600.0
 #: Seconds without a change after which a table is deleted (30 days), and how often one server
@@ -96,8 +103,15 @@ class _Stale:
 class TableManager:
     """Every table this server holds: creates, loads, changes them and keeps them up to date."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.8, server_id: str | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.8,
+        server_id: str | None = None,
+        quotas: Quotas | None = None,
+    ) -> None:
         self._store = store
+        self.quotas = quotas or Quotas()
         self.server_id = server_id or secrets.token_hex(8)
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table]] = {}
@@ -327,14 +341,15 @@ class TableManager:
         self, setup: GameSetup, lang: str, seats: Sequence[SeatSpec], origin: str = ""
     ) -> NewTable:
         """Store a new table with its first game; return it with its tokens. ``origin``: a
-        digest of the creator's address, held to :data:`CREATION_QUOTA` tables an hour."""
-        if origin:
+        digest of the creator's address, held to its quota of tables an hour."""
+        quota = self.quotas.tables_per_hour
+        if origin and quota:
             created, _ = await self._store.origin_counts(origin, time.time() - 3600)
-            if created >= CREATION_QUOTA:
+            if created >= quota:
                 raise ApiError(
                     429,
                     "too_many_tables",
-                    f"at most {CREATION_QUOTA} tables an hour from one address: wait a while",
+                    f"at most {quota} tables an hour from one address: wait a while",
                 )
         creator, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.kind == HUMAN}
@@ -469,13 +484,14 @@ class TableManager:
             record = replace(table.seats[seat], kind=BOT, level=level, name=name)
             seats = list(table.seats)
             seats[seat] = record
-            if table.origin and table.self_playing(seats) and not table.game.is_over:
+            limit = self.quotas.bot_tables
+            if limit and table.origin and table.self_playing(seats) and not table.game.is_over:
                 _, playing = await self._store.origin_counts(table.origin, time.time())
-                if playing >= SELF_PLAYING_LIMIT:
+                if playing >= limit:
                     raise ApiError(
                         429,
                         "too_many_bot_tables",
-                        f"at most {SELF_PLAYING_LIMIT} tables where only bots play, per address",
+                        f"at most {limit} tables where only bots play, per address",
                     )
             player = table.game.current_player
             bot = player is not None and seats[player].kind == BOT
