@@ -183,12 +183,21 @@ class Game:
         actions: list[Action] = []
         if isinstance(history, Mapping):
             seed = history.get("seed")
-            try:
-                actions = [Action.from_json(a) for a in history.get("actions", [])]
-            except (ActionError, TypeError) as exc:
-                raise RecordError(f"history.actions: {exc}") from None
             if not isinstance(seed, int) or isinstance(seed, bool):
                 raise RecordError("history.seed must be an integer")
+            raw = history.get("actions", [])
+            if not isinstance(raw, list):
+                raise RecordError("history.actions must be a list")
+            # Every action must be legal where it was played, from the deal of the seed: a
+            # history that was edited or damaged is refused here, not met later.
+            replayed = cls.new(state.config, seed, log=False)
+            for i, item in enumerate(raw):
+                try:
+                    action = Action.from_json(item)
+                    replayed.apply(action)
+                except (ActionError, TypeError, ValueError) as exc:
+                    raise RecordError(f"history.actions[{i}]: {exc}") from None
+                actions.append(action)
         return cls(state, seed, actions)
 
     @classmethod
@@ -500,11 +509,15 @@ def load(source: str | Path | Mapping[str, Any]) -> Game:
             try:
                 text = Path(text).read_text(encoding="utf-8")
             except OSError as exc:
-                raise RecordError(f"cannot read {source}: {exc.strerror}") from None
+                raise RecordError(f"cannot read {source}: {exc.strerror or exc}") from None
+            except UnicodeDecodeError:
+                raise RecordError(f"{source} is not a text file (not UTF-8)") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"not valid JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError("not a record: JSON nested far too deep") from None
     if not isinstance(data, Mapping):
         raise RecordError("a record must be a JSON object")
     fmt = data.get("format")

@@ -48,6 +48,8 @@ def run_replay(
             elif answer.strip().lower() in ("q", "quit"):
                 return 0
         d = game.decision()
+        if action not in game.legal_actions():  # before any label: the action may name nothing
+            raise RecordError(f"action {step} ({action}) is not legal at that point")
         who = labels.player(d.player) if d is not None else "?"
         label = labels.action(action, viewer)
         start = len(game.events(None))
