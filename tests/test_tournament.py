@@ -22,6 +22,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from oriflamme import tournament
@@ -33,6 +35,7 @@ from oriflamme.tournament import (
     Settings,
     build_results,
     lineups,
+    milliseconds,
     plan,
     play,
     schedule,
@@ -490,3 +493,58 @@ def test_ray_backend_plays_the_same_games() -> None:
     assert "Traceback" not in str(failure.value)
     assert time.perf_counter() - started < 60
     assert _without_timing(records) == _without_timing(play(plan(settings)))
+
+
+# -- issue #19: the command line --------------------------------------------------------------
+@given(trials=st.integers(1, 400), data=st.data())
+def test_the_interval_always_contains_the_share(trials: int, data: st.DataObject) -> None:
+    """#19.1: for 0 of 12 the lower bound came out 2.8e-17 above the share: negative error bars."""
+    successes = data.draw(st.integers(0, trials) | st.sampled_from([0, trials]))
+    low, high = wilson_interval(successes, trials)
+    assert 0.0 <= low <= successes / trials <= high <= 1.0
+
+
+def test_a_bot_that_never_wins_still_gets_its_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """#19.1: `--bots medium,random,random --players 3 --games 10` crashed in the charts."""
+    out = tmp_path / "run"
+    argv = ["tournament", "--bots", f"{FIRST},random,random", "--players", "3", "--games", "6",
+            "--jobs", "1", "--seed", "3", "--out", str(out), "--json"]
+    assert main(argv) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert any(b["wins"] in (0, b["seats"]) for b in results["bots"])  # the edge case was met
+    assert (out / "win_share.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_an_existing_report_is_not_overwritten_and_an_interrupted_run_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#19.10: --out silently overwrote an earlier report; an interrupted run left an empty
+    folder behind."""
+    out = tmp_path / "run"
+    argv = ["tournament", "--bots", "random", "--games", "1", "--jobs", "1", "--out", str(out)]
+    assert main(argv) == 0
+    first = (out / "results.json").read_text()
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "already holds files" in err and "--force" in err and err.count("\n") == 1
+    assert (out / "results.json").read_text() == first
+    assert main([*argv, "--force", "--seed", "9"]) == 0
+    assert (out / "results.json").read_text() != first
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("oriflamme.cli.tournament.play", interrupted)
+    fresh = tmp_path / "fresh"
+    assert main([*argv[:-1], str(fresh)]) == 130
+    assert not fresh.exists()
+
+
+def test_times_per_decision_are_plain_numbers() -> None:
+    """#19.11: the ms/dec column printed 1.24e+03 for 1240."""
+    assert milliseconds(1.24) == "1,240"
+    assert milliseconds(0.0123) == "12.3"
+    assert "e" not in milliseconds(0.0000004) and "e" not in milliseconds(123.0)

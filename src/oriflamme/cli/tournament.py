@@ -34,6 +34,7 @@ from oriflamme.tournament import (
     Settings,
     SettingsError,
     build_results,
+    milliseconds,
     plan,
     play,
     write_report,
@@ -126,6 +127,11 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         " (default tournament-<timestamp>)",
     )
     parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write the report into --out even if that folder holds files already",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the results JSON instead of the summary"
     )
 
@@ -143,14 +149,24 @@ def command_line(args: argparse.Namespace, out: Path) -> str:
     return shlex.join([*parts, "--out", str(out)])
 
 
-def prepare_out(out: Path) -> None:
-    """Create the output directory; a clear error if it cannot be written."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"cannot create the output directory {out}: {exc.strerror}") from None
-    if not os.access(out, os.W_OK):
-        raise CliError(f"cannot write to the output directory {out}")
+def prepare_out(out: Path, force: bool) -> None:
+    """Check, before any game is played, that the report can be written to ``out``: a folder
+    that holds files already is refused unless ``force`` (its report files are then replaced).
+    Nothing is created yet: an interrupted run leaves no empty folder."""
+    if out.exists():
+        if not out.is_dir():
+            raise CliError(f"{out} exists and is not a directory")
+        if any(out.iterdir()) and not force:
+            raise CliError(
+                f"{out} already holds files (an earlier report?): choose another --out,"
+                " or add --force to replace its report"
+            )
+        if not os.access(out, os.W_OK):
+            raise CliError(f"cannot write to the output directory {out}")
+        return
+    parent = next((p for p in out.absolute().parents if p.exists()), Path("/"))
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise CliError(f"cannot create the output directory {out} (no write access to {parent})")
 
 
 def play_with_progress(laid_out: Plan, args: argparse.Namespace) -> list[GameRecord]:
@@ -217,7 +233,7 @@ def run_tournament(args: argparse.Namespace, console: Console | None = None) -> 
     except SettingsError as exc:
         raise CliError(str(exc)) from None
     out: Path = args.out or Path(f"tournament-{datetime.now():%Y%m%d-%H%M%S}")
-    prepare_out(out)
+    prepare_out(out, args.force)
     rotation = len(laid_out.lineups)
     if laid_out.games != settings.games:
         print(
@@ -243,6 +259,7 @@ def run_tournament(args: argparse.Namespace, console: Console | None = None) -> 
     }
     results = build_results(settings, laid_out, records, run)
     try:
+        out.mkdir(parents=True, exist_ok=True)
         write_report(results, out)
     except OSError as exc:
         raise CliError(f"cannot write the report into {out}: {exc.strerror}") from None
@@ -275,7 +292,7 @@ def bots_table(results: dict[str, Any]) -> Table:
             f"{b['win_share']:.1%}",
             f"{100 * low:.1f}–{high:.1%}",
             f"{b['mean_score']:.2f}",
-            f"{1000 * b['mean_decision_seconds']:.3g}",
+            milliseconds(b["mean_decision_seconds"]),
             f"{rating['mu']:.1f}",
             f"{rating['sigma']:.1f}",
             f"{rating['ordinal']:.1f}",

@@ -10,7 +10,7 @@ See docs/tournaments.md.
 """
 
 from .backends import BACKENDS, BackendError, play
-from .report import build_results, write_report
+from .report import build_results, milliseconds, write_report
 from .schedule import GameJob, Plan, Settings, SettingsError, lineups, plan
 from .stats import summarise, wilson_interval
 from .worker import GameFailed, GameRecord
@@ -26,6 +26,7 @@ __all__ = [
     "SettingsError",
     "build_results",
     "lineups",
+    "milliseconds",
     "plan",
     "play",
     "summarise",

@@ -47,6 +47,18 @@ def build_results(
     }
 
 
+def milliseconds(seconds: float) -> str:
+    """A time per decision in milliseconds, never in exponent notation: ``1,240``, ``3.2``.
+
+    >>> milliseconds(1.24), milliseconds(0.0032), milliseconds(0.00004)
+    ('1,240', '3.2', '0.04')
+    """
+    ms = 1000 * seconds
+    if ms >= 100:
+        return f"{ms:,.0f}"
+    return f"{ms:.2g}" if ms < 1 else f"{ms:.1f}"
+
+
 def percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -98,7 +110,7 @@ def markdown(results: dict[str, Any]) -> str:
                 percent(b["win_share"]),
                 f"{percent(b['win_share_ci95'][0])} – {percent(b['win_share_ci95'][1])}",
                 f"{b['mean_score']:.2f}",
-                f"{1000 * b['mean_decision_seconds']:.3g}",
+                milliseconds(b["mean_decision_seconds"]),
                 f"{b['rating']['mu']:.2f}",
                 f"{b['rating']['sigma']:.2f}",
                 f"{b['rating']['ordinal']:.2f}",
@@ -164,8 +176,8 @@ def _bar_chart(
 ) -> Figure:
     fig = Figure(figsize=(max(4.0, 1.2 * len(labels) + 2), 4), layout="constrained")
     ax = fig.add_subplot()
-    below = [v - lo for v, (lo, _) in zip(values, intervals, strict=True)]
-    above = [hi - v for v, (_, hi) in zip(values, intervals, strict=True)]
+    below = [max(0.0, v - lo) for v, (lo, _) in zip(values, intervals, strict=True)]
+    above = [max(0.0, hi - v) for v, (_, hi) in zip(values, intervals, strict=True)]
     ax.bar(labels, values, yerr=[below, above], capsize=6, color="tab:blue")
     ax.axhline(even, color="grey", linestyle="--", label=f"even ({percent(even)})")
     ax.set_ylim(0, 1)

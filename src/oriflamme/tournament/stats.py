@@ -33,8 +33,13 @@ Z95 = 1.959963984540054
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of the proportion ``successes / trials`` ((0, 1) if none).
 
+    The interval always contains the proportion itself: at 0 or 1 the rounding of the formula
+    could leave its bound a hair beyond it (2.8e-17 for 0 of 12), which drew negative error bars.
+
     >>> [round(x, 4) for x in wilson_interval(8, 10)]
     [0.4902, 0.9433]
+    >>> wilson_interval(0, 12)[0], wilson_interval(12, 12)[1]
+    (0.0, 1.0)
     """
     if trials <= 0:
         return (0.0, 1.0)
@@ -42,7 +47,7 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def win_shares(record: GameRecord) -> list[float]:
