@@ -106,7 +106,7 @@ def test_full_two_family_hot_seat_game() -> None:
     argv = ["play", "--players", "2", "--variant", "two-families", "--humans", "2", "--seed", "1"]
     code, out = run(argv, seed=5)
     assert code == 0, out[-2000:]
-    assert "Pass to Player 2 (blue & yellow), then press Enter." in out
+    assert "Pass to Blue & yellow, then press Enter." in out
     assert "Final scores" in out
 
 
@@ -407,15 +407,30 @@ def test_a_corrupt_record_is_a_clean_error(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--players", "9"], "players must be 2 to 5"),
+        (["play", "--players", "9"], "--players: expected a whole number from 2 to 5, not '9'"),
+        (["play", "--players", "0"], "--players: expected a whole number from 2 to 5, not '0'"),
+        (["play", "--players", "-3"], "--players: expected a whole number from 2 to 5"),
+        (["play", "--first-player", "5"], "--first-player must be a seat from 0 to 2 or 'random'"),
+        (["simulate", "--players", "2", "--games", "1", "--first-player", "2"], "0 to 1 or"),
+        (["play", "--seed", "-1"], "--seed: expected a whole number from 0"),
+        (["replay", "x.json", "--player", "7"], "--player: expected a whole number from 0 to 4"),
+        (["bench", "--seconds", "-1"], "--seconds: expected seconds more than 0"),
+        (["bench", "--seconds", "nan"], "--seconds: expected seconds more than 0"),
+        (["tournament", "--bots", "random", "--games", "1", "--players", "1"], "from 2 to 5"),
+        (["tournament", "--bots", "random", "--games", "1", "--seed", "-2"], "--seed: expected"),
+        (["serve", "--port", "99999"], "--port: expected a whole number from 0 to 65535"),
+        (["serve", "--port", "-1"], "--port: expected a whole number from 0 to 65535"),
+        (["serve", "--workers", "0"], "--workers: expected a whole number from 1"),
+        (["serve", "--bot-delay", "-1"], "--bot-delay: expected seconds from 0 to 60"),
+        (["serve", "--tables-per-hour", "-5"], "--tables-per-hour: expected a whole number"),
         (["play", "--cards", "base,foo"], "unknown card type"),
         (["play", "--bots", "nobody"], "known bots: "),
         (["play", "--humans", "4"], "--humans must be 0 to 3"),
         (["play", "--bots", "random,random,random"], "names 3 bots but there are 2 bot seats"),
         (["play", "--variant", "two-families"], "two-families variant is for 2 players"),
-        (["play", "--players", "three"], "invalid int value"),
+        (["play", "--players", "three"], "expected a whole number from 2 to 5, not 'three'"),
         (["play", "--first-player", "x"], "expected a player number or 'random'"),
-        (["simulate", "--players", "3", "--games", "0"], "expected a positive whole number"),
+        (["simulate", "--players", "3", "--games", "0"], "expected a whole number of at least 1"),
         (["simulate", "--games", "2"], "--players"),
         (["replay", "/nonexistent/file.json"], "cannot read"),
         (["replay", "x.json", "--player", "1", "--public"], "not allowed with"),

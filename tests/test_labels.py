@@ -58,10 +58,10 @@ def test_player_label_is_the_colour_in_the_standard_game() -> None:
 
 def test_player_label_names_both_families_in_the_two_families_variant() -> None:
     game = new_game(players=2)  # R-2P-1: player p plays families p and p+2
-    assert game.player_label(0) == "Player 1 (red & green)"
-    assert game.player_label(1) == "Player 2 (blue & yellow)"
-    assert game.player_label(0, "fr") == "Joueur 1 (rouge & vert)"
-    assert game.player_label(1, "fr") == "Joueur 2 (bleu & jaune)"
+    assert game.player_label(0) == "Red & green"
+    assert game.player_label(1) == "Blue & yellow"
+    assert game.player_label(0, "fr") == "Rouge & vert"
+    assert game.player_label(1, "fr") == "Bleu & jaune"
     assert new_game(players=2, variant="standard").player_label(1) == "Blue"
 
 
@@ -303,7 +303,7 @@ def test_placement_in_the_two_families_variant_names_the_family() -> None:
         round=1,
         families={"red": {"hand": ["soldier"]}, "green": {"hand": ["spy"]}},
     )
-    assert game.prompt() == "Player 1 (red & green): choose a card to place"
+    assert game.prompt() == "Red & green: choose a card to place"
     assert label_of(game, "place green:spy end", 0) == "Place Green Spy at the end of the Queue"
     assert label_of(game, "place green:spy end", 0, "fr") == (
         "Placer l'Espion vert à la fin de la File"
@@ -315,9 +315,9 @@ def test_placement_in_the_two_families_variant_names_the_family() -> None:
         "Placer une carte verte à la fin de la File"
     )
     act(game, "place green:spy end")
-    assert lines(game, 0) == ["Player 1 (red & green) placed Green Spy at the end of the Queue"]
+    assert lines(game, 0) == ["Red & green placed Green Spy at the end of the Queue"]
     assert lines(game, 1, "fr") == [
-        "Joueur 1 (rouge & vert) a placé une carte verte à la fin de la File"
+        "Rouge & vert a placé une carte verte à la fin de la File"
     ]
 
 
@@ -428,9 +428,9 @@ def test_corruption_in_the_two_families_variant_names_the_token() -> None:
     game = setup([["green:corruption"], ["blue:queen*"]], cards="embrasement", players=2)
     act(game, "reveal green:corruption")
     act(game, "target blue:queen")
-    assert lines(game)[1] == "Player 1 (red & green) corrupted Blue Queen (green token)"
+    assert lines(game)[1] == "Red & green corrupted Blue Queen (green token)"
     assert lines(game, None, "fr")[1] == (
-        "Joueur 1 (rouge & vert) a corrompu la Reine bleue (jeton vert)"
+        "Rouge & vert a corrompu la Reine bleue (jeton vert)"
     )
 
 
@@ -494,14 +494,14 @@ def test_draws_and_end_of_game() -> None:
     )
     assert lines(game) == [
         "Round 6 ended",
-        "Player 1 (red & green) drew 2 cards",
-        "Player 2 (blue & yellow) drew 1 card",
+        "Red & green drew 2 cards",
+        "Blue & yellow drew 1 card",
         "The game ended",
     ]
     assert lines(game, None, "fr") == [
         "Fin de la manche 6",
-        "Joueur 1 (rouge & vert) a pioché 2 cartes",
-        "Joueur 2 (bleu & jaune) a pioché 1 carte",
+        "Rouge & vert a pioché 2 cartes",
+        "Bleu & jaune a pioché 1 carte",
         "Fin de la partie",
     ]
     assert game.prompt() == "The game is over"

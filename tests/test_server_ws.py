@@ -240,9 +240,9 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             acted = mine["step"]
             red.send_json({"type": "act", "action": mine["legal"][0]["action"], "step": acted})
         final = until(red, lambda m: m["type"] == "view" and m["view"]["step"] >= 5)["view"]
-        # Two families each: the log names the players "Player 1 (red & green)" and so on.
-        movers = {" ".join(line.split()[:2]) for line in final["log"]}
-        assert {"Player 1", "Player 2"} <= movers
+        # Two families each: the log names the players "Red & green" and so on.
+        movers = {" ".join(line.split()[:3]) for line in final["log"]}
+        assert {"Red & green", "Blue & yellow"} <= movers
         assert final["seats"][1] == {
             "seat": 1,
             "name": "Blue bot (random)",

@@ -428,7 +428,7 @@ def test_a_spec_listed_twice_is_two_entrants(
         (["--bots", "random:depth=3"], "does not take option"),
         (["--bots", "random", "--games", "0"], "--games must be at least 1"),
         (["--bots", "random", "--jobs", "0"], "--jobs must be at least 1"),
-        (["--bots", "random", "--players", "7"], "players must be 2 to 5"),
+        (["--bots", "random", "--players", "7"], "--players: expected a whole number from 2 to 5"),
     ],
 )
 def test_cli_errors(

@@ -323,7 +323,8 @@ class Game:
         return events_for(self._state, player, start)
 
     def card(self, ref: str) -> int:
-        """The id of a card named ``"colour:type"``, e.g. ``game.card("red:soldier")``."""
+        """The id of a card named ``"colour:type"``, e.g. ``game.card("red:soldier")``;
+        ``ValueError`` if the game has no such card."""
         colour, _, name = ref.partition(":")
         colours = FAMILY_COLOURS[: self.config.families]
         try:
@@ -332,7 +333,7 @@ class Game:
         except ValueError:
             found = -1
         if found < 0:
-            raise KeyError(f"no card {ref!r} in this game")
+            raise ValueError(f"no card {ref!r} in this game")
         return found
 
     # -- records ------------------------------------------------------------------------
@@ -384,7 +385,7 @@ class Game:
         >>> new_game(players=3, seed=7).prompt()
         'Red: choose a card to place'
         >>> new_game(players=2, seed=7).prompt(lang="fr")
-        'Joueur 1 (rouge & vert) : choisissez une carte à placer'
+        'Rouge & vert : choisissez une carte à placer'
         """
         return labels.decision_label(self._state, viewer, lang)
 
@@ -397,7 +398,7 @@ class Game:
         return labels.card_label(self._state, card, viewer, lang)
 
     def player_label(self, player: int, lang: str = "en") -> str:
-        """A player's name: their colour, or "Player 1 (red & green)" with two families."""
+        """A player's name: their colour, or "Red & green" with two families."""
         return labels.player_label(self._state, player, lang)
 
 

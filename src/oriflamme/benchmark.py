@@ -82,12 +82,13 @@ def run(
     setups: tuple[tuple[str, GameConfig], ...] = SETUPS,
     progress: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Measure every set-up for about ``seconds`` each; one dict of figures per set-up."""
+    """Measure every set-up for about ``seconds`` each; one dict of figures per set-up.
+    ``progress(label)`` is called as each set-up is done."""
     rows = []
     for label, config in setups:
-        if progress is not None:
-            progress(label)
         row: dict[str, Any] = {"setup": label, **measure_playouts(config, seconds)}
         row["copy_us"] = round(measure_copy(config), 2)
         rows.append(row)
+        if progress is not None:
+            progress(label)
     return rows

@@ -10,8 +10,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..benchmark import run
-from .common import CliError
+from ..benchmark import SETUPS, run
+from .common import CliError, progress
 
 #: The columns shown, with their titles (``--json`` gives every figure).
 HEADINGS = {
@@ -49,11 +49,8 @@ def run_bench(args: argparse.Namespace, console: Console | None = None) -> int:
     console = console or Console()
     if args.seconds <= 0:
         raise CliError(f"--seconds must be positive, not {args.seconds}")
-    if console.is_terminal and not args.json:
-        with console.status("Measuring the engine's speed…") as status:
-            rows = run(args.seconds, progress=lambda label: status.update(f"Measuring {label}…"))
-    else:
-        rows = run(args.seconds)
+    with progress("bench", len(SETUPS), "set-ups") as report:
+        rows = run(args.seconds, progress=lambda _label: report(1))
     if args.json:
         console.out(json.dumps(rows), highlight=False)
     else:

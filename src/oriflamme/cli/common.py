@@ -2,17 +2,80 @@
 
 from __future__ import annotations
 
+import argparse
 import hashlib
-from collections.abc import Sequence
+import math
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Protocol
 
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from oriflamme.bots import Bot, make_bot
 
 
 class CliError(Exception):
     """Bad input on the command line; ``main`` prints the message and exits with code 2."""
+
+
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``), with a clear message.
+
+    >>> whole(2, 5)("3")
+    3
+    >>> whole(2, 5)("7")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a whole number from 2 to 5, not '7'
+    """
+    wanted = f"from {low} to {high}" if high is not None else f"of at least {low}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected a whole number {wanted}, not {text!r}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in some messages
+    return parse
+
+
+def check_first_player(args: argparse.Namespace) -> None:
+    """``--first-player`` names one of ``--players`` seats (or is ``random``: None)."""
+    first, players = args.first_player, args.players
+    if first is not None and not 0 <= first < players:
+        raise CliError(
+            f"--first-player must be a seat from 0 to {players - 1} or 'random', not {first}"
+        )
+
+
+def seconds(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse type: seconds from ``low`` (excluded if ``above``) to ``high``."""
+    wanted = f"more than {low:g} and at most {high:g}" if above else f"from {low:g} to {high:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            value = math.nan
+        if not (value > low if above else value >= low) or not value <= high:
+            raise argparse.ArgumentTypeError(f"expected seconds {wanted}, not {text!r}")
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -61,3 +124,45 @@ class LineReader:
         if not self.console.is_terminal:
             self.console.print(line.rstrip("\n"), markup=False, highlight=False)
         return line.rstrip("\r\n")
+
+
+@contextmanager
+def progress(what: str, total: int, unit: str) -> Iterator[Callable[[int], None]]:
+    """Report ``n`` more of ``total`` units done by calling the yielded function: a bar on a
+    terminal (stderr), else one line on stderr at every tenth, with the time left (a long run
+    whose output goes to a file or a pipe is never silent)."""
+    err = Console(stderr=True)
+    if err.is_terminal:
+        columns = (
+            TextColumn(what),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(unit),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+        )
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task(unit, total=total)
+            yield lambda n: bar.advance(task, n)
+        return
+    started = time.perf_counter()
+    done = 0
+    next_tenth = 1
+
+    def report(n: int) -> None:
+        nonlocal done, next_tenth
+        done += n
+        if done * 10 < next_tenth * total:
+            return
+        next_tenth = done * 10 // total + 1
+        elapsed = time.perf_counter() - started
+        left = elapsed * (total - done) / done
+        print(
+            f"{what}: {done}/{total} {unit} ({100 * done // total}%), {elapsed:.1f} s,"
+            f" about {left:.0f} s left",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    yield report

@@ -17,7 +17,7 @@ from oriflamme.api import ConfigError, RecordError
 from oriflamme.bots import BotSpecError, known_bots
 
 from .bench import run_bench
-from .common import CliError, LineSource
+from .common import CliError, LineSource, seconds, whole
 from .db import add_parser as add_db_parser
 from .db import run_db
 from .play import run_play
@@ -49,14 +49,8 @@ def _first_player(text: str) -> int | None:
         ) from None
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
-    return value
+#: Seeds are 64-bit (what storage and the tournament files keep).
+SEED = whole(0, 2**63 - 1)
 
 
 def _add_game_options(
@@ -64,7 +58,7 @@ def _add_game_options(
 ) -> None:
     parser.add_argument(
         "--players",
-        type=int,
+        type=whole(2, 5),
         default=default_players,
         required=default_players is None,
         metavar="N",
@@ -124,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(play, default_players=3, default_bots="medium")
     play.add_argument(
         "--seed",
-        type=int,
+        type=SEED,
         default=None,
         metavar="S",
         help="seed of the deal (default: a random one, printed)",
@@ -132,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", choices=("en", "fr"), default="en", help="language (default en)")
     play.add_argument(
         "--humans",
-        type=int,
+        type=whole(0, 5),
         default=1,
         metavar="K",
         help="the first K seats are humans taking turns at this terminal "
@@ -146,11 +140,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_game_options(simulate, default_players=None, default_bots="random")
     simulate.add_argument(
-        "--games", type=_positive_int, required=True, metavar="K", help="number of games"
+        "--games", type=whole(1), required=True, metavar="K", help="number of games"
     )
     simulate.add_argument(
         "--seed",
-        type=int,
+        type=SEED,
         default=0,
         metavar="S",
         help="seed of the first game; game i uses S+i (default 0)",
@@ -168,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--lang", choices=("en", "fr"), default="en", help="language")
     seen = replay.add_mutually_exclusive_group()
     seen.add_argument(
-        "--player", type=int, default=None, metavar="P", help="show what player P could see"
+        "--player", type=whole(0, 4), default=None, metavar="P",
+        help="show what player P (0 to 4) could see",
     )
     seen.add_argument(
         "--public", action="store_true", help="show what a spectator could see (the default)"
@@ -187,7 +182,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the engine benchmark and print games and decisions per second.",
     )
     bench.add_argument(
-        "--seconds", type=float, default=2.0, metavar="T", help="time per configuration (default 2)"
+        "--seconds",
+        type=seconds(0, 3600, above=True),
+        default=2.0,
+        metavar="T",
+        help="time per configuration (default 2)",
     )
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
 

@@ -14,7 +14,7 @@ from rich.text import Text
 from oriflamme.api import Action, ActionError, CardType, Game, card_help, new_game
 from oriflamme.bots import Bot, play_game
 
-from .common import CliError, LineReader, LineSource, seat_bots
+from .common import CliError, LineReader, LineSource, check_first_player, seat_bots
 from .labels import Labels
 from .render import board, options_list, result_table, winners_line
 
@@ -244,8 +244,9 @@ def run_play(
 ) -> int:
     """Set up the game the arguments describe and play it."""
     console = console or Console()
+    check_first_player(args)
     if not 0 <= args.humans <= args.players:
-        raise CliError(f"--humans must be 0 to {args.players}, not {args.humans}")
+        raise CliError(f"--humans must be 0 to {args.players} (the players), not {args.humans}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     game = new_game(
         players=args.players,

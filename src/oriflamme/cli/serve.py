@@ -8,10 +8,11 @@ import copy
 import logging
 import os
 import re
+import socket
 from pathlib import Path
 from typing import Any
 
-from .common import CliError
+from .common import CliError, seconds, whole
 
 #: Environment variables of the server's settings (``serve`` sets them for its processes).
 DB_ENV, BOT_DELAY_ENV = "ORIFLAMME_DB", "ORIFLAMME_BOT_DELAY"
@@ -54,16 +55,6 @@ def default_db() -> Path:
     return Path(user_data_dir("oriflamme")) / "oriflamme.sqlite3"
 
 
-def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, not {text!r}")
-    return value
-
-
 def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """Register the ``serve`` command."""
     parser = commands.add_parser(
@@ -74,7 +65,12 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "restarts. Open the printed URL to create a table and share its invite links.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--port",
+        type=whole(0, 65535),
+        default=8000,
+        help="port, 1 to 65535 (default 8000; 0: any free port, printed)",
+    )
     parser.add_argument(
         "--db",
         default=None,
@@ -85,14 +81,14 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=whole(1, 64),
         default=1,
         metavar="N",
         help="server processes sharing the port (default 1; more than 1 needs PostgreSQL)",
     )
     parser.add_argument(
         "--tables-per-hour",
-        type=int,
+        type=whole(0),
         default=120,
         metavar="N",
         help="tables one network address may create in an hour (default 120; 0: no limit). "
@@ -100,7 +96,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--bot-tables",
-        type=int,
+        type=whole(0),
         default=4,
         metavar="N",
         help="unfinished tables where only bots play that one address may have (default 4; "
@@ -108,11 +104,23 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--bot-delay",
-        type=_delay,
+        type=seconds(0, 60),
         default=0.8,
         metavar="SECONDS",
         help="shortest pause before a bot's move is shown (default 0.8)",
     )
+
+
+def free_port(host: str) -> int:
+    """A port free on ``host`` now (``--port 0``: the server says which it took)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family) as probe:
+            probe.bind((host, 0))
+            port: int = probe.getsockname()[1]
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}: {exc.strerror or exc}") from None
+    return port
 
 
 def database(args: argparse.Namespace) -> str:
@@ -138,12 +146,6 @@ def run_serve(args: argparse.Namespace) -> int:
     from oriflamme.server.storage import StoreError, is_postgres_url
 
     url = database(args)
-    if args.workers < 1:
-        raise CliError(f"--workers must be at least 1, not {args.workers}")
-    quotas = (("--tables-per-hour", args.tables_per_hour), ("--bot-tables", args.bot_tables))
-    for option, value in quotas:
-        if value < 0:
-            raise CliError(f"{option} must be 0 (no limit) or more, not {value}")
     if args.workers > 1 and not is_postgres_url(url):
         raise CliError(
             "several workers need a PostgreSQL database (--db postgresql://…): "
@@ -153,9 +155,10 @@ def run_serve(args: argparse.Namespace) -> int:
         where = asyncio.run(_check_database(url))
     except StoreError as exc:
         raise CliError(str(exc)) from None
+    port = args.port or free_port(args.host)
     host = f"[{args.host}]" if ":" in args.host else args.host
     workers = f", {args.workers} processes" if args.workers > 1 else ""
-    print(f"Oriflamme server: open http://{host}:{args.port}/ (games in the {where}{workers})",
+    print(f"Oriflamme server: open http://{host}:{port}/ (games in the {where}{workers})",
           flush=True)
     # The app is built in each process from these (several processes cannot share one object).
     os.environ[DB_ENV] = url
@@ -168,7 +171,7 @@ def run_serve(args: argparse.Namespace) -> int:
         "oriflamme.server.factory:app_from_environment",
         factory=True,
         host=args.host,
-        port=args.port,
+        port=port,
         workers=args.workers if args.workers > 1 else None,
         ws_max_size=WS_MAX_SIZE,
         # Views are a few KiB: compressing each one for each connection would cost more CPU

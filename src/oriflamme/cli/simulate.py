@@ -9,13 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from oriflamme.api import new_game
 from oriflamme.bots import play_game
 
-from .common import CliError, seat_bots
+from .common import CliError, check_first_player, progress, seat_bots
 
 
 def simulate(
@@ -31,13 +30,13 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and summarise them.
 
-    Wins are shared: every co-winner of a game counts a win, and ``tied_games`` counts the
-    games with more than one winner, so ``sum(wins) == games`` exactly when there is no tie.
+    A shared victory counts 1/k for each of its k co-winners (``Result.shares``, as in
+    tournaments), so ``sum(wins) == games``; ``tied_games`` counts the shared victories.
     """
     if games < 1:
         raise CliError(f"--games must be at least 1, not {games}")
     totals = [0] * players
-    wins = [0] * players
+    wins = [0.0] * players
     tied = 0
     decisions = 0
     names: list[str] = []
@@ -52,8 +51,8 @@ def simulate(
         assert result is not None
         for p, score in enumerate(result.scores):
             totals[p] += score
-        for p in result.winners:
-            wins[p] += 1
+        for p, share in enumerate(result.shares()):
+            wins[p] += share
         tied += len(result.winners) > 1
         decisions += len(game.history)
         if on_game is not None:
@@ -68,7 +67,7 @@ def simulate(
         "seed": seed,
         "bots": names,
         "mean_scores": [t / games for t in totals],
-        "wins": wins,
+        "wins": [round(w, 6) for w in wins],
         "tied_games": tied,
         "mean_decisions": decisions / games,
         "seconds": round(seconds, 3),
@@ -87,18 +86,16 @@ def run_simulate(args: argparse.Namespace, console: Console | None = None) -> in
         "first_player": args.first_player,
         "bots": args.bots,
     }
-    if console.is_terminal and not args.json:
-        with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("Playing", total=args.games)
-            summary = simulate(**kwargs, on_game=lambda: progress.advance(task))
-    else:
-        summary = simulate(**kwargs)
+    check_first_player(args)
+    with progress("simulate", args.games, "games") as report:
+        summary = simulate(**kwargs, on_game=lambda: report(1))
     if args.json:
         console.out(json.dumps(summary), highlight=False)
         return 0
     console.print(summary_table(summary))
     console.print(
-        f"{summary['games']} games, {summary['tied_games']} with a shared victory;"
+        f"{summary['games']} games, {summary['tied_games']} with a shared victory (each"
+        " co-winner counts 1/k of a win);"
         f" {summary['mean_decisions']:.1f} decisions per game; {summary['seconds']:.2f} s.",
         markup=False,
     )
@@ -113,5 +110,5 @@ def summary_table(summary: dict[str, Any]) -> Table:
     for p, (bot, mean, wins) in enumerate(
         zip(summary["bots"], summary["mean_scores"], summary["wins"], strict=True)
     ):
-        table.add_row(str(p), bot, f"{mean:.2f}", str(wins), f"{wins / games:.1%}")
+        table.add_row(str(p), bot, f"{mean:.2f}", f"{wins:g}", f"{wins / games:.1%}")
     return table

@@ -14,14 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from oriflamme.bots import known_bots
@@ -40,7 +32,7 @@ from oriflamme.tournament import (
     write_report,
 )
 
-from .common import CliError
+from .common import CliError, progress, whole
 
 DESCRIPTION = """\
 Play bots against each other and report win shares with 95% intervals, mean scores, time per
@@ -71,7 +63,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         f" (known bots: {', '.join(known_bots())})",
     )
     parser.add_argument(
-        "--players", type=int, default=3, metavar="N", help="players per game, 2 to 5 (default 3)"
+        "--players", type=whole(2, 5), default=3, metavar="N",
+        help="players per game, 2 to 5 (default 3)",
     )
     parser.add_argument(
         "--games",
@@ -96,7 +89,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "--edition", choices=("revised", "first"), default="revised", help="default revised"
     )
     parser.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="tournament seed (default 0)"
+        "--seed", type=whole(0, 2**63 - 1), default=0, metavar="S",
+        help="tournament seed (default 0)",
     )
     parser.add_argument(
         "--jobs",
@@ -171,46 +165,8 @@ def prepare_out(out: Path, force: bool) -> None:
 
 def play_with_progress(laid_out: Plan, args: argparse.Namespace) -> list[GameRecord]:
     """Play the games, with a progress bar on a terminal, else a line on stderr every 10%."""
-    total = laid_out.games
-    err = Console(stderr=True)
-    if err.is_terminal:
-        columns = (
-            TextColumn("Playing"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("games"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-        )
-        with Progress(*columns, console=err, transient=True) as progress:
-            task = progress.add_task("games", total=total)
-            return play(
-                laid_out,
-                args.backend,
-                args.jobs,
-                args.ray_address,
-                lambda n: progress.advance(task, n),
-            )
-    started = time.perf_counter()
-    done = 0
-    next_tenth = 1
-
-    def report(n: int) -> None:
-        nonlocal done, next_tenth
-        done += n
-        if done * 10 < next_tenth * total:
-            return
-        next_tenth = done * 10 // total + 1
-        elapsed = time.perf_counter() - started
-        left = elapsed * (total - done) / done
-        print(
-            f"tournament: {done}/{total} games ({100 * done // total}%), {elapsed:.1f} s,"
-            f" about {left:.0f} s left",
-            file=sys.stderr,
-        )
-
-    return play(laid_out, args.backend, args.jobs, args.ray_address, report)
+    with progress("tournament", laid_out.games, "games") as report:
+        return play(laid_out, args.backend, args.jobs, args.ray_address, report)
 
 
 def run_tournament(args: argparse.Namespace, console: Console | None = None) -> int:

@@ -444,6 +444,16 @@ class Result(NamedTuple):
     queue_cards: tuple[int, ...]  # tie-break: cards each player's families control in the Queue
     winners: tuple[int, ...]
 
+    def shares(self) -> tuple[float, ...]:
+        """Each player's share of the victory: 1/k for each of k co-winners (a shared victory,
+        R-END-1), 0 for the others; they add up to 1.
+
+        >>> Result((5, 5, 2), (1, 1, 0), (0, 1)).shares()
+        (0.5, 0.5, 0.0)
+        """
+        part = 1 / len(self.winners)
+        return tuple(part if p in self.winners else 0.0 for p in range(len(self.scores)))
+
 
 def result(s: State) -> Result | None:
     if s.phase != OVER:

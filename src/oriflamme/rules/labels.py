@@ -14,7 +14,7 @@ per-language tables of format strings; ``lang`` is ``"en"`` or ``"fr"``.
 >>> decision_label(s, None, "en"), decision_label(s, None, "fr")
 ('Red: choose a card to place', 'Rouge : choisissez une carte à placer')
 >>> player_label(new_state(GameConfig(players=2), seed=1), 1, "fr")
-'Joueur 2 (bleu & jaune)'
+'Bleu & jaune'
 >>> action_label(s, Action.place(3, END), None, "en")
 'Place a card at the end of the Queue'
 """
@@ -45,7 +45,7 @@ __all__ = [
 
 _WORDS: Mapping[str, Mapping[str, str]] = {
     "en": {
-        "player.two": "Player {n} ({first} & {second})",
+        "player.two": "{first} & {second}",
         "card.known": "{Colour} {name}",
         "card.hidden": "{Colour} face-down card",
         "card.own": "your {name}",
@@ -110,7 +110,7 @@ _WORDS: Mapping[str, Mapping[str, str]] = {
         "event.game_ended": "The game ended",
     },
     "fr": {
-        "player.two": "Joueur {n} ({first} & {second})",
+        "player.two": "{first} & {second}",
         "card.known": "{name} {colour}",
         "card.hidden": "carte {colour} face cachée",
         "card.own": "votre {name}",
@@ -298,15 +298,16 @@ def family_label(s: State, family: int, lang: str) -> str:
 
 
 def player_label(s: State, player: int, lang: str) -> str:
-    """The player's colour (``"Red"``), or in the two-families variant their number and two
-    colours: ``"Player 1 (red & green)"`` / ``"Joueur 1 (rouge & vert)"``."""
+    """The player's colour (``"Red"``), or in the two-families variant their two colours:
+    ``"Red & green"`` / ``"Rouge & vert"``. Players are never numbered on screen (the command
+    line numbers seats from 0, like the API; one numbering only)."""
     _words(lang)
     if not 0 <= player < s.config.players:
         raise ValueError(f"player must be 0 to {s.config.players - 1}, not {player}")
     if not s.config.two_families:
         return family_label(s, player, lang)
     first, second = (family_colour_name(f, lang) for f in s.config.player_families(player))
-    return _say(lang, "player.two", n=player + 1, first=first, second=second)
+    return _say(lang, "player.two", first=_capitalise(first), second=second)
 
 
 def _named(card_type: int, family: int | None, lang: str) -> _Noun:

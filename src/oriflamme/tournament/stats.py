@@ -21,7 +21,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from oriflamme.api import CardType, card_name
+from oriflamme.api import CardType, Result, card_name
 
 from .schedule import Settings
 from .worker import UNKNOWN, GameRecord
@@ -51,9 +51,10 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
 
 
 def win_shares(record: GameRecord) -> list[float]:
-    """Each seat's share of the win: 1/k for each of k winners, 0 for the others."""
-    winners = record.outcome.winners
-    return [1 / len(winners) if seat in winners else 0.0 for seat in range(len(record.lineup))]
+    """Each seat's share of the win: 1/k for each of k winners, 0 for the others
+    (``Result.shares``, the one definition)."""
+    o = record.outcome
+    return list(Result(tuple(o.scores), tuple(o.queue_cards), tuple(o.winners)).shares())
 
 
 def ranks(record: GameRecord) -> list[int]:
