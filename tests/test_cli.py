@@ -43,7 +43,7 @@ class Player:
         shown = OPTION.findall(new)
         if shown:
             self.options = shown
-        elif "press Enter" in new:
+        elif "press Enter" in new or "appuyez sur Entrée" in new:
             return "\n"
         if self.script:
             return self.script.pop(0) + "\n"
@@ -99,7 +99,7 @@ def test_full_embrasement_game_in_french() -> None:
     )
     assert code == 0, out[-2000:]
     assert "Soldat (Personnage)" in out
-    assert "Final scores" in out
+    assert "Scores finaux" in out
 
 
 def test_full_two_family_hot_seat_game() -> None:

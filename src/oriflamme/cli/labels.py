@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from oriflamme.api import Action, CardType, Game, card_name, family_colour_name
 
+from .texts import Texts
+
 
 class Labels:
     """Labels of one game in one language; ``viewer`` is a player, or None for the public.
@@ -14,6 +16,8 @@ class Labels:
     def __init__(self, game: Game, lang: str = "en") -> None:
         self.game = game
         self.lang = lang
+        #: The terminal's own texts in this language (the board's words, the help, errors).
+        self.say = Texts(lang)
 
     def colour(self, family: int) -> str:
         return family_colour_name(family, self.lang).capitalize()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from rich.console import Console
@@ -54,12 +55,21 @@ SEED = whole(0, 2**63 - 1)
 
 
 def _add_game_options(
-    parser: argparse.ArgumentParser, default_players: int | None, default_bots: str
+    parser: argparse.ArgumentParser,
+    default_players: int | None,
+    default_bots: str,
+    unset: bool = False,
 ) -> None:
+    """The set-up options; with ``unset``, options not given are left out of the arguments
+    (``play.SETUP_DEFAULTS`` fills them in), so that the command sees which ones were given."""
+
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if unset else value
+
     parser.add_argument(
         "--players",
         type=whole(2, 5),
-        default=default_players,
+        default=default(default_players),
         required=default_players is None,
         metavar="N",
         help="number of players, 2 to 5"
@@ -67,27 +77,27 @@ def _add_game_options(
     )
     parser.add_argument(
         "--cards",
-        default="base",
+        default=default("base"),
         metavar="SET",
         help="'base', 'embrasement', or 10 card names separated by commas (default base)",
     )
     parser.add_argument(
         "--variant",
         choices=("two-families", "standard"),
-        default=None,
+        default=default(None),
         help="two-families (the 2-player variant, default for 2 players) or standard",
     )
     parser.add_argument(
         "--first-player",
         type=_first_player,
-        default=0,
+        default=default(0),
         metavar="P",
         help="who places first in round 1: a player number or 'random' (default 0)",
     )
     parser.add_argument(
         "--edition",
         choices=("revised", "first"),
-        default="revised",
+        default=default("revised"),
         help="rules edition (default revised)",
     )
     bots = ", ".join(known_bots())
@@ -112,16 +122,36 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play a game in the terminal against bots or friends (hot-seat)",
-        description="Play a game. You are player 0; the other seats are bots unless --humans "
-        "gives more seats to people sharing this terminal.",
+        description="Play a game. You are seat 0; the other seats are bots unless --humans "
+        "gives more seats to people sharing this terminal. --load continues a saved game.",
     )
-    _add_game_options(play, default_players=3, default_bots="medium")
+    _add_game_options(play, default_players=3, default_bots="medium", unset=True)
     play.add_argument(
         "--seed",
         type=SEED,
-        default=None,
+        default=argparse.SUPPRESS,
         metavar="S",
         help="seed of the deal (default: a random one, printed)",
+    )
+    play.add_argument(
+        "--load",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="continue a saved game, a position or a replay (the file sets the players, cards,"
+        " variant and edition; seats and bots as for a new game)",
+    )
+    play.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write the whole game to FILE when it ends (or is left)",
+    )
+    play.add_argument(
+        "--force",
+        action="store_true",
+        help="with --save: replace FILE if it exists (otherwise an existing file is refused)",
     )
     play.add_argument("--lang", choices=("en", "fr"), default="en", help="language (default en)")
     play.add_argument(

@@ -1,4 +1,9 @@
-"""``oriflamme play``: a game in the terminal, humans (hot-seat) against bots."""
+"""``oriflamme play``: a game in the terminal, humans (hot-seat) against bots.
+
+Every line it prints is in the game's language: the rules' labels (``oriflamme.api``) and the
+terminal's own texts (``texts``). A game can be saved at any time (``save FILE``), when it ends,
+and before leaving (``quit``, Ctrl-C), and continued later with ``--load FILE``.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,15 @@ import argparse
 import json
 import random
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from oriflamme.api import Action, ActionError, CardType, Game, card_help, new_game
-from oriflamme.bots import Bot, play_game
+from oriflamme.api import Action, ActionError, CardType, Game, card_help, load, new_game
+from oriflamme.bots import Bot, bot_move
 
 from .common import CliError, LineReader, LineSource, check_first_player, seat_bots
 from .labels import Labels
@@ -20,15 +27,15 @@ from .render import board, options_list, result_table, winners_line
 
 #: How many log lines a turn shows at most (``log`` shows them all).
 RECENT_EVENTS = 25
-
-COMMANDS_HELP = """\
-Answer with the number of an option or its notation (e.g. 'reveal 12', 'place 3 end').
-Commands:
-  help CARD   the text of a card, e.g. 'help soldier' or 'help royal decree'
-  board       show the table and the options again
-  log         the whole game log as you may see it
-  save FILE   save the game (JSON; 'oriflamme replay FILE' plays it back)
-  quit        leave the game"""
+#: The options that set a game up (a loaded game brings its own), and their defaults.
+SETUP_DEFAULTS: dict[str, Any] = {
+    "players": 3,
+    "cards": "base",
+    "variant": None,
+    "first_player": 0,
+    "edition": "revised",
+    "seed": None,
+}
 
 
 class _Quit(Exception):
@@ -37,6 +44,14 @@ class _Quit(Exception):
 
 class _EndOfInput(Exception):
     """The input ended while the game waited for an answer."""
+
+
+def save_name(text: str) -> Path:
+    """The file a typed name means: quotes around it are not part of it, ``~`` is the home."""
+    name = text.strip()
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
+        name = name[1:-1].strip()
+    return Path(name).expanduser()
 
 
 class PlaySession:
@@ -50,6 +65,7 @@ class PlaySession:
         console: Console,
         reader: LineReader,
         lang: str = "en",
+        save_to: Path | None = None,
     ) -> None:
         self.game = game
         self.humans = tuple(humans)
@@ -57,7 +73,9 @@ class PlaySession:
         self.console = console
         self.reader = reader
         self.labels = Labels(game, lang)
+        self.say = self.labels.say
         self.lang = lang
+        self.save_to = save_to
         self.seen: dict[int | None, int] = {}
         self.last_human: int | None = None
         #: Whose eyes the shared screen is for outside a turn: the only human, or nobody.
@@ -65,26 +83,37 @@ class PlaySession:
 
     # -- the game loop ------------------------------------------------------------------------
     def run(self) -> int:
-        """Play to the end; 0 when finished or quit, 1 if the input ended first."""
+        """Play to the end; 0 when finished or left, 1 if the input ended first."""
         try:
-            while True:
-                play_game(self.game, self.bots, on_step=self._after_bot)
-                if self.game.is_over:
-                    break
-                if not self._forced_move():
-                    d = self.game.decision()
-                    assert d is not None
+            while not self.game.is_over:
+                d = self.game.decision()
+                assert d is not None
+                if d.player in self.bots:
+                    self._bot_turn(d.player)
+                elif not self._forced_move():
                     self._human_turn(d.player)
         except _Quit:
-            self.console.print("Game abandoned.")
+            self._leave("abandoned")
             return 0
+        except KeyboardInterrupt:
+            self.console.print()
+            self._leave("interrupted")
+            return 130
         except _EndOfInput:
-            self.console.print("[red]The input ended before the game did.[/red]")
+            self.console.print(Text(self.say("input_ended"), style="red"))
+            if self.save_to is not None:
+                self._write(self.save_to, ask=False)
             return 1
         self._finish()
         return 0
 
-    def _after_bot(self, game: Game, player: int, action: Action) -> None:
+    def _bot_turn(self, player: int) -> None:
+        """The bot of ``player`` decides, with a spinner while it thinks (on a terminal)."""
+        bot = self.bots[player]
+        thinking = self.say("thinking", player=self.labels.player(player), bot=bot.name)
+        status = self.console.status(thinking) if self.console.is_terminal else nullcontext()
+        with status:
+            bot_move(self.game, bot)
         if not self.humans:
             self._print_events(None)
 
@@ -97,7 +126,7 @@ class PlaySession:
         label = self.labels.action(legal[0], self.screen_viewer)
         self.game.apply(legal[0])
         who = self.labels.player(d.player)
-        self.console.print(f"Only one option for {who}: {label} (applied automatically).")
+        self.console.print(self.say("only_option", player=who, label=label), markup=False)
         return True
 
     # -- a human's turn -------------------------------------------------------------------------
@@ -106,8 +135,8 @@ class PlaySession:
         if len(self.humans) > 1 and self.last_human != player:
             self.console.clear()
             self.console.rule()
-            self.console.print(f"Pass to {name}, then press Enter.")
-            if self._read("").strip().lower() in ("quit", "exit"):
+            self.console.print(self.say("pass_to", player=name), markup=False)
+            if self.say.command(self._read("").strip() or "-") == "quit":
                 raise _Quit
         self.last_human = player
         legal = self.game.legal_actions()
@@ -140,62 +169,91 @@ class PlaySession:
         words = line.split()
         if not words:
             return None
-        command, rest = words[0].lower(), " ".join(words[1:])
-        if command in ("quit", "exit"):
+        command, rest = self.say.command(words[0]), line.strip()[len(words[0]) :].strip()
+        if command == "quit":
             raise _Quit
-        if command in ("help", "?"):
+        if command == "help":
             self._help(rest)
             return None
         if command == "log":
-            for text in self.labels.log_lines(player) or ["(nothing has happened yet)"]:
+            for text in self.labels.log_lines(player) or [self.say("nothing_yet")]:
                 self.console.print(text, markup=False)
             return None
         if command == "board":
             self._show_turn(player, legal)
             return None
         if command == "save":
-            self._save(rest)
+            if not rest:
+                self._complain(self.say("save_where"))
+            else:
+                self._write(save_name(rest), ask=True)
             return None
         if line.strip().isdigit():
             number = int(line)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            self._complain(f"There is no option {number}: choose 1 to {len(legal)}.")
+            self._complain(self.say("no_option", n=number, count=len(legal)))
             return None
         try:
             action = Action.parse(line)
         except ActionError:
-            self._complain(
-                f"Not understood: {line.strip()!r}. Type an option number (1 to {len(legal)}),"
-                " an action such as 'reveal 12', or 'help'."
-            )
+            self._complain(self.say("not_understood", line=line.strip(), count=len(legal)))
             return None
         if action not in legal:
-            self._complain(f"'{action}' is not a legal option now; type 'board' to see them.")
+            self._complain(self.say("not_legal", action=action))
             return None
         return action
 
     def _help(self, topic: str) -> None:
         if not topic:
-            self.console.print(COMMANDS_HELP, markup=False)
+            self.console.print(self.say("help"), markup=False)
             return
         try:
             card_type = CardType.from_name(topic)
         except ValueError:
-            self._complain(f"No card named {topic!r}; try e.g. 'help soldier'.")
+            self._complain(self.say("no_card", name=topic))
             return
         self.console.print(card_help(card_type, self.lang), markup=False)
 
-    def _save(self, path: str) -> None:
-        if not path:
-            self._complain("Say where to save: save FILE")
-            return
+    # -- saving and leaving ---------------------------------------------------------------------
+    def _write(self, path: Path, ask: bool) -> bool:
+        """Save the whole game to ``path``; an existing file is replaced only if the player says
+        so (``ask``) or ``--force`` allowed it already. True if saved."""
+        if ask and path.exists() and not self._confirm(self.say("overwrite", path=path)):
+            self.console.print(self.say("not_overwritten", path=path), markup=False)
+            return False
         try:
-            Path(path).write_text(json.dumps(self.game.save(), indent=1), encoding="utf-8")
+            path.write_text(json.dumps(self.game.save(), indent=1), encoding="utf-8")
         except OSError as exc:
-            self._complain(f"Cannot save to {path}: {exc.strerror}")
+            self._complain(self.say("cannot_save", path=path, reason=exc.strerror or exc))
+            return False
+        self.console.print(self.say("saved", path=path), markup=False)
+        return True
+
+    def _confirm(self, question: str) -> bool:
+        answer = self.reader.read(question)
+        return answer is not None and self.say.yes(answer)
+
+    def _offer_save(self, question: str) -> None:
+        """Save where ``--save`` says, or ask for a file name (Enter: no save)."""
+        if self.save_to is not None:
+            self._write(self.save_to, ask=False)
             return
-        self.console.print(f"Saved to {path}.", markup=False)
+        if not self.humans:
+            return
+        while True:
+            try:
+                answer = self.reader.read(question)
+            except KeyboardInterrupt:  # a second Ctrl-C leaves at once
+                return
+            if answer is None or not answer.strip():
+                return
+            if self._write(save_name(answer), ask=True):
+                return
+
+    def _leave(self, why: str) -> None:
+        self._offer_save(self.say("offer_save"))
+        self.console.print(self.say(why), markup=False)
 
     def _complain(self, message: str) -> None:
         self.console.print(Text(message, style="red"))
@@ -213,7 +271,7 @@ class PlaySession:
         self.seen[viewer] = start + len(self.game.events(viewer, start))
         if len(lines) > RECENT_EVENTS:
             skipped = len(lines) - RECENT_EVENTS
-            self.console.print(f"… {skipped} earlier events (type 'log' to see them)", style="dim")
+            self.console.print(self.say("earlier_events", n=skipped), style="dim")
             lines = lines[-RECENT_EVENTS:]
         for text in lines:
             self.console.print(f"  {text}", markup=False, highlight=False)
@@ -222,7 +280,7 @@ class PlaySession:
         viewer = self.screen_viewer
         if viewer is None and self.humans:
             self.seen[None] = min(self.seen.get(h, 0) for h in self.humans)
-        self.console.rule("The game is over")
+        self.console.rule(self.say("game_over"))
         self._print_events(viewer)
         self.console.print(board(self.game.observe(viewer), self.labels))
         result = self.game.result()
@@ -232,43 +290,73 @@ class PlaySession:
         tied = [p for p, score in enumerate(result.scores) if score == top]
         if len(tied) > 1:
             names = ", ".join(self.labels.player(p) for p in tied)
-            self.console.print(
-                f"Tie on {top} Influence between {names}: the most cards controlled in the"
-                " Queue wins (R-END-1)."
-            )
+            self.console.print(self.say("tie", score=top, players=names), markup=False)
         self.console.print(Text(winners_line(result, self.labels), style="bold"))
+        self._offer_save(self.say("offer_save_end"))
+
+
+def _setup(args: argparse.Namespace) -> dict[str, Any]:
+    """The set-up options: those given, the others at their defaults."""
+    return {name: getattr(args, name, default) for name, default in SETUP_DEFAULTS.items()}
+
+
+def _given(args: argparse.Namespace) -> list[str]:
+    return [name for name in SETUP_DEFAULTS if hasattr(args, name)]
 
 
 def run_play(
     args: argparse.Namespace, input: LineSource | None = None, console: Console | None = None
 ) -> int:
-    """Set up the game the arguments describe and play it."""
+    """Set up the game the arguments describe (or load it) and play it."""
     console = console or Console()
-    check_first_player(args)
-    if not 0 <= args.humans <= args.players:
-        raise CliError(f"--humans must be 0 to {args.players} (the players), not {args.humans}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    game = new_game(
-        players=args.players,
-        cards=args.cards,
-        variant=args.variant,
-        edition=args.edition,
-        first_player=args.first_player,
-        seed=seed,
-    )
+    save_to = None if args.save is None else save_name(str(args.save))
+    if save_to is not None and save_to.exists() and not args.force:
+        raise CliError(f"--save: {save_to} exists already (add --force to replace it)")
+    if args.load is not None:
+        given = _given(args)
+        if given:
+            option = "--" + given[0].replace("_", "-")
+            raise CliError(f"{option} is not allowed with --load (the saved game sets it)")
+        game = load(save_name(str(args.load)))
+        if game.is_over:
+            raise CliError(
+                f"{args.load}: this game is over ('oriflamme replay {args.load}' shows it)"
+            )
+        seed = game.seed if game.seed is not None else random.SystemRandom().randrange(2**31)
+    else:
+        setup = _setup(args)
+        check_first_player(argparse.Namespace(**setup))
+        seed = setup["seed"]
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        game = new_game(
+            players=setup["players"],
+            cards=setup["cards"],
+            variant=setup["variant"],
+            edition=setup["edition"],
+            first_player=setup["first_player"],
+            seed=seed,
+        )
+    players = game.config.players
+    if not 0 <= args.humans <= players:
+        raise CliError(f"--humans must be 0 to {players} (the players), not {args.humans}")
     humans = list(range(args.humans))
-    bots = seat_bots(args.bots, [p for p in range(args.players) if p >= args.humans], seed)
-    session = PlaySession(game, humans, bots, console, LineReader(console, input), args.lang)
-    labels = session.labels
-    cfg = game.config
-    console.print(
-        f"Oriflamme: {cfg.players} players, {cfg.card_set_name()} cards, {cfg.variant},"
-        f" {cfg.edition} edition, seed {seed}.",
-        markup=False,
-    )
-    for p in range(cfg.players):
-        who = f"{bots[p].name} bot" if p in bots else "human"
-        console.print(f"  seat {p}, {labels.player(p)}: {who}", markup=False)
+    bots = seat_bots(args.bots, [p for p in range(players) if p >= args.humans], seed)
+    reader = LineReader(console, input)
+    session = PlaySession(game, humans, bots, console, reader, args.lang, save_to)
+    say, labels = session.say, session.labels
+    words = say.setup(game.config)
+    if args.load is not None:
+        line = say("banner_loaded", file=args.load, players=players, round=game.round, **words)
+    else:
+        line = say("banner", players=players, seed=seed, **words)
+    console.print(line, markup=False)
+    for p in range(players):
+        if p in bots:
+            text = say("seat_bot", seat=p, player=labels.player(p), bot=bots[p].name)
+        else:
+            text = say("seat_human", seat=p, player=labels.player(p))
+        console.print(text, markup=False)
     if humans:
-        console.print("Type 'help' for the commands.")
+        console.print(say("type_help"), markup=False)
     return session.run()

@@ -42,17 +42,19 @@ def stack_panel(
     top = stack[-1]
     body = card_name_text(top, labels)
     body.stylize("bold")
-    body.append("\nface up" if top["face_up"] else "\nface down", style="dim")
+    say = labels.say
+    body.append("\n" + say("face_up" if top["face_up"] else "face_down"), style="dim")
     if top["tokens"]:
-        body.append(f"\n{top['tokens']} token{'s' if top['tokens'] != 1 else ''}")
+        n = top["tokens"]
+        body.append("\n" + (say("tokens_one") if n == 1 else say("tokens_many", n=n)))
     if top["corrupted_by"] is not None:
-        body.append("\ncorrupted: ")
+        body.append("\n" + say("corrupted"))
         body.append(labels.colour(top["corrupted_by"]), style=family_style(top["corrupted_by"]))
     for below in reversed(stack[:-1]):
-        body.append("\n below: ", style="dim")
+        body.append("\n" + say("below"), style="dim")
         body.append_text(card_name_text(below, labels))
         if below["face_up"]:
-            body.append(" (up)", style="dim")
+            body.append(say("up"), style="dim")
     title = f"▶ {index + 1}" if at_cursor else str(index + 1)
     return Panel(body, title=title, border_style=family_style(top["controller"]), expand=False)
 
@@ -60,7 +62,7 @@ def stack_panel(
 def queue_view(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
     queue = observation["queue"]
     if not queue:
-        return Text("The Queue is empty.", style="dim")
+        return Text(labels.say("queue_empty"), style="dim")
     cursor = observation.get("cursor")
     panels = [stack_panel(st, i, labels, i == cursor) for i, st in enumerate(queue)]
     return Columns(panels)
@@ -70,8 +72,10 @@ def players_table(observation: Mapping[str, Any], labels: Labels) -> Table:
     viewer = observation["viewer"]
     decision = observation["decision"]
     table = Table(show_edge=False, pad_edge=False, box=None)
-    for heading in ("Player", "Influence", "Hand", "Set aside", ""):
-        table.add_column(heading)
+    say = labels.say
+    for key in ("col_player", "col_influence", "col_hand", "col_set_aside"):
+        table.add_column(say(key))
+    table.add_column("")
     for p, influence in enumerate(observation["influence"]):
         families = [f for f in observation["families"] if f["player"] == p]
         name = Text()
@@ -81,9 +85,9 @@ def players_table(observation: Mapping[str, Any], labels: Labels) -> Table:
             name.append(labels.colour(fam["family"]), style=family_style(fam["family"]))
         notes = []
         if p == viewer:
-            notes.append("you")
+            notes.append(say("you"))
         if decision is not None and decision["player"] == p:
-            notes.append("to decide")
+            notes.append(say("to_decide"))
         table.add_row(
             name,
             str(influence),
@@ -98,9 +102,10 @@ def zone_line(
     title: str, family: Mapping[str, Any], cards: Sequence[Mapping[str, Any]], labels: Labels
 ) -> Text:
     """``Hand (Red): #3 Spy, #5 Lord``: one zone of one family, ``none`` when empty."""
-    line = Text(f"{title} ({labels.colour(family['family'])}): ", style="bold")
+    colon = " : " if labels.lang == "fr" else ": "
+    line = Text(f"{title} ({labels.colour(family['family'])}){colon}", style="bold")
     if not cards:
-        line.append("none", style="dim")
+        line.append(labels.say("none"), style="dim")
     for i, entry in enumerate(cards):
         if i:
             line.append(", ")
@@ -114,8 +119,8 @@ def own_cards(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
     for fam in observation["families"]:
         if "hand" not in fam:
             continue
-        for zone, title in (("hand", "Hand"), ("set_aside", "Set aside")):
-            lines.append(zone_line(title, fam, fam[zone], labels))
+        for zone in ("hand", "set_aside"):
+            lines.append(zone_line(labels.say(f"zone_{zone}"), fam, fam[zone], labels))
     return Group(*lines)
 
 
@@ -124,19 +129,20 @@ def public_piles(observation: Mapping[str, Any], labels: Labels) -> list[Text]:
     are left out."""
     lines = []
     for fam in observation["families"]:
-        for zone, title in (("discarded", "Discarded"), ("eliminated", "Eliminated")):
+        for zone in ("discarded", "eliminated"):
             if fam[zone]:
-                lines.append(zone_line(title, fam, fam[zone], labels))
+                lines.append(zone_line(labels.say(f"zone_{zone}"), fam, fam[zone], labels))
     return lines
 
 
 def board(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
     """The whole table as ``observation``'s viewer may see it."""
     phase = observation["phase"]
-    header = Text(f"Round {observation['round']} of {ROUNDS}", style="bold")
+    say = labels.say
+    header = Text(say("round", n=observation["round"], rounds=ROUNDS), style="bold")
     if phase != "over":
-        first = observation["first_player"]
-        header.append(f" · {phase} · first player: {labels.player(first)}")
+        first = labels.player(observation["first_player"])
+        header.append(f" · {say(f'phase_{phase}')} · {say('first_player', player=first)}")
     parts: list[RenderableType] = [header, queue_view(observation, labels)]
     parts.append(players_table(observation, labels))
     parts.extend(public_piles(observation, labels))
@@ -157,11 +163,13 @@ def options_list(lines: Sequence[str]) -> Text:
 
 def result_table(result: Result, labels: Labels) -> Table:
     """Final Influence, the tie-break (cards controlled in the Queue) and the winners."""
-    table = Table(title="Final scores")
-    for heading in ("Player", "Influence", "Cards in the Queue", ""):
-        table.add_column(heading)
+    say = labels.say
+    table = Table(title=say("final_scores"))
+    for key in ("col_player", "col_influence", "col_queue_cards"):
+        table.add_column(say(key))
+    table.add_column("")
     for p, score in enumerate(result.scores):
-        mark = "winner" if p in result.winners else ""
+        mark = say("winner_mark") if p in result.winners else ""
         table.add_row(labels.player(p), str(score), str(result.queue_cards[p]), mark)
     return table
 
@@ -169,5 +177,5 @@ def result_table(result: Result, labels: Labels) -> Table:
 def winners_line(result: Result, labels: Labels) -> str:
     names = [labels.player(p) for p in result.winners]
     if len(names) == 1:
-        return f"Winner: {names[0]}."
-    return f"Shared victory: {', '.join(names)}."
+        return labels.say("winner", player=names[0])
+    return labels.say("shared_victory", players=", ".join(names))

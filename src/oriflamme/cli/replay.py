@@ -23,18 +23,24 @@ def run_replay(
     if viewer is not None and not 0 <= viewer < final.config.players:
         raise CliError(f"--player must be 0 to {final.config.players - 1}, not {viewer}")
     if final.seed is None:
-        console.print("This record has no history: here is its position.")
-        console.print(board(final.observe(viewer), Labels(final, args.lang)))
+        labels = Labels(final, args.lang)
+        console.print(labels.say("no_history"), markup=False)
+        console.print(board(final.observe(viewer), labels))
         return 0
     actions = final.history
     game = Game.from_replay(final.replay(), upto=0)
     labels = Labels(game, args.lang)
-    cfg = game.config
+    say = labels.say
+    who = labels.player(viewer) if viewer is not None else say("a_spectator")
     console.print(
-        f"Replay: {cfg.players} players, {cfg.card_set_name()} cards, {cfg.variant},"
-        f" seed {game.seed}, {len(actions)} actions; viewed by "
-        + (labels.player(viewer) if viewer is not None else "a spectator")
-        + ".",
+        say(
+            "replay_banner",
+            players=game.config.players,
+            seed=game.seed,
+            actions=len(actions),
+            viewer=who,
+            **say.setup(game.config),
+        ),
         markup=False,
     )
     console.print(board(game.observe(viewer), labels))
@@ -42,10 +48,10 @@ def run_replay(
     waiting = not args.all
     for step, action in enumerate(actions, start=1):
         if waiting:
-            answer = reader.read("Enter: next action, q: quit > ")
+            answer = reader.read(say("next_or_quit"))
             if answer is None:
                 waiting = False
-            elif answer.strip().lower() in ("q", "quit"):
+            elif answer.strip().lower() in say("quit_words").split():
                 return 0
         d = game.decision()
         if action not in game.legal_actions():  # before any label: the action may name nothing
@@ -62,7 +68,7 @@ def run_replay(
             console.print(f"  {line}", markup=False, highlight=False)
         console.print(board(game.observe(viewer), labels))
     if game.position() != final.position():
-        console.print("[red]Warning: the saved position differs from its replayed history.[/red]")
+        console.print(Text(say("position_differs"), style="red"))
     result = game.result()
     if result is not None:
         console.print(result_table(result, labels))
