@@ -17,6 +17,7 @@ from oriflamme.bots import (
     make_bot,
     play_game,
     register_bot,
+    unregister_bot,
 )
 from oriflamme.bots.base import parse_spec
 
@@ -201,7 +202,11 @@ def test_bot_spec_options_reach_the_factory() -> None:
         return RandomBot(seed)
 
     register_bot("test-options", factory, "a bot for this test", options=("depth", "width"))
-    make_bot("test-options:depth=3:width=2", 9)
+    try:
+        make_bot("test-options:depth=3:width=2", 9)
+    finally:
+        unregister_bot("test-options")
+    assert "test-options" not in known_bots()
     assert seen == [(9, {"depth": "3", "width": "2"})]
     assert parse_spec("x") == ("x", {})
     with pytest.raises(BotSpecError, match="expected key=value"):

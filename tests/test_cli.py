@@ -45,6 +45,8 @@ class Player:
             self.options = shown
         elif "press Enter" in new or "appuyez sur Entrée" in new:
             return "\n"
+        if not self.script and ("Save the" in new or "Sauvegarder la partie" in new):
+            return "\n"  # the offer to save at the end: no file (not an option number)
         if self.script:
             return self.script.pop(0) + "\n"
         if not self.options:

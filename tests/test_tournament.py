@@ -15,7 +15,7 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
 from types import ModuleType
@@ -28,7 +28,7 @@ from openskill.models import PlackettLuce
 
 from oriflamme import tournament
 from oriflamme.api import Action, Game, new_game
-from oriflamme.bots import Bot, known_bots, make_bot, register_bot
+from oriflamme.bots import Bot, make_bot, register_bot, unregister_bot
 from oriflamme.cli import main
 from oriflamme.tournament import (
     GameRecord,
@@ -78,10 +78,14 @@ def _broken(seed: int, options: Mapping[str, str]) -> Bot:
     return BrokenBot()
 
 
-if FIRST not in known_bots():
+@pytest.fixture(autouse=True, scope="module")
+def _test_bots() -> Iterator[None]:
+    """The two test bots exist while this module runs (workers are forked and inherit them)."""
     register_bot(FIRST, _first, "first legal action (tests)")
-if BROKEN not in known_bots():
     register_bot(BROKEN, _broken, "illegal actions (tests)")
+    yield
+    unregister_bot(FIRST)
+    unregister_bot(BROKEN)
 
 
 # -- schedule ------------------------------------------------------------------------------------
@@ -175,8 +179,18 @@ def test_a_broken_bot_fails_the_tournament_with_the_game_named() -> None:
 
 # -- card statistics on hand-checked games ------------------------------------------------------
 
-CARDS = ("archer", "soldier", "spy", "heir", "lord", "shapeshifter", "ambush", "trap", "queen",
-         "assassination")
+CARDS = (
+    "archer",
+    "soldier",
+    "spy",
+    "heir",
+    "lord",
+    "shapeshifter",
+    "ambush",
+    "trap",
+    "queen",
+    "assassination",
+)
 
 
 class ScriptBot:
@@ -215,9 +229,7 @@ def test_spy_and_trap_steals_credited_to_the_right_cards() -> None:
         round=6,
         influence=[1, 1, 1],
     )
-    o = _play_script(
-        game, ["reveal red:spy", "player 1", "target green:trap", "reveal red:heir"]
-    )
+    o = _play_script(game, ["reveal red:spy", "player 1", "target green:trap", "reveal red:heir"])
     assert o.scores == (5, 0, 2) and o.winners == (0,)
     assert o.decisions == (3, 1, 0)
     assert o.cards.influence == {"spy": 2, "soldier": 1, "trap": 1, "heir": 2}
@@ -307,8 +319,18 @@ def test_bot_and_seat_figures_by_hand() -> None:
 def test_card_type_figures_by_hand() -> None:
     summary = summarise(Settings(bots=("a", "b"), players=2, games=3), HAND_GAMES)
     rows = {row["type"]: row for row in summary["card_types"]}
-    assert list(rows) == ["archer", "soldier", "spy", "heir", "assassination", "royal_decree",
-                          "lord", "shapeshifter", "ambush", "conspiracy"]
+    assert list(rows) == [
+        "archer",
+        "soldier",
+        "spy",
+        "heir",
+        "assassination",
+        "royal_decree",
+        "lord",
+        "shapeshifter",
+        "ambush",
+        "conspiracy",
+    ]
     assert rows["soldier"]["influence"] == 4
     assert rows["soldier"]["influence_per_game"] == pytest.approx(4 / 3)
     assert rows["heir"]["influence_per_game"] == pytest.approx(4 / 3)
@@ -333,8 +355,16 @@ def test_ratings_against_openskill() -> None:
     assert got[0]["mu"] == pytest.approx(expected[0][0].mu)
     assert got[1]["sigma"] == pytest.approx(expected[1][0].sigma)
     assert got[0]["ordinal"] == pytest.approx(expected[0][0].mu - 3 * expected[0][0].sigma)
-    wins = [_record(i, (0, 1) if i % 2 else (1, 0), (5, 1) if i % 2 else (1, 5), (0, 0),
-                    (0,) if i % 2 else (1,)) for i in range(10)]
+    wins = [
+        _record(
+            i,
+            (0, 1) if i % 2 else (1, 0),
+            (5, 1) if i % 2 else (1, 5),
+            (0, 0),
+            (0,) if i % 2 else (1,),
+        )
+        for i in range(10)
+    ]
     a, b = ratings(2, wins)
     assert a["mu"] > 25 > b["mu"] and a["ordinal"] > b["ordinal"]
 
@@ -370,8 +400,14 @@ def test_report_files(tmp_path: Path) -> None:
     results = build_results(settings, laid_out, records, run)
     written = write_report(results, tmp_path)
     assert sorted(p.name for p in written) == sorted(
-        ["results.json", "report.md", "win_share.png", "rating.png", "seats.png",
-         "card_influence.png"]
+        [
+            "results.json",
+            "report.md",
+            "win_share.png",
+            "rating.png",
+            "seats.png",
+            "card_influence.png",
+        ]
     )
     for path in written:
         if path.suffix == ".png":
@@ -386,8 +422,21 @@ def test_report_files(tmp_path: Path) -> None:
 
 def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
-    argv = ["tournament", "--bots", f"random,{FIRST}", "--players", "3", "--games", "3",
-            "--jobs", "2", "--seed", "7", "--out", str(out)]
+    argv = [
+        "tournament",
+        "--bots",
+        f"random,{FIRST}",
+        "--players",
+        "3",
+        "--games",
+        "3",
+        "--jobs",
+        "2",
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert "3 games rounded up to 4" in captured.err
@@ -412,8 +461,18 @@ def test_a_spec_listed_twice_is_two_entrants(
     for job in laid_out.jobs:
         assert sorted(job.lineup) == [0, 1, 2]  # three entrants, one seat each
         assert job.specs.count(FIRST) == 2
-    argv = ["tournament", "--bots", f"random,{FIRST},{FIRST}", "--games", "3", "--jobs", "1",
-            "--out", str(tmp_path / "run"), "--json"]
+    argv = [
+        "tournament",
+        "--bots",
+        f"random,{FIRST},{FIRST}",
+        "--games",
+        "3",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path / "run"),
+        "--json",
+    ]
     assert main(argv) == 0
     results = json.loads(capsys.readouterr().out)
     assert [b["bot"] for b in results["bots"]] == ["random", FIRST, f"{FIRST} #2"]
@@ -458,8 +517,17 @@ def test_cli_ray_missing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # importing ray now raises ImportError
-    argv = ["tournament", "--bots", "random", "--games", "1", "--backend", "ray",
-            "--out", str(tmp_path)]
+    argv = [
+        "tournament",
+        "--bots",
+        "random",
+        "--games",
+        "1",
+        "--backend",
+        "ray",
+        "--out",
+        str(tmp_path),
+    ]
     assert main(argv) == 2
     assert "the ray backend needs Ray: pip install 'oriflamme[ray]'" in capsys.readouterr().err
 
@@ -509,8 +577,22 @@ def test_a_bot_that_never_wins_still_gets_its_report(
 ) -> None:
     """#19.1: `--bots medium,random,random --players 3 --games 10` crashed in the charts."""
     out = tmp_path / "run"
-    argv = ["tournament", "--bots", f"{FIRST},random,random", "--players", "3", "--games", "6",
-            "--jobs", "1", "--seed", "3", "--out", str(out), "--json"]
+    argv = [
+        "tournament",
+        "--bots",
+        f"{FIRST},random,random",
+        "--players",
+        "3",
+        "--games",
+        "6",
+        "--jobs",
+        "1",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--json",
+    ]
     assert main(argv) == 0
     results = json.loads(capsys.readouterr().out)
     assert any(b["wins"] in (0, b["seats"]) for b in results["bots"])  # the edge case was met

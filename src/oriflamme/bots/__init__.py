@@ -1,6 +1,15 @@
 """Bots: the :class:`Bot` interface, the registry (:func:`make_bot`) and the runner."""
 
-from .base import Bot, BotEntry, BotFactory, BotSpecError, known_bots, make_bot, register_bot
+from .base import (
+    Bot,
+    BotEntry,
+    BotFactory,
+    BotSpecError,
+    known_bots,
+    make_bot,
+    register_bot,
+    unregister_bot,
+)
 from .greedy import GreedyBot
 from .halving import HalvingBot
 from .ismcts import IsmctsBot
@@ -26,4 +35,5 @@ __all__ = [
     "make_bot",
     "play_game",
     "register_bot",
+    "unregister_bot",
 ]

@@ -71,6 +71,11 @@ def register_bot(
     _REGISTRY[key] = BotEntry(key, factory, description, tuple(options))
 
 
+def unregister_bot(name: str) -> None:
+    """Forget a bot registered with :func:`register_bot` (tests and plugins that clean up)."""
+    _REGISTRY.pop(name.strip().lower(), None)
+
+
 def known_bots() -> dict[str, BotEntry]:
     """The registered bots by name, sorted by name."""
     return dict(sorted(_REGISTRY.items()))
@@ -153,8 +158,9 @@ def choice_option(key: str, text: str, allowed: Sequence[str]) -> str:
 def budget_options(options: Mapping[str, str], default: int) -> tuple[int | None, float | None]:
     """The search budget of a spec: ``iterations`` (at least 1) and ``time`` (seconds per
     decision); ``default`` iterations when neither is given."""
-    iterations = (whole_option("iterations", options["iterations"], 1)
-                  if "iterations" in options else None)
+    iterations = (
+        whole_option("iterations", options["iterations"], 1) if "iterations" in options else None
+    )
     seconds = number_option("time", options["time"], positive=True) if "time" in options else None
     if iterations is None and seconds is None:
         iterations = default
