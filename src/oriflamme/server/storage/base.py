@@ -39,10 +39,13 @@ class StoreConflict(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
-    kind: str  #: "human" or "bot"
+    kind: str  #: "human", "bot" or "open" (waiting for someone to join)
     name: str
     level: str | None
     token_hash: str | None
+    #: Since when (epoch seconds) a human seat has had no connection on any server, after one
+    #: was open; None while connected or before it ever connected.
+    away_since: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,18 @@ class TableRecord:
     seats: tuple[SeatRecord, ...]
     #: A digest of the creator's network address (for per-address quotas), or "".
     origin: str = ""
+    #: Listed in the public lobby while it has open seats.
+    public: bool = False
+    #: Seconds a human has for each decision (None: no clock); then the stand-in plays it.
+    clock: float | None = None
+    #: Seconds a human may stay disconnected at their decision before the stand-in plays it.
+    absent_after: float | None = None
+    #: The bot level of the stand-in that plays for late or absent humans.
+    stand_in: str = "medium"
+    #: Closed by its creator before its open seats were taken: nobody can play at it.
+    closed: bool = False
+    #: When it entered the lobby or someone last joined (epoch seconds).
+    listed: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +90,9 @@ class Turn:
     seat: int | None
     bot: bool
     watched: bool = False
+    #: A human decides in a game under way: a stand-in may play for them once their clock
+    #: runs out or they have been away too long (storage computes that deadline).
+    timed: bool = False
 
     @property
     def over(self) -> bool:
@@ -88,6 +106,17 @@ class BotTurn:
     table_id: str
     game: int
     step: int
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyEntry:
+    """A public table with open seats, as the lobby lists it."""
+
+    table_id: str
+    config: Mapping[str, Any]
+    clock: float | None
+    created: float
+    seats: tuple[SeatRecord, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +199,17 @@ class Store(Protocol):
         ...
 
     async def append_action(
-        self, table_id: str, game: int, index: int, action: Mapping[str, Any], turn: Turn
+        self,
+        table_id: str,
+        game: int,
+        index: int,
+        action: Mapping[str, Any],
+        turn: Turn,
+        stand_in: bool = False,
     ) -> None:
         """Record action number ``index`` of a game, after which the game awaits ``turn``;
-        :class:`StoreConflict` if that index is taken (another server was first)."""
+        :class:`StoreConflict` if that index is taken (another server was first), or, for a
+        ``stand_in``'s action, if the human's deadline has not passed (any more)."""
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
@@ -185,6 +221,34 @@ class Store(Protocol):
         """Replace a seat (a human seat handed to a bot); the current game then awaits ``turn``."""
         ...
 
+    async def fill_seat(self, table_id: str, seat: SeatRecord) -> int | None:
+        """Put ``seat`` (a human who joins, or a bot) in place of an open seat: the one at
+        ``seat.seat``, or the first open one if that is -1. Once no seat is open, the game
+        starts (its turn is stored). Returns the seat taken, or None if it is no longer open
+        (another server was first: exactly one of two joins for one seat gets it)."""
+        ...
+
+    async def close_table(self, table_id: str) -> bool:
+        """Close a table that still has open seats (it leaves the lobby; nobody plays there);
+        False if no seat is open any more."""
+        ...
+
+    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+        """Public tables with open seats, not closed, listed after ``listed_after`` (epoch
+        seconds), the most recently listed first."""
+        ...
+
+    async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:
+        """Mark as away since now these human seats (None: all of the table's) that no live
+        server holds a connection of; a stand-in may then play their decisions after the
+        table's ``absent_after``. True if any seat changed."""
+        ...
+
+    async def seat_back(self, table_id: str, seat: int) -> bool:
+        """A seat marked away is connected again: its decisions are its own again (only its
+        clock, if any, still runs). True if it was away."""
+        ...
+
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
         """Correct the turn a game awaits, unless its stored actions are no longer
         ``turn.step`` (another server moved on: it stored the newer turn). True if set."""
@@ -193,7 +257,8 @@ class Store(Protocol):
     # -- bot decisions, each played by exactly one server -----------------------------------
     async def claim_bot_turns(self, owner: str, limit: int, ttl: float) -> list[BotTurn]:
         """Claim, for ``ttl`` seconds, up to ``limit`` bot decisions that no live claim holds:
-        those of tables a human follows first, then the longest waiting first."""
+        those of tables a human follows first, then the longest waiting first. A human's
+        decision whose deadline passed (clock, absence) is a bot decision: its stand-in's."""
         ...
 
     async def waiting_bot_turns(self) -> int:

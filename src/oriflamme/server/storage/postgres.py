@@ -30,6 +30,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    LobbyEntry,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -41,7 +42,7 @@ from .base import (
 
 log = logging.getLogger("oriflamme.server")
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The notification channel of table changes (payload: the table id).
 CHANNEL = "oriflamme_tables"
 #: ``application_name`` of the servers' connections (visible in ``pg_stat_activity``).
@@ -68,7 +69,13 @@ CREATE TABLE IF NOT EXISTS tables (
     creator_hash TEXT NOT NULL,
     spectator_hash TEXT NOT NULL,
     created DOUBLE PRECISION NOT NULL,
-    origin TEXT NOT NULL DEFAULT ''
+    origin TEXT NOT NULL DEFAULT '',
+    public BOOLEAN NOT NULL DEFAULT FALSE,
+    listed DOUBLE PRECISION,
+    closed BOOLEAN NOT NULL DEFAULT FALSE,
+    clock DOUBLE PRECISION,
+    absent_after DOUBLE PRECISION,
+    stand_in TEXT NOT NULL DEFAULT 'medium'
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -77,6 +84,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     level TEXT,
     token_hash TEXT,
+    away_since DOUBLE PRECISION,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -92,6 +100,7 @@ CREATE TABLE IF NOT EXISTS games (
     turn_watched BOOLEAN NOT NULL DEFAULT FALSE,
     lease_owner TEXT,
     lease_until DOUBLE PRECISION,
+    turn_deadline DOUBLE PRECISION,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -120,7 +129,9 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
 CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
-CREATE INDEX IF NOT EXISTS games_bot_turns ON games (turn_since) WHERE turn_bot;
+CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
+    WHERE turn_deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
 """
 
 Statement = tuple[str, tuple[Any, ...]]
@@ -138,6 +149,20 @@ ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
 ALTER TABLE games ADD COLUMN turn_watched BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT '';
 UPDATE games SET turn_step = -1, turn_bot = TRUE, turn_since = 0 WHERE NOT finished;
+"""
+#: Version 3 had no open seats, clocks or stand-ins: a bot decision was claimable at once
+#: (now: from its deadline, which for a bot is when its turn began).
+_MIGRATE_FROM_3 = """
+ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN listed DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN clock DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN absent_after DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium';
+ALTER TABLE seats ADD COLUMN away_since DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN turn_deadline DOUBLE PRECISION;
+UPDATE games SET turn_deadline = turn_since WHERE turn_bot;
+DROP INDEX IF EXISTS games_bot_turns;
 """
 #: The database's clock, in seconds (claims and heartbeats of every server use this one clock).
 NOW = "extract(epoch from clock_timestamp())"
@@ -245,6 +270,8 @@ class PostgresStore:
                 return
             if found == 2:
                 await db.execute(_MIGRATE_FROM_2)
+            if found in (2, 3):
+                await db.execute(_MIGRATE_FROM_3)
             await db.execute(_SCHEMA)
             await db.execute(
                 "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"
@@ -284,7 +311,9 @@ class PostgresStore:
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                f" origin) VALUES ($1, $2, $3, $4, $5, {NOW}, $6)",
+                " origin, public, listed, clock, absent_after, stand_in)"
+                f" VALUES ($1, $2, $3, $4, $5, {NOW}, $6, $7, CASE WHEN $7 THEN {NOW} END,"
+                " $8, $9, $10)",
                 (
                     table.table_id,
                     json.dumps(table.config),
@@ -292,6 +321,10 @@ class PostgresStore:
                     table.creator_hash,
                     table.spectator_hash,
                     table.origin,
+                    table.public,
+                    table.clock,
+                    table.absent_after,
+                    table.stand_in,
                 ),
             ),
             (
@@ -305,38 +338,47 @@ class PostgresStore:
         await self._write(Change(table.table_id, GAME, 1, turn.step), statements)
 
     async def append_action(
-        self, table_id: str, game: int, index: int, action: Mapping[str, Any], turn: Turn
+        self,
+        table_id: str,
+        game: int,
+        index: int,
+        action: Mapping[str, Any],
+        turn: Turn,
+        stand_in: bool = False,
     ) -> None:
         # One statement, so one round trip: the action, the turn it leads to, the announcement.
         text = json.dumps(action, separators=(",", ":"))
         change = Change(table_id, ACTION, game, index + 1, text)
+        if stand_in:  # only while the human's deadline has passed (they did not come back)
+            insert = (
+                "INSERT INTO actions (table_id, game, idx, action)"
+                " SELECT $1::text, $2::int, $3::int, $4::text WHERE EXISTS (SELECT 1 FROM games"
+                f" WHERE table_id = $1 AND number = $2 AND turn_step = $3"
+                f" AND turn_deadline <= {NOW})"
+            )
+        else:
+            insert = "INSERT INTO actions (table_id, game, idx, action) VALUES ($1, $2, $3, $4)"
+        update, params = _set_turn(table_id, game, turn, first=7)
         try:
             async with self.connection() as db:
-                await db.execute(
-                    "WITH added AS (INSERT INTO actions (table_id, game, idx, action)"
-                    " VALUES ($1, $2, $3, $4) RETURNING 1),"
-                    " turned AS (UPDATE games SET finished = $5, turn_step = $6, turn_seat = $7,"
-                    f" turn_bot = $8, turn_watched = $11, turn_since = {NOW},"
-                    " lease_owner = NULL, lease_until = NULL"
-                    " WHERE table_id = $1 AND number = $2 AND EXISTS (SELECT 1 FROM added)"
-                    " RETURNING 1)"
-                    " SELECT pg_notify($9, $10) FROM turned",
+                found = await db.fetchrow(
+                    f"WITH added AS ({insert} RETURNING 1),"
+                    f" turned AS ({update} AND EXISTS (SELECT 1 FROM added) RETURNING 1)"
+                    " SELECT pg_notify($5, $6) FROM turned",
                     table_id,
                     game,
                     index,
                     text,
-                    turn.over,
-                    turn.step,
-                    turn.seat,
-                    turn.bot,
                     CHANNEL,
                     change.encode(),
-                    turn.watched,
+                    *params,
                 )
         except asyncpg.exceptions.UniqueViolationError as exc:
             raise StoreConflict(str(exc)) from None
         except asyncpg.exceptions.ForeignKeyViolationError as exc:
             raise StoreConflict(str(exc)) from None
+        if found is None:
+            raise StoreConflict("the stand-in's deadline has not passed")
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
         await self._write(
@@ -362,14 +404,120 @@ class PostgresStore:
 
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
         sql, params = _set_turn(table_id, game, turn)
+        n = len(params)
         async with self.connection() as db, db.transaction():
             found = await db.fetchval(
-                sql + " AND (SELECT count(*) FROM actions WHERE table_id = $5 AND game = $7) = $2"
-                " RETURNING 1",
+                sql + f" AND (SELECT count(*) FROM actions WHERE table_id = ${n + 1}"
+                f" AND game = ${n + 2}) = ${n + 3} RETURNING 1",
                 *params,
+                table_id,
+                game,
+                turn.step,
             )
             if found is not None:
                 change = Change(table_id, SEATS, game, turn.step)
+                await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return found is not None
+
+    # -- open seats and absent players ------------------------------------------------------
+    async def fill_seat(self, table_id: str, seat: SeatRecord) -> int | None:
+        which = "$6" if seat.seat >= 0 else (
+            "(SELECT MIN(seat) FROM seats WHERE table_id = $1 AND kind = 'open')"
+        )
+        async with self.connection() as db, db.transaction():
+            # One seat change of a table at a time: whoever fills the last open seat sees it.
+            await db.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table_id)
+            taken = await db.fetchval(
+                "UPDATE seats SET kind = $2, name = $3, level = $4, token_hash = $5,"
+                f" away_since = NULL WHERE table_id = $1 AND seat = {which}"
+                " AND kind = 'open' RETURNING seat",
+                table_id,
+                seat.kind,
+                seat.name,
+                seat.level,
+                seat.token_hash,
+                *((seat.seat,) if seat.seat >= 0 else ()),
+            )
+            if taken is None:
+                return None
+            await db.execute(f"UPDATE tables SET listed = {NOW} WHERE id = $1 AND public", table_id)
+            await db.execute(_START_IF_FULL, table_id)
+            change = Change(table_id, SEATS, 0, 0)
+            await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return int(taken)
+
+    async def close_table(self, table_id: str) -> bool:
+        async with self.connection() as db, db.transaction():
+            found = await db.fetchval(
+                "UPDATE tables SET closed = TRUE WHERE id = $1 AND NOT closed AND EXISTS"
+                " (SELECT 1 FROM seats WHERE table_id = $1 AND kind = 'open') RETURNING 1",
+                table_id,
+            )
+            if found is not None:
+                change = Change(table_id, SEATS, 0, 0)
+                await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return found is not None
+
+    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+        async with self.connection() as db:
+            rows = await db.fetch(
+                "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public"
+                " AND NOT t.closed AND t.listed > $1 AND EXISTS"
+                " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
+                " ORDER BY t.listed DESC LIMIT $2",
+                listed_after,
+                limit,
+            )
+            seats = await db.fetch(
+                "SELECT table_id, seat, kind, name, level FROM seats"
+                " WHERE table_id = ANY($1) ORDER BY table_id, seat",
+                [row["id"] for row in rows],
+            )
+        by_table: dict[str, list[SeatRecord]] = {}
+        for seat in seats:
+            by_table.setdefault(seat["table_id"], []).append(
+                SeatRecord(seat["seat"], seat["kind"], seat["name"], seat["level"], None)
+            )
+        return [
+            LobbyEntry(
+                row["id"],
+                json.loads(row["config"]),
+                row["clock"],
+                row["created"],
+                tuple(by_table.get(row["id"], ())),
+            )
+            for row in rows
+        ]
+
+    async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:
+        async with self.connection() as db, db.transaction():
+            marked = await db.fetch(
+                f"UPDATE seats SET away_since = {NOW} WHERE table_id = $1 AND kind = 'human'"
+                " AND away_since IS NULL AND ($2::int[] IS NULL OR seat = ANY($2::int[]))"
+                " AND NOT EXISTS (SELECT 1 FROM presence p JOIN servers v ON v.id = p.server"
+                " WHERE p.table_id = seats.table_id AND p.seat = seats.seat"
+                f" AND p.connections > 0 AND v.heartbeat >= {NOW} - $3) RETURNING seat",
+                table_id,
+                None if seats is None else list(seats),
+                alive,
+            )
+            if marked:
+                await db.execute(_AWAY_DEADLINE, table_id)
+                change = Change(table_id, SEATS, 0, 0)
+                await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return bool(marked)
+
+    async def seat_back(self, table_id: str, seat: int) -> bool:
+        async with self.connection() as db, db.transaction():
+            found = await db.fetchval(
+                "UPDATE seats SET away_since = NULL WHERE table_id = $1 AND seat = $2"
+                " AND away_since IS NOT NULL RETURNING seat",
+                table_id,
+                seat,
+            )
+            if found is not None:
+                await db.execute(_BACK_DEADLINE, table_id, seat)
+                change = Change(table_id, SEATS, 0, 0)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return found is not None
 
@@ -378,7 +526,7 @@ class PostgresStore:
         async with self.connection() as db:
             rows = await db.fetch(
                 f"UPDATE games g SET lease_owner = $1, lease_until = {NOW} + $2"
-                " FROM (SELECT table_id, number FROM games WHERE turn_bot"
+                f" FROM (SELECT table_id, number FROM games WHERE turn_deadline <= {NOW}"
                 f" AND (lease_until IS NULL OR lease_until < {NOW})"
                 " ORDER BY turn_watched DESC, turn_since LIMIT $3 FOR UPDATE SKIP LOCKED) free"
                 " WHERE g.table_id = free.table_id AND g.number = free.number"
@@ -392,7 +540,7 @@ class PostgresStore:
     async def waiting_bot_turns(self) -> int:
         async with self.connection() as db:
             count = await db.fetchval(
-                "SELECT count(*) FROM games WHERE turn_bot"
+                f"SELECT count(*) FROM games WHERE turn_deadline <= {NOW}"
                 f" AND (lease_until IS NULL OR lease_until < {NOW})"
             )
         return int(count)
@@ -401,8 +549,9 @@ class PostgresStore:
         async with self.connection() as db:
             found = await db.fetchval(
                 f"UPDATE games SET lease_owner = $1, lease_until = {NOW} + $2"
-                " WHERE table_id = $3 AND number = $4 AND turn_bot AND turn_step = $5"
-                f" AND (lease_until IS NULL OR lease_until < {NOW} OR lease_owner = $1)"
+                f" WHERE table_id = $3 AND number = $4 AND turn_deadline <= {NOW}"
+                f" AND turn_step = $5 AND (lease_until IS NULL OR lease_until < {NOW}"
+                " OR lease_owner = $1)"
                 " RETURNING 1",
                 owner,
                 ttl,
@@ -416,8 +565,8 @@ class PostgresStore:
         async with self.connection() as db:
             found = await db.fetchval(
                 f"UPDATE games SET lease_until = {NOW} + $1"
-                " WHERE table_id = $2 AND number = $3 AND turn_bot AND turn_step = $4"
-                " AND lease_owner = $5 RETURNING 1",
+                " WHERE table_id = $2 AND number = $3 AND turn_deadline IS NOT NULL"
+                " AND turn_step = $4 AND lease_owner = $5 RETURNING 1",
                 ttl,
                 turn.table_id,
                 turn.game,
@@ -503,15 +652,15 @@ class PostgresStore:
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
         async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
-                "SELECT config, lang, creator_hash, spectator_hash, origin FROM tables"
-                " WHERE id = $1",
+                "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
+                " absent_after, stand_in, closed, listed FROM tables WHERE id = $1",
                 table_id,
             )
             if row is None:
                 return None
             seats = await db.fetch(
-                "SELECT seat, kind, name, level, token_hash FROM seats WHERE table_id = $1"
-                " ORDER BY seat",
+                "SELECT seat, kind, name, level, token_hash, away_since FROM seats"
+                " WHERE table_id = $1 ORDER BY seat",
                 table_id,
             )
             game = await db.fetchrow(
@@ -532,6 +681,12 @@ class PostgresStore:
             spectator_hash=row["spectator_hash"],
             seats=tuple(SeatRecord(*seat) for seat in seats),
             origin=row["origin"],
+            public=row["public"],
+            clock=row["clock"],
+            absent_after=row["absent_after"],
+            stand_in=row["stand_in"],
+            closed=row["closed"],
+            listed=row["listed"],
         )
         start = game["start"]
         record = GameRecord(
@@ -569,7 +724,7 @@ class PostgresStore:
             )
             playing = await db.fetchval(
                 "SELECT count(*) FROM tables t WHERE t.origin = $1 AND NOT EXISTS"
-                " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'human')"
+                " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind IN ('human', 'open'))"
                 " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND NOT g.finished)",
                 origin,
             )
@@ -701,16 +856,76 @@ def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:
     )
 
 
-def _set_turn(table_id: str, game: int | None, turn: Turn) -> Statement:
-    """Set the turn of game ``game`` (None: the table's latest game); a claim ends with it."""
-    which = "$7" if game is not None else "(SELECT MAX(number) FROM games WHERE table_id = $5)"
+def _set_turn(table_id: str, game: int | None, turn: Turn, first: int = 1) -> Statement:
+    """Set the turn of game ``game`` (None: the table's latest game) and its deadline (when a
+    bot or a stand-in may play it); a claim ends with it. Parameters are numbered from
+    ``first`` (the statement may be part of a larger one)."""
+    params: list[Any] = []
+
+    def arg(value: Any) -> str:
+        params.append(value)
+        return f"${first + len(params) - 1}"
+
+    table = arg(table_id)
+    if turn.bot:
+        deadline = NOW
+    elif turn.timed and turn.seat is not None:
+        deadline = _timed_deadline(table, arg(turn.seat))
+    else:
+        deadline = "NULL"
+    latest = f"(SELECT MAX(number) FROM games WHERE table_id = {table})"
+    which = arg(game) if game is not None else latest
     return (
-        "UPDATE games SET finished = $1, turn_step = $2, turn_seat = $3, turn_bot = $4,"
-        f" turn_watched = $6, turn_since = {NOW}, lease_owner = NULL, lease_until = NULL"
-        f" WHERE table_id = $5 AND number = {which}",
-        (turn.over, turn.step, turn.seat, turn.bot, table_id, turn.watched)
-        + (() if game is None else (game,)),
+        f"UPDATE games SET finished = {arg(turn.over)}, turn_step = {arg(turn.step)},"
+        f" turn_seat = {arg(turn.seat)}, turn_bot = {arg(turn.bot)},"
+        f" turn_watched = {arg(turn.watched)}, turn_since = {NOW}, turn_deadline = {deadline},"
+        f" lease_owner = NULL, lease_until = NULL WHERE table_id = {table} AND number = {which}",
+        tuple(params),
     )
+
+
+def _timed_deadline(table: str, seat: str) -> str:
+    """A human decision's deadline: the sooner of its clock from now and the end of its seat's
+    allowed absence; NULL if neither applies."""
+    return (
+        f"(SELECT MIN(d) FROM (SELECT {NOW} + clock AS d FROM tables WHERE id = {table}"
+        " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
+        f" ON t.id = s.table_id WHERE s.table_id = {table} AND s.seat = {seat}"
+        " AND s.kind = 'human') AS deadlines)"
+    )
+
+
+#: The latest game of table $1.
+_LATEST = "table_id = $1 AND number = (SELECT MAX(number) FROM games WHERE table_id = $1)"
+#: Start the latest game of table $1 once no seat is open: its turn, stored while it waited for
+#: players, becomes a bot's or a timed human's.
+_START_IF_FULL = (
+    f"UPDATE games SET turn_since = {NOW}, lease_owner = NULL, lease_until = NULL,"
+    " turn_bot = (SELECT kind = 'bot' FROM seats WHERE table_id = games.table_id"
+    " AND seat = games.turn_seat),"
+    " turn_deadline = CASE (SELECT kind FROM seats WHERE table_id = games.table_id"
+    f" AND seat = games.turn_seat) WHEN 'bot' THEN {NOW}"
+    f" WHEN 'human' THEN {NOW} + (SELECT clock FROM tables WHERE id = games.table_id) END"
+    f" WHERE {_LATEST} AND NOT finished AND turn_seat IS NOT NULL"
+    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = $1 AND kind = 'open')"
+)
+#: The decision of the latest game of table $1, if its human seat is away: the sooner of its
+#: deadline and the end of the seat's allowed absence.
+_AWAY_DEADLINE = (
+    "UPDATE games SET turn_deadline = (SELECT MIN(d) FROM (SELECT games.turn_deadline AS d"
+    " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
+    " ON t.id = s.table_id WHERE s.table_id = games.table_id AND s.seat = games.turn_seat"
+    " AND s.kind = 'human') AS deadlines)"
+    f" WHERE {_LATEST} AND NOT finished AND NOT turn_bot AND turn_seat IS NOT NULL"
+    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = $1 AND kind = 'open')"
+)
+#: Seat $2 of table $1 is back: its decision's deadline is its clock's again.
+_BACK_DEADLINE = (
+    "UPDATE games SET turn_deadline = turn_since"
+    " + (SELECT clock FROM tables WHERE id = games.table_id)"
+    f" WHERE {_LATEST} AND NOT finished AND NOT turn_bot AND turn_seat = $2"
+    " AND turn_deadline IS NOT NULL"
+)
 
 
 def _action_insert(

@@ -23,6 +23,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    LobbyEntry,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -31,7 +32,7 @@ from .base import (
     Turn,
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -41,7 +42,13 @@ CREATE TABLE IF NOT EXISTS tables (
     creator_hash TEXT NOT NULL,
     spectator_hash TEXT NOT NULL,
     created REAL NOT NULL,
-    origin TEXT NOT NULL DEFAULT ''
+    origin TEXT NOT NULL DEFAULT '',
+    public INTEGER NOT NULL DEFAULT 0,
+    listed REAL,
+    closed INTEGER NOT NULL DEFAULT 0,
+    clock REAL,
+    absent_after REAL,
+    stand_in TEXT NOT NULL DEFAULT 'medium'
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -50,6 +57,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     level TEXT,
     token_hash TEXT,
+    away_since REAL,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -65,6 +73,7 @@ CREATE TABLE IF NOT EXISTS games (
     turn_watched INTEGER NOT NULL DEFAULT 0,
     lease_owner TEXT,
     lease_until REAL,
+    turn_deadline REAL,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -91,7 +100,9 @@ CREATE TABLE IF NOT EXISTS jobs (
     owner TEXT NOT NULL,
     until REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS games_bot_turns ON games (turn_since) WHERE turn_bot = 1;
+CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
+    WHERE turn_deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
 CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
 """
 
@@ -112,6 +123,21 @@ _MIGRATE_FROM_2 = [
     "UPDATE games SET turn_step = -1, turn_bot = 1, turn_since = 0 WHERE finished = 0",
 ]
 
+#: Version 3 had no open seats, clocks or stand-ins: a bot decision was claimable at once
+#: (now: from its deadline, which for a bot is when its turn began).
+_MIGRATE_FROM_3 = [
+    "ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN listed REAL",
+    "ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN clock REAL",
+    "ALTER TABLE tables ADD COLUMN absent_after REAL",
+    "ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium'",
+    "ALTER TABLE seats ADD COLUMN away_since REAL",
+    "ALTER TABLE games ADD COLUMN turn_deadline REAL",
+    "UPDATE games SET turn_deadline = turn_since WHERE turn_bot = 1",
+    "DROP INDEX IF EXISTS games_bot_turns",
+]
+
 Statement = tuple[str, tuple[Any, ...]]
 
 
@@ -122,6 +148,8 @@ class _Write:
 
     statements: Sequence[Statement]
     done: Future[list[Any]] = field(default_factory=Future)
+    #: The statement whose rows are the outcome (default: the last).
+    result_of: int = -1
 
 
 class SqliteStore:
@@ -145,11 +173,13 @@ class SqliteStore:
                 f"{path}: storage version {version} is newer than this server's "
                 f"({SCHEMA_VERSION}): upgrade oriflamme"
             )
-        if version not in (0, 1, 2, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
             self._db.close()
             raise StoreError(f"{path}: unknown storage version {version}")
-        migrations = (_MIGRATE_FROM_1 if version == 1 else []) + (
-            _MIGRATE_FROM_2 if version in (1, 2) else []
+        migrations = (
+            (_MIGRATE_FROM_1 if version == 1 else [])
+            + (_MIGRATE_FROM_2 if version in (1, 2) else [])
+            + (_MIGRATE_FROM_3 if version in (1, 2, 3) else [])
         )
         for statement in migrations:
             self._db.execute(statement)
@@ -178,13 +208,13 @@ class SqliteStore:
         return db
 
     # -- the writer thread -----------------------------------------------------------------
-    def _submit(self, statements: Sequence[Statement]) -> Future[list[Any]]:
-        write = _Write(statements)
+    def _submit(self, statements: Sequence[Statement], result_of: int = -1) -> Future[list[Any]]:
+        write = _Write(statements, result_of=result_of)
         self._queue.put(write)
         return write.done
 
-    async def _write(self, statements: Sequence[Statement]) -> list[Any]:
-        return await asyncio.wrap_future(self._submit(statements))
+    async def _write(self, statements: Sequence[Statement], result_of: int = -1) -> list[Any]:
+        return await asyncio.wrap_future(self._submit(statements, result_of))
 
     def _write_loop(self) -> None:
         """Commit the queued writes, as many at a time as are waiting."""
@@ -217,10 +247,11 @@ class SqliteStore:
                 for i, write in enumerate(batch):
                     self._db.execute("SAVEPOINT one_write")
                     try:
-                        rows: list[Any] = []
-                        for sql, params in write.statements:
-                            rows = self._db.execute(sql, params).fetchall()
-                        results[i] = rows
+                        rows = [
+                            self._db.execute(sql, params).fetchall()
+                            for sql, params in write.statements
+                        ]
+                        results[i] = rows[write.result_of] if rows else []
                     except Exception as exc:  # any failure (e.g. an integer too large for
                         # SQLite: OverflowError) fails this write alone; the batch commits
                         self._db.execute("ROLLBACK TO one_write")
@@ -259,7 +290,8 @@ class SqliteStore:
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                " origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " origin, public, listed, clock, absent_after, stand_in)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.table_id,
                     json.dumps(table.config),
@@ -268,6 +300,11 @@ class SqliteStore:
                     table.spectator_hash,
                     time.time(),
                     table.origin,
+                    int(table.public),
+                    time.time() if table.public else None,
+                    table.clock,
+                    table.absent_after,
+                    table.stand_in,
                 ),
             ),
             (
@@ -281,11 +318,30 @@ class SqliteStore:
         await self._write(statements)
 
     async def append_action(
-        self, table_id: str, game: int, index: int, action: Mapping[str, Any], turn: Turn
+        self,
+        table_id: str,
+        game: int,
+        index: int,
+        action: Mapping[str, Any],
+        turn: Turn,
+        stand_in: bool = False,
     ) -> None:
-        await self._write(
-            [_action_insert(table_id, game, index, action), _set_turn(table_id, game, turn)]
+        insert = _action_insert(table_id, game, index, action)
+        if stand_in:  # only while the human's deadline has passed (they did not come back)
+            insert = (
+                "INSERT INTO actions (table_id, game, idx, action) SELECT ?, ?, ?, ?"
+                " WHERE EXISTS (SELECT 1 FROM games WHERE table_id = ? AND number = ?"
+                " AND turn_step = ? AND turn_deadline <= ?)",
+                (*insert[1], table_id, game, index, time.time()),
+            )
+        sql, params = _set_turn(table_id, game, turn)
+        turned = (
+            sql + " AND EXISTS (SELECT 1 FROM actions WHERE table_id = ? AND game = ?"
+            " AND idx = ?) RETURNING 1",
+            (*params, table_id, game, index),
         )
+        if not await self._write([insert, turned]):
+            raise StoreConflict("the stand-in's deadline has not passed")
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
         await self._write(
@@ -307,18 +363,108 @@ class SqliteStore:
             ]
         )
 
+    async def fill_seat(self, table_id: str, seat: SeatRecord) -> int | None:
+        now = time.time()
+        which = "?" if seat.seat >= 0 else (
+            "(SELECT MIN(seat) FROM seats WHERE table_id = ? AND kind = 'open')"
+        )
+        rows = await self._write(
+            [
+                (
+                    "UPDATE seats SET kind = ?, name = ?, level = ?, token_hash = ?,"
+                    f" away_since = NULL WHERE table_id = ? AND seat = {which}"
+                    " AND kind = 'open' RETURNING seat",
+                    (seat.kind, seat.name, seat.level, seat.token_hash, table_id)
+                    + ((seat.seat,) if seat.seat >= 0 else (table_id,)),
+                ),
+                ("UPDATE tables SET listed = ? WHERE id = ? AND public = 1", (now, table_id)),
+                (_START_IF_FULL, (now, now, now, table_id, table_id, table_id)),
+            ],
+            result_of=0,
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def close_table(self, table_id: str) -> bool:
+        rows = await self._write(
+            [
+                (
+                    "UPDATE tables SET closed = 1 WHERE id = ? AND closed = 0 AND EXISTS"
+                    " (SELECT 1 FROM seats WHERE table_id = ? AND kind = 'open') RETURNING 1",
+                    (table_id, table_id),
+                )
+            ]
+        )
+        return bool(rows)
+
+    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+        def query(db: sqlite3.Connection) -> list[LobbyEntry]:
+            rows = db.execute(_LOBBY, (listed_after, limit)).fetchall()
+            entries = []
+            for table_id, config, clock, created in rows:
+                seats = db.execute(
+                    "SELECT seat, kind, name, level, NULL, NULL FROM seats"
+                    " WHERE table_id = ? ORDER BY seat",
+                    (table_id,),
+                ).fetchall()
+                entries.append(
+                    LobbyEntry(
+                        table_id,
+                        json.loads(config),
+                        clock,
+                        created,
+                        tuple(SeatRecord(*seat) for seat in seats),
+                    )
+                )
+            return entries
+
+        found: list[LobbyEntry] = await self._read(query)
+        return found
+
+    async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:
+        now = time.time()
+        chosen = "" if seats is None else f" AND seat IN ({', '.join('?' * len(seats))})"
+        rows = await self._write(
+            [
+                (
+                    "UPDATE seats SET away_since = ? WHERE table_id = ? AND kind = 'human'"
+                    f" AND away_since IS NULL{chosen} AND NOT EXISTS (SELECT 1 FROM presence p"
+                    " JOIN servers v ON v.id = p.server WHERE p.table_id = seats.table_id"
+                    " AND p.seat = seats.seat AND p.connections > 0 AND v.heartbeat >= ?)"
+                    " RETURNING seat",
+                    (now, table_id, *(seats or ()), now - alive),
+                ),
+                (_AWAY_DEADLINE, (table_id, table_id)),
+            ],
+            result_of=0,
+        )
+        return bool(rows)
+
+    async def seat_back(self, table_id: str, seat: int) -> bool:
+        rows = await self._write(
+            [
+                (
+                    "UPDATE seats SET away_since = NULL WHERE table_id = ? AND seat = ?"
+                    " AND away_since IS NOT NULL RETURNING seat",
+                    (table_id, seat),
+                ),
+                (_BACK_DEADLINE, (table_id, table_id, seat)),
+            ],
+            result_of=0,
+        )
+        return bool(rows)
+
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
         def query(db: sqlite3.Connection) -> tuple[TableRecord, GameRecord] | None:
             row = db.execute(
-                "SELECT config, lang, creator_hash, spectator_hash, origin FROM tables"
-                " WHERE id = ?",
+                "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
+                " absent_after, stand_in, closed, listed FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
                 return None
             seats = db.execute(
-                "SELECT seat, kind, name, level, token_hash FROM seats WHERE table_id = ?"
-                " ORDER BY seat",
+                "SELECT seat, kind, name, level, token_hash, away_since FROM seats"
+                " WHERE table_id = ? ORDER BY seat",
                 (table_id,),
             ).fetchall()
             number, seed, start = db.execute(
@@ -338,6 +484,12 @@ class SqliteStore:
                 spectator_hash=row[3],
                 seats=tuple(SeatRecord(*seat) for seat in seats),
                 origin=row[4],
+                public=bool(row[5]),
+                clock=row[6],
+                absent_after=row[7],
+                stand_in=row[8],
+                closed=bool(row[9]),
+                listed=row[10],
             )
             game = GameRecord(
                 number,
@@ -389,11 +541,11 @@ class SqliteStore:
             [
                 (
                     "UPDATE games SET lease_owner = ?, lease_until = ? WHERE rowid IN"
-                    " (SELECT rowid FROM games WHERE turn_bot = 1"
+                    " (SELECT rowid FROM games WHERE turn_deadline <= ?"
                     " AND (lease_until IS NULL OR lease_until < ?)"
                     " ORDER BY turn_watched DESC, turn_since LIMIT ?)"
                     " RETURNING table_id, number, turn_step",
-                    (owner, now + ttl, now, limit),
+                    (owner, now + ttl, now, now, limit),
                 )
             ]
         )
@@ -403,9 +555,9 @@ class SqliteStore:
         now = time.time()
         row = await self._read(
             lambda db: db.execute(
-                "SELECT COUNT(*) FROM games WHERE turn_bot = 1"
+                "SELECT COUNT(*) FROM games WHERE turn_deadline <= ?"
                 " AND (lease_until IS NULL OR lease_until < ?)",
-                (now,),
+                (now, now),
             ).fetchone()
         )
         return int(row[0])
@@ -416,10 +568,10 @@ class SqliteStore:
             [
                 (
                     "UPDATE games SET lease_owner = ?, lease_until = ?"
-                    " WHERE table_id = ? AND number = ? AND turn_bot = 1 AND turn_step = ?"
+                    " WHERE table_id = ? AND number = ? AND turn_deadline <= ? AND turn_step = ?"
                     " AND (lease_until IS NULL OR lease_until < ? OR lease_owner = ?)"
                     " RETURNING 1",
-                    (owner, now + ttl, turn.table_id, turn.game, turn.step, now, owner),
+                    (owner, now + ttl, turn.table_id, turn.game, now, turn.step, now, owner),
                 )
             ]
         )
@@ -430,7 +582,8 @@ class SqliteStore:
             [
                 (
                     "UPDATE games SET lease_until = ? WHERE table_id = ? AND number = ?"
-                    " AND turn_bot = 1 AND turn_step = ? AND lease_owner = ? RETURNING 1",
+                    " AND turn_deadline IS NOT NULL AND turn_step = ? AND lease_owner = ?"
+                    " RETURNING 1",
                     (time.time() + ttl, turn.table_id, turn.game, turn.step, owner),
                 )
             ]
@@ -590,6 +743,13 @@ _SELF_PLAYING = (
     " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'human')"
     " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished = 0)"
 )
+#: Public tables with open seats, not closed, listed after a time (params: time, limit).
+_LOBBY = (
+    "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public = 1"
+    " AND t.closed = 0 AND t.listed > ? AND EXISTS"
+    " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
+    " ORDER BY t.listed DESC LIMIT ?"
+)
 #: Tables created before a time whose games have not moved since then either.
 _ABANDONED = (
     "SELECT t.id FROM tables t WHERE t.created < ? AND NOT EXISTS"
@@ -597,28 +757,86 @@ _ABANDONED = (
 )
 
 
-def _turn_values(turn: Turn) -> tuple[Any, ...]:
-    return (
-        int(turn.over), turn.step, turn.seat, int(turn.bot), int(turn.watched), time.time()
-    )
+def _deadline(table_id: str, turn: Turn, now: float) -> Statement:
+    """The SQL and parameters of a turn's deadline: when a bot (or a stand-in) may play it."""
+    if turn.bot:
+        return "?", (now,)
+    if turn.timed and turn.seat is not None:
+        # The sooner of the clock and the end of the seat's allowed absence (no such limit: NULL)
+        return _TIMED_DEADLINE, (now, table_id, table_id, turn.seat)
+    return "NULL", ()
 
 
-_TURN_COLUMNS = (
-    "finished = ?, turn_step = ?, turn_seat = ?, turn_bot = ?, turn_watched = ?, turn_since = ?,"
-    " lease_owner = NULL, lease_until = NULL"
+#: A human decision's deadline: its clock from now (params: now, table) or its seat's absence
+#: ending (params: table, seat); NULL if neither applies.
+_TIMED_DEADLINE = (
+    "(SELECT MIN(d) FROM (SELECT ? + clock AS d FROM tables WHERE id = ?"
+    " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
+    " ON t.id = s.table_id WHERE s.table_id = ? AND s.seat = ? AND s.kind = 'human'))"
 )
 
 
-def _set_turn(table_id: str, game: int, turn: Turn) -> Statement:
+def _turn_update(table_id: str, turn: Turn, where: str, where_params: tuple[Any, ...]) -> Statement:
+    now = time.time()
+    deadline, deadline_params = _deadline(table_id, turn, now)
     return (
-        f"UPDATE games SET {_TURN_COLUMNS} WHERE table_id = ? AND number = ?",
-        (*_turn_values(turn), table_id, game),
+        "UPDATE games SET finished = ?, turn_step = ?, turn_seat = ?, turn_bot = ?,"
+        f" turn_watched = ?, turn_since = ?, turn_deadline = {deadline},"
+        f" lease_owner = NULL, lease_until = NULL WHERE {where}",
+        (
+            int(turn.over),
+            turn.step,
+            turn.seat,
+            int(turn.bot),
+            int(turn.watched),
+            now,
+            *deadline_params,
+            *where_params,
+        ),
     )
+
+
+def _set_turn(table_id: str, game: int, turn: Turn) -> Statement:
+    return _turn_update(table_id, turn, "table_id = ? AND number = ?", (table_id, game))
 
 
 def _set_latest_turn(table_id: str, turn: Turn) -> Statement:
-    return (
-        f"UPDATE games SET {_TURN_COLUMNS} WHERE table_id = ? AND number ="
-        " (SELECT MAX(number) FROM games WHERE table_id = ?)",
-        (*_turn_values(turn), table_id, table_id),
+    return _turn_update(
+        table_id,
+        turn,
+        "table_id = ? AND number = (SELECT MAX(number) FROM games WHERE table_id = ?)",
+        (table_id, table_id),
     )
+
+
+#: The latest game of a table (params: table, table).
+_LATEST = "table_id = ? AND number = (SELECT MAX(number) FROM games WHERE table_id = ?)"
+#: Start the latest game of a table once no seat is open (params: now ×3, table ×3):
+#: its turn, stored while it waited for players, becomes a bot's or a timed human's.
+_START_IF_FULL = (
+    "UPDATE games SET turn_since = ?, lease_owner = NULL, lease_until = NULL,"
+    " turn_bot = (SELECT kind = 'bot' FROM seats WHERE table_id = games.table_id"
+    " AND seat = games.turn_seat),"
+    " turn_deadline = CASE (SELECT kind FROM seats WHERE table_id = games.table_id"
+    " AND seat = games.turn_seat) WHEN 'bot' THEN ?"
+    " WHEN 'human' THEN ? + (SELECT clock FROM tables WHERE id = games.table_id) END"
+    f" WHERE {_LATEST} AND finished = 0 AND turn_seat IS NOT NULL"
+    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = ? AND kind = 'open')"
+)
+#: The decision of the latest game, if its human seat is away: the sooner of its deadline and
+#: the end of the seat's allowed absence (params: table, table).
+_AWAY_DEADLINE = (
+    "UPDATE games SET turn_deadline = (SELECT MIN(d) FROM (SELECT games.turn_deadline AS d"
+    " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
+    " ON t.id = s.table_id WHERE s.table_id = games.table_id AND s.seat = games.turn_seat"
+    " AND s.kind = 'human'))"
+    f" WHERE {_LATEST} AND finished = 0 AND turn_bot = 0 AND turn_seat IS NOT NULL"
+    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = games.table_id AND kind = 'open')"
+)
+#: A seat back: its decision's deadline is its clock's again (params: table, table, seat).
+_BACK_DEADLINE = (
+    "UPDATE games SET turn_deadline = turn_since"
+    " + (SELECT clock FROM tables WHERE id = games.table_id)"
+    f" WHERE {_LATEST} AND finished = 0 AND turn_bot = 0 AND turn_seat = ?"
+    " AND turn_deadline IS NOT NULL"
+)
