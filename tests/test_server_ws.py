@@ -249,6 +249,7 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             "kind": "bot",
             "level": "random",
             "connected": True,
+            "away": False,
             "colour": "blue",
         }
 

@@ -6,6 +6,7 @@ import gc
 import hashlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -19,7 +20,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oriflamme import __version__
-from oriflamme.api import CARD_TEXTS, CardType, ConfigError, GameConfig, kind_name
+from oriflamme.api import (
+    CARD_TEXTS,
+    FAMILY_COLOURS,
+    CardType,
+    ConfigError,
+    GameConfig,
+    kind_name,
+)
 
 from . import bots
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
@@ -30,11 +38,17 @@ from .protocol import (
     BotRequest,
     BotSeatIn,
     CardInfo,
+    CloseRequest,
     CreateTableRequest,
     CreateTableResponse,
     ErrorBody,
     Health,
+    JoinRequest,
+    JoinResponse,
     Lang,
+    LobbySeat,
+    LobbyTable,
+    OpenSeatIn,
     RematchRequest,
     SeatCreated,
     TableSummary,
@@ -44,10 +58,12 @@ from .storage import Store, StoreUnavailable, open_store
 from .tables import (
     BOT,
     HUMAN,
+    OPEN,
     SEED_BOUND,
     GameSetup,
     SeatSpec,
     Table,
+    TableOptions,
     setup_from_record,
 )
 from .throttle import BucketsByKey, TokenBucket
@@ -216,13 +232,23 @@ def create_app(
                 if not bots.level_available(seat.level):
                     raise ApiError(422, "unknown_level", f"bot level {seat.level} is not available")
                 specs.append(SeatSpec(BOT, seat.name, seat.level))
+            elif isinstance(seat, OpenSeatIn):
+                specs.append(SeatSpec(OPEN))
             else:
                 specs.append(SeatSpec(HUMAN, seat.name))
+        if not bots.level_available(request.stand_in):
+            raise ApiError(422, "unknown_level", f"bot level {request.stand_in} is not available")
         if request.save is not None:
             setup = setup_from_record(request.save, request.players)
         else:
             setup = GameSetup(_config(request), _seed(request.seed))
-        new = await _manager(app).create(setup, request.lang, specs, origin_of(http))
+        options = TableOptions(
+            public=request.public,
+            clock=None if request.clock is None else float(request.clock.per_decision),
+            absent_after=None if request.absent_after is None else float(request.absent_after),
+            stand_in=request.stand_in,
+        )
+        new = await _manager(app).create(setup, request.lang, specs, origin_of(http), options)
         base = f"/t/{new.table.id}"
         return CreateTableResponse(
             table_id=new.table.id,
@@ -241,6 +267,73 @@ def create_app(
                 for s in new.table.seats
             ],
         )
+
+    @app.get(
+        "/api/lobby",
+        response_model=list[LobbyTable],
+        responses={503: {"model": ErrorBody}},
+        summary="Public tables with open seats",
+    )
+    async def lobby_tables() -> list[LobbyTable]:
+        """The public tables whose open seats anyone may take (``join``), the most recently
+        listed first; a table leaves the list once every seat is taken, when its creator
+        closes it, or 24 hours after its creation or last join."""
+        now = time.time()
+        entries = await _manager(app).lobby()
+        return [
+            LobbyTable(
+                table_id=entry.table_id,
+                players=int(entry.config["players"]),
+                cards=str(entry.config["cards"]),
+                variant=str(entry.config["variant"]),
+                edition=str(entry.config["edition"]),
+                seats=[
+                    LobbySeat(
+                        seat=s.seat, kind=s.kind, name=s.name, colour=FAMILY_COLOURS[s.seat]
+                    )
+                    for s in entry.seats
+                ],
+                open_seats=[s.seat for s in entry.seats if s.kind == OPEN],
+                clock=entry.clock,
+                age=max(0.0, now - entry.created),
+            )
+            for entry in entries
+        ]
+
+    @app.post(
+        "/api/tables/{table_id}/join",
+        status_code=201,
+        response_model=JoinResponse,
+        responses=_ERRORS,
+        dependencies=[Throttled],
+        summary="Take an open seat",
+    )
+    async def join(table: TableDep, request: JoinRequest, http: Request) -> JoinResponse:
+        """Take the open seat ``seat`` (or the first open one) under ``name``. The seat's
+        private token and link are given once. ``409 seat_taken`` if someone was first."""
+        manager = _manager(app)
+        await manager.check_join_quota(origin_of(http))
+        seat, token = await manager.join(table, request.name, request.seat)
+        return JoinResponse(
+            table_id=table.id,
+            seat=seat,
+            name=request.name,
+            token=token,
+            url=f"/t/{table.id}?seat={token}",
+        )
+
+    @app.post(
+        "/api/tables/{table_id}/close",
+        response_model=TableSummary,
+        responses=_ERRORS,
+        dependencies=[Throttled],
+        summary="Close a table whose seats are not all taken (creator only)",
+    )
+    async def close(table: TableDep, request: CloseRequest) -> TableSummary:
+        """It leaves the lobby and nobody plays at it; ``409 already_started`` once every
+        seat is taken."""
+        await _manager(app).close(table, request.creator_token)
+        return TableSummary.model_validate(summary(table))
 
     @app.get(
         "/api/tables/{table_id}/view",
@@ -277,10 +370,11 @@ def create_app(
         response_model=TableSummary,
         responses=_ERRORS,
         dependencies=[Throttled],
-        summary="Hand a human seat to a bot (creator only)",
+        summary="Hand a human or open seat to a bot (creator only)",
     )
     async def hand_to_bot(table: TableDep, seat: int, request: BotRequest) -> TableSummary:
-        """The seat's old link then only watches (the public view)."""
+        """The seat's old link then only watches (the public view). An open seat taken by a
+        bot is no longer open (the game starts once none is)."""
         await _manager(app).hand_to_bot(table, request.creator_token, seat, request.level)
         return TableSummary.model_validate(summary(table))
 

@@ -32,6 +32,7 @@ from .storage import (
     PRESENCE,
     Change,
     GameRecord,
+    LobbyEntry,
     SeatCount,
     SeatRecord,
     Store,
@@ -42,6 +43,7 @@ from .storage import (
 from .tables import (
     BOT,
     HUMAN,
+    OPEN,
     SEED_BOUND,
     GameSetup,
     Identity,
@@ -50,6 +52,7 @@ from .tables import (
     Role,
     SeatSpec,
     Table,
+    TableOptions,
     parse_action,
     stale,
     token_hash,
@@ -57,6 +60,9 @@ from .tables import (
 from .tasks import spawn
 
 log = logging.getLogger("oriflamme.server")
+
+#: Who makes a decision: a human, a bot seat, or the stand-in of a late or absent human.
+STAND_IN = "stand-in"
 
 #: Connections one seat may have open at once on one server (tabs, devices): a seat's own
 #: allowance, which no spectator can use up.
@@ -90,6 +96,10 @@ JANITOR_EVERY = 60.0
 PRESENCE_BATCH = 0.1
 #: Times an action is tried again on a newer state when another server stored one first.
 RETRIES = 3
+#: Seconds a public table with open seats stays in the lobby after its creation or last join.
+LOBBY_FOR = 86400.0
+#: Tables the lobby lists at most.
+LOBBY_SIZE = 100
 
 
 @dataclass
@@ -119,6 +129,7 @@ class TableManager:
         self._background: list[asyncio.Task[Any]] = []
         self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
         self._publishing: asyncio.Task[None] | None = None
+        self._joins: dict[str, list[float]] = {}  #: recent joins per origin (this server)
         self.bot_pool = bots.BotPool()
         self.scheduler = BotScheduler(self, store, self.bot_pool, self.server_id, bot_delay)
 
@@ -137,6 +148,14 @@ class TableManager:
         )
         self._background.append(spawn(self.scheduler.run(), "bot-scheduler"))
         self._background.append(spawn(self._janitor(), "janitor"))
+        if not self._store.shared:
+            # This server held every connection, and none survived its stop: seats that were
+            # connected are away from now on.
+            self._background.append(spawn(self._all_away(), "away-after-start"))
+
+    async def _all_away(self) -> None:
+        for table_id in await self._store.unfinished_tables():
+            await self._store.seat_away(table_id, None, ALIVE)
 
     async def stop(self) -> None:
         for task in self._background:
@@ -152,7 +171,9 @@ class TableManager:
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
-                await self._store.heartbeat(self.server_id, ALIVE)
+                for table_id in await self._store.heartbeat(self.server_id, ALIVE):
+                    # A server died with connections of these tables: their seats are away.
+                    await self._store.seat_away(table_id, None, ALIVE)
             except Exception as exc:  # the database is away: beat again later
                 if not missed:
                     log.warning("heartbeat failed (%s)", type(exc).__name__)
@@ -338,26 +359,26 @@ class TableManager:
 
     # -- creating --------------------------------------------------------------------------
     async def create(
-        self, setup: GameSetup, lang: str, seats: Sequence[SeatSpec], origin: str = ""
+        self,
+        setup: GameSetup,
+        lang: str,
+        seats: Sequence[SeatSpec],
+        origin: str = "",
+        options: TableOptions | None = None,
     ) -> NewTable:
         """Store a new table with its first game; return it with its tokens. ``origin``: a
         digest of the creator's address, held to its quota of tables an hour."""
-        quota = self.quotas.tables_per_hour
-        if origin and quota:
-            created, _ = await self._store.origin_counts(origin, time.time() - 3600)
-            if created >= quota:
-                raise ApiError(
-                    429,
-                    "too_many_tables",
-                    f"at most {quota} tables an hour from one address: wait a while",
-                )
+        options = options or TableOptions()
+        await self._check_quota(origin)
         creator, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.kind == HUMAN}
         records = tuple(
             SeatRecord(
                 seat=i,
                 kind=s.kind,
-                name=s.name or bots.bot_name(s.level or "random", i),
+                name=""
+                if s.kind == OPEN
+                else s.name or bots.bot_name(s.level or "random", i),
                 level=s.level if s.kind == BOT else None,
                 token_hash=token_hash(seat_tokens[i]) if i in seat_tokens else None,
             )
@@ -371,6 +392,10 @@ class TableManager:
             spectator_hash=token_hash(spectator),
             seats=records,
             origin=origin,
+            public=options.public,
+            clock=options.clock,
+            absent_after=options.absent_after,
+            stand_in=options.stand_in,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start)
         table = Table(record, game)  # checks the game before it is stored
@@ -378,6 +403,73 @@ class TableManager:
         self._tables[record.table_id] = table
         self._changed(table)
         return NewTable(table, creator, spectator, seat_tokens)
+
+    async def _check_quota(self, origin: str) -> None:
+        """429 if ``origin`` created (or joined) its quota of tables in the last hour."""
+        quota = self.quotas.tables_per_hour
+        if origin and quota:
+            created, _ = await self._store.origin_counts(origin, time.time() - 3600)
+            if created >= quota:
+                raise ApiError(
+                    429,
+                    "too_many_tables",
+                    f"at most {quota} tables an hour from one address: wait a while",
+                )
+
+    async def check_join_quota(self, origin: str) -> None:
+        """429 if ``origin`` joined its quota of tables in the last hour (joins share the
+        quota of tables created)."""
+        quota = self.quotas.tables_per_hour
+        if not (origin and quota):
+            return
+        now = time.monotonic()
+        joins = [t for t in self._joins.get(origin, []) if now - t < 3600]
+        if len(joins) >= quota:
+            raise ApiError(
+                429, "too_many_joins", f"at most {quota} joins an hour from one address"
+            )
+        joins.append(now)
+        self._joins[origin] = joins
+
+    # -- open seats ------------------------------------------------------------------------
+    async def lobby(self) -> list[LobbyEntry]:
+        """The public tables with open seats (listed in the last :data:`LOBBY_FOR` s)."""
+        return await self._store.lobby(time.time() - LOBBY_FOR, LOBBY_SIZE)
+
+    async def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
+        """Take an open seat (``seat``, or the first open one) for a player named ``name``;
+        return the seat and its private token (given once). 409 ``seat_taken`` if it is no
+        longer open: of two joins for one seat, on any servers, exactly one gets it."""
+        if seat is not None and not 0 <= seat < len(table.seats):
+            raise ApiError(404, "unknown_seat", "this table has no such seat")
+        if table.closed:
+            raise ApiError(409, "table_closed", "this table was closed by its creator")
+        if seat is not None and table.seats[seat].kind != OPEN:
+            raise ApiError(409, "seat_taken", "this seat is not open")
+        if not table.open_seats():
+            raise ApiError(409, "seat_taken", "this table has no open seat")
+        token = secrets.token_urlsafe(24)
+        record = SeatRecord(-1 if seat is None else seat, HUMAN, name, None, token_hash(token))
+        async with table.lock:
+            taken = await self._store.fill_seat(table.id, record)
+            await self._reload_locked(table)
+        if taken is None:
+            self._changed(table)
+            raise ApiError(409, "seat_taken", "someone else took this seat first")
+        self._changed(table)
+        return taken, token
+
+    async def close(self, table: Table, creator_token: str) -> None:
+        """The creator closes a table whose seats are not all taken: it leaves the lobby and
+        nobody plays at it."""
+        if table.identify(creator_token).role is not Role.CREATOR:
+            raise ApiError(403, "not_creator", "only the table's creator can do this")
+        async with table.lock:
+            closed = await self._store.close_table(table.id)
+            await self._reload_locked(table)
+        if not closed and not table.closed:
+            raise ApiError(409, "already_started", "every seat is taken: the game is under way")
+        self._changed(table)
 
     # -- changes ---------------------------------------------------------------------------
     async def act(
@@ -392,13 +484,22 @@ class TableManager:
         if identity.role is not Role.SEAT or identity.seat is None:
             raise ApiError(403, "not_a_player", "only a seat's link can act")
         action = parse_action(data)
-        await self._apply(table, identity.seat, action, step, game_number, by_bot=False)
+        await self._apply(table, identity.seat, action, step, game_number, by=HUMAN)
+        if table.seats[identity.seat].away_since is not None:
+            spawn(self._back(table, identity.seat), f"back:{table.id}")  # acting: not away
 
     async def apply_bot(
-        self, table: Table, seat: int, action: Action, step: int, game_number: int
+        self,
+        table: Table,
+        seat: int,
+        action: Action,
+        step: int,
+        game_number: int,
+        stand_in: bool = False,
     ) -> None:
-        """Apply a bot's decision made at ``step`` of game ``game_number``."""
-        await self._apply(table, seat, action, step, game_number, by_bot=True)
+        """Apply a bot's decision made at ``step`` of game ``game_number`` (with ``stand_in``:
+        for the human at ``seat``, whose deadline passed)."""
+        await self._apply(table, seat, action, step, game_number, by=STAND_IN if stand_in else BOT)
 
     async def _apply(
         self,
@@ -407,7 +508,7 @@ class TableManager:
         action: Action,
         step: int | None,
         game_number: int | None,
-        by_bot: bool,
+        by: str,
     ) -> None:
         async with table.lock:
             if (step is not None and step > len(table.game.history)) or (
@@ -415,11 +516,11 @@ class TableManager:
             ):
                 await self._reload_locked(table)  # the client saw what this server has not yet
             for attempt in range(RETRIES + 1):
-                self._check(table, seat, action, step, game_number, by_bot)
+                self._check(table, seat, action, step, game_number, by)
                 after = table.game.copy()
                 after.apply(action, check=False)
                 try:
-                    await asyncio.shield(self._store_action(table, action, after))
+                    await asyncio.shield(self._store_action(table, action, after, by == STAND_IN))
                 except StoreConflict:
                     # Another server stored an action at this step first: catch up, then the
                     # checks decide (a pinned step is stale; an unpinned action may still fit).
@@ -432,12 +533,14 @@ class TableManager:
                 break
         self._changed(table)
 
-    async def _store_action(self, table: Table, action: Action, after: Game) -> None:
+    async def _store_action(
+        self, table: Table, action: Action, after: Game, stand_in: bool = False
+    ) -> None:
         """Store the action that leads ``table`` to ``after``, then take ``after`` as the
         table's game: both, even if the request that asked for it is cancelled meanwhile."""
         step = len(table.game.history)
         await self._store.append_action(
-            table.id, table.game_number, step, action.to_json(), table.turn(after)
+            table.id, table.game_number, step, action.to_json(), table.turn(after), stand_in
         )
         if len(table.game.history) == step:
             table.game = after
@@ -449,13 +552,17 @@ class TableManager:
         action: Action,
         step: int | None,
         game_number: int | None,
-        by_bot: bool,
+        by: str,
     ) -> None:
         game = table.game
-        if table.seats[seat].kind != (BOT if by_bot else HUMAN):
-            if by_bot:
+        if table.seats[seat].kind != (BOT if by == BOT else HUMAN):
+            if by != HUMAN:
                 raise stale()
             raise ApiError(403, "seat_is_bot", "this seat is now played by a bot")
+        if table.closed:
+            raise ApiError(409, "table_closed", "this table was closed by its creator")
+        if table.waiting():
+            raise ApiError(409, "waiting_for_players", "the game starts when every seat is taken")
         if game_number is not None and game_number != table.game_number:
             raise stale()
         if game.is_over:
@@ -475,11 +582,16 @@ class TableManager:
             raise ApiError(404, "unknown_seat", "this table has no such seat")
         if not bots.level_available(level):
             raise ApiError(422, "unknown_level", "this bot level is not available")
+        if table.seats[seat].kind == OPEN:
+            await self._bot_in_open_seat(table, seat, level)
+            return
         async with table.lock:
             if table.seats[seat].kind == BOT:
                 await self._reload_locked(table)
             if table.seats[seat].kind == BOT:
                 raise ApiError(409, "already_bot", "this seat is already played by a bot")
+            if table.seats[seat].kind == OPEN:
+                raise ApiError(409, "seat_taken", "this seat changed: try again")
             name = bots.bot_name(level, seat)
             record = replace(table.seats[seat], kind=BOT, level=level, name=name)
             seats = list(table.seats)
@@ -499,6 +611,15 @@ class TableManager:
             await self._store.set_seat(table.id, record, turn)
             table.set_seat(record)
         self._changed(table)
+
+    async def _bot_in_open_seat(self, table: Table, seat: int, level: str) -> None:
+        record = SeatRecord(seat, BOT, bots.bot_name(level, seat), level, None)
+        async with table.lock:
+            taken = await self._store.fill_seat(table.id, record)
+            await self._reload_locked(table)
+        self._changed(table)
+        if taken is None:
+            raise ApiError(409, "seat_taken", "someone took this seat first")
 
     async def rematch(self, table: Table, token: str, game_number: int | None = None) -> None:
         """Start the next game at the table once the current one is over.
@@ -549,11 +670,31 @@ class TableManager:
 
     def _presence(self, table: Table, seat: int) -> None:
         """Tell the other servers (shared storage) how many connections a seat has here: soon,
-        together with the other seats whose connections changed meanwhile (one write)."""
+        together with the other seats whose connections changed meanwhile (one write); then
+        mark the seat away, or back."""
         if self._store.shared:
             self._unpublished[(table.id, seat)] = table
             if self._publishing is None or self._publishing.done():
                 self._publishing = spawn(self._publish_presence(), "presence")
+        else:
+            spawn(self._away_or_back(table, seat), f"away:{table.id}")
+
+    async def _away_or_back(self, table: Table, seat: int) -> None:
+        """After a seat's connections here changed (and were published): if none is left
+        anywhere, it is away from now on; if one opened, it is back."""
+        try:
+            if table.open_here(seat) > 0:
+                await self._back(table, seat)
+            elif table.seats[seat].kind == HUMAN:
+                changed = await self._store.seat_away(table.id, [seat], ALIVE)
+                if changed and not self._store.shared:
+                    await self.refresh(table)  # no announcement to learn it from
+        except Exception as exc:
+            log.warning("table %s: seat %d not marked away or back (%r)", table.id, seat, exc)
+
+    async def _back(self, table: Table, seat: int) -> None:
+        if await self._store.seat_back(table.id, seat) and not self._store.shared:
+            await self.refresh(table)
 
     async def _publish_presence(self) -> None:
         """Store the connections of the seats that changed, trying again while the database
@@ -569,6 +710,8 @@ class TableManager:
             try:
                 await self._store.set_presence(self.server_id, counts)
                 pause = PRESENCE_BATCH
+                for (table_id, seat), table in batch.items():
+                    spawn(self._away_or_back(table, seat), f"away:{table_id}")
             except Exception as exc:
                 log.warning("presence not stored yet (%s)", type(exc).__name__)
                 self._unpublished = batch | self._unpublished
@@ -583,3 +726,25 @@ class TableManager:
             listener.notify()
         if offer:
             self.scheduler.offer(table)
+        self._watch_absence(table)
+
+    def _watch_absence(self, table: Table) -> None:
+        """Views show a seat as away once its absence lasted the table's limit: tell the
+        connections at that moment (nothing else changes then)."""
+        limit = table.options.absent_after
+        if limit is None or not table.listeners:
+            return
+        now = time.time()
+        soon = [
+            s.away_since + limit - now
+            for s in table.seats
+            if s.kind == HUMAN and s.away_since is not None and s.away_since + limit > now
+        ]
+        if soon and table.absence_timer is None:
+            def fire() -> None:
+                table.absence_timer = None
+                table.version += 1
+                self._changed(table, offer=False)
+
+            delay = min(soon) + 0.05
+            table.absence_timer = asyncio.get_running_loop().call_later(delay, fire)

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from .tables import HUMAN
+from .tables import HUMAN, OPEN
 from .views import LOG_LINES
 
 NAME_MAX = 24
@@ -59,7 +59,21 @@ class BotSeatIn(_Strict):
     name: DisplayName | None = Field(None, description='default "<Colour> bot (<level>)"')
 
 
-SeatIn = Annotated[HumanSeatIn | BotSeatIn, Field(discriminator="kind")]
+class OpenSeatIn(_Strict):
+    kind: Literal["open"]
+
+
+SeatIn = Annotated[HumanSeatIn | BotSeatIn | OpenSeatIn, Field(discriminator="kind")]
+
+#: Bounds of a turn clock and of an allowed absence, in seconds (a week; two days).
+CLOCK_MIN, CLOCK_MAX = 2, 7 * 86400
+ABSENT_MIN, ABSENT_MAX = 2, 2 * 86400
+
+
+class ClockIn(_Strict):
+    per_decision: int = Field(
+        ge=CLOCK_MIN, le=CLOCK_MAX, description="seconds a human has for each decision"
+    )
 
 
 class CreateTableRequest(_Strict):
@@ -74,6 +88,18 @@ class CreateTableRequest(_Strict):
     lang: Lang = "en"
     seats: list[SeatIn] = Field(min_length=2, max_length=5, description="one per player")
     seed: int | None = Field(None, ge=0, lt=2**62, description="random when null")
+    public: bool = Field(False, description="listed in the lobby while seats are open")
+    clock: ClockIn | None = Field(None, description="a turn clock; null: none")
+    stand_in: Level = Field(
+        "medium", description="the bot that plays for a human whose clock ran out or who is away"
+    )
+    absent_after: int | None = Field(
+        120,
+        ge=ABSENT_MIN,
+        le=ABSENT_MAX,
+        description="seconds a player may be disconnected at their decision before the stand-in"
+        " plays it; null: never",
+    )
     save: dict[str, Any] | None = Field(
         None,
         description="continue this game: a save (Game.save()), a position or a replay "
@@ -84,8 +110,10 @@ class CreateTableRequest(_Strict):
     def _check_seats(self) -> CreateTableRequest:
         if len(self.seats) != self.players:
             raise ValueError(f"seats: {self.players} players need {self.players} seats")
-        if not any(seat.kind == HUMAN for seat in self.seats):
-            raise ValueError("seats: at least one seat must be human")
+        if not any(seat.kind in (HUMAN, OPEN) for seat in self.seats):
+            raise ValueError("seats: at least one seat must be human or open")
+        if self.public and not any(seat.kind == OPEN for seat in self.seats):
+            raise ValueError("public: a public table needs at least one open seat")
         if self.save is not None:
             for name in SAVED_FIELDS:
                 if name in self.model_fields_set:
@@ -107,6 +135,15 @@ class ActRequest(_Strict):
 class BotRequest(_Strict):
     creator_token: Token
     level: Level = "medium"
+
+
+class JoinRequest(_Strict):
+    name: DisplayName = Field(description="display name, 1–24 characters")
+    seat: int | None = Field(None, ge=0, le=4, description="the seat to take; null: the first open")
+
+
+class CloseRequest(_Strict):
+    creator_token: Token
 
 
 class RematchRequest(_Strict):
@@ -144,6 +181,33 @@ class SeatCreated(BaseModel):
     url: str | None = Field(None, description="the seat's private invite link")
 
 
+class JoinResponse(BaseModel):
+    table_id: str
+    seat: int
+    name: str
+    token: str = Field(description="the seat's private token; shown once")
+    url: str = Field(description="the seat's private link")
+
+
+class LobbySeat(BaseModel):
+    seat: int
+    kind: str = Field(description='"human", "bot" or "open"')
+    name: str
+    colour: str
+
+
+class LobbyTable(BaseModel):
+    table_id: str
+    players: int
+    cards: str
+    variant: str
+    edition: str
+    seats: list[LobbySeat]
+    open_seats: list[int]
+    clock: float | None = Field(description="seconds per decision, or null")
+    age: float = Field(description="seconds since the table was created")
+
+
 class CreateTableResponse(BaseModel):
     table_id: str
     creator_token: str = Field(description="lets its holder hand seats to bots; shown once")
@@ -158,7 +222,15 @@ class SeatInfo(BaseModel):
     kind: str
     level: str | None
     connected: bool
+    away: bool = Field(description="disconnected too long at their decision: a bot plays it")
     colour: str
+
+
+class ClockView(BaseModel):
+    per_decision: float
+    deadline: float | None = Field(
+        description="when the current human decision's time runs out (server epoch seconds)"
+    )
 
 
 class WaitingFor(BaseModel):
@@ -195,6 +267,10 @@ class View(BaseModel):
     result: ResultInfo | None
     scores_by_round: list[list[int]]
     waiting_for: WaitingFor | None
+    waiting_for_players: bool = Field(description="open seats: the game has not started")
+    closed: bool = Field(description="closed by its creator before it started")
+    clock: ClockView | None
+    server_time: float = Field(description="the server's clock as it sent this view")
 
 
 class TableSummary(BaseModel):
@@ -203,6 +279,12 @@ class TableSummary(BaseModel):
     step: int
     over: bool
     seats: list[SeatInfo]
+    public: bool
+    clock: float | None
+    absent_after: float | None
+    stand_in: str
+    open_seats: list[int]
+    closed: bool
 
 
 class CardInfo(BaseModel):

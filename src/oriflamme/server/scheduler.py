@@ -196,11 +196,15 @@ class BotScheduler:
         async with table.lock:
             now = table.turn()
             seat = now.seat
-            if (table.game_number, now.step) != (turn.game, turn.step) or not now.bot:
+            if (table.game_number, now.step) != (turn.game, turn.step) or not (
+                now.bot or now.timed
+            ):
                 seat = None  # storage awaits a bot here, the table does not
             else:
                 assert seat is not None
-                level = table.seats[seat].level or "random"
+                # A human's decision claimed once its deadline passed: the stand-in plays it.
+                stand_in = not now.bot
+                level = table.options.stand_in if stand_in else table.seats[seat].level
                 seed = bots.decision_seed(table.seed, seat, turn.step)
                 observation, legal = table.game.observe(seat), tuple(table.game.legal_actions())
         if seat is None:
@@ -209,9 +213,11 @@ class BotScheduler:
             self.offer(table)
             return
         started = time.monotonic()
-        action = await self._think(turn, level, seed, observation, legal, self._delay, hurry)
+        action = await self._think(
+            turn, level or "random", seed, observation, legal, self._delay, hurry
+        )
         log.debug("table %s: bot thought %.2f s", table.id, time.monotonic() - started)
         try:
-            await self._manager.apply_bot(table, seat, action, turn.step, turn.game)
+            await self._manager.apply_bot(table, seat, action, turn.step, turn.game, stand_in)
         except ApiError as exc:
             log.info("table %s: bot move dropped (%s)", table.id, exc.code)

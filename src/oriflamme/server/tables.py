@@ -21,7 +21,7 @@ from .errors import ApiError, bad_token
 from .storage import GameRecord, SeatRecord, TableRecord, Turn
 from .views import ViewCache
 
-HUMAN, BOT = "human", "bot"
+HUMAN, BOT, OPEN = "human", "bot", "open"
 #: Seeds are drawn below this bound (SQLite integers are 64-bit signed).
 SEED_BOUND = 2**62
 
@@ -53,8 +53,20 @@ class Listener(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class TableOptions:
+    """How a table is played: listed in the lobby, turn clock, stand-in for late or absent
+    humans (docs/server.md, "Open tables, clocks and absent players")."""
+
+    public: bool = False
+    clock: float | None = None  #: seconds per decision
+    absent_after: float | None = None  #: seconds away at one's decision before the stand-in
+    stand_in: str = "medium"  #: the stand-in's bot level
+
+
+@dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """A seat asked for at creation: ``kind`` human (with a name) or bot (with a level)."""
+    """A seat asked for at creation: ``kind`` human (with a name), bot (with a level) or open
+    (taken later by whoever joins)."""
 
     kind: str
     name: str | None = None  #: None: a bot's default name (:func:`bots.bot_name`)
@@ -156,6 +168,10 @@ class Table:
         self.id = record.table_id
         self.config = GameConfig.from_dict(record.config)
         self.lang = record.lang
+        self.options = TableOptions(
+            record.public, record.clock, record.absent_after, record.stand_in
+        )
+        self.closed = record.closed
         self._creator_hash = record.creator_hash
         self.origin = record.origin
         #: When this server last used the table (``time.monotonic()``): idle ones leave memory.
@@ -174,14 +190,33 @@ class Table:
         self._open = [0] * len(self.seats)  #: connections getting each seat's view, here
         self.game_number = game.number
         self.seed = game.seed
-        self.game = _start(self.config, game)
+        #: When the current decision began (epoch seconds, this server's clock): its clock
+        #: counts from there.
+        self.decision_since = time.time()
+        self._game = _start(self.config, game)
         self.views = ViewCache()
+        #: Fires when a seat's absence reaches the table's limit (views then say "away").
+        self.absence_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        if len(game.history) != len(self._game.history) or game is not self._game:
+            self.decision_since = time.time()
+        self._game = game
 
     def load(self, record: TableRecord, game: GameRecord) -> bool:
         """Bring this copy to the stored state; True if anything changed."""
         changed = False
-        if list(record.seats) != self.seats:
+        if list(record.seats) != self.seats or record.closed != self.closed:
+            was_waiting = self.waiting()
             self.seats = list(record.seats)
+            self.closed = record.closed
+            if was_waiting and not self.waiting():
+                self.decision_since = time.time()
             self.version += 1
             changed = True
         if game.number != self.game_number or len(game.actions) < len(self.game.history):
@@ -208,11 +243,41 @@ class Table:
         self.views = ViewCache()
 
     def turn(self, game: Game | None = None) -> Turn:
-        """Whose decision ``game`` (this table's by default) awaits, for storage."""
+        """Whose decision ``game`` (this table's by default) awaits, for storage. Nobody plays
+        while seats are open (or once the table is closed)."""
         game = self.game if game is None else game
         seat = game.current_player
-        bot = seat is not None and self.seats[seat].kind == BOT
-        return Turn(len(game.history), seat, bot, self.watched())
+        started = not self.waiting() and not self.closed
+        bot = started and seat is not None and self.seats[seat].kind == BOT
+        timed = started and seat is not None and self.seats[seat].kind == HUMAN
+        return Turn(len(game.history), seat, bot, self.watched(), timed)
+
+    def waiting(self) -> bool:
+        """Whether the game waits for players to take its open seats."""
+        return any(s.kind == OPEN for s in self.seats)
+
+    def open_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == OPEN]
+
+    def away(self, seat: int, now: float | None = None) -> bool:
+        """Whether a human seat has been away so long that its stand-in plays for it."""
+        record = self.seats[seat]
+        limit = self.options.absent_after
+        if record.kind != HUMAN or record.away_since is None or limit is None:
+            return False
+        if self.connected(seat):
+            return False
+        return (time.time() if now is None else now) >= record.away_since + limit
+
+    def deadline(self) -> float | None:
+        """When the current human decision's clock runs out (epoch seconds), if it has one."""
+        seat = self.game.current_player
+        clock = self.options.clock
+        if clock is None or seat is None or self.waiting() or self.closed:
+            return None
+        if self.seats[seat].kind != HUMAN:
+            return None
+        return self.decision_since + clock
 
     def watched(self) -> bool:
         """Whether a human follows the table (its bots are then served first)."""
@@ -288,7 +353,10 @@ class Table:
         return True
 
     def set_seat(self, record: SeatRecord) -> None:
+        was_waiting = self.waiting()
         self.seats[record.seat] = record
+        if was_waiting and not self.waiting():
+            self.decision_since = time.time()  # the game starts: the first clock starts now
         self.version += 1
 
 

@@ -14,6 +14,7 @@ written; a line is written again when the state changed (tests compare with
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +112,7 @@ class ViewCache:
 
 # -- building views ---------------------------------------------------------------------------
 def seat_infos(table: Table) -> list[dict[str, Any]]:
+    now = time.time()
     return [
         {
             "seat": s.seat,
@@ -118,10 +120,18 @@ def seat_infos(table: Table) -> list[dict[str, Any]]:
             "kind": s.kind,
             "level": s.level,
             "connected": table.connected(s.seat),
+            "away": table.away(s.seat, now),
             "colour": FAMILY_COLOURS[s.seat],
         }
         for s in table.seats
     ]
+
+
+def clock_info(table: Table) -> dict[str, Any] | None:
+    """The table's turn clock: seconds per decision, and when the current one runs out."""
+    if table.options.clock is None:
+        return None
+    return {"per_decision": table.options.clock, "deadline": table.deadline()}
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -133,6 +143,12 @@ def summary(table: Table) -> dict[str, Any]:
         "step": len(game.history),
         "over": game.is_over,
         "seats": seat_infos(table),
+        "public": table.options.public,
+        "clock": table.options.clock,
+        "absent_after": table.options.absent_after,
+        "stand_in": table.options.stand_in,
+        "open_seats": table.open_seats(),
+        "closed": table.closed,
     }
 
 
@@ -183,6 +199,9 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
         "waiting_for": None
         if waiting is None
         else {"seat": waiting.seat, "name": waiting.name, "kind": waiting.kind},
+        "waiting_for_players": table.waiting() and not table.closed,
+        "closed": table.closed,
+        "clock": clock_info(table),
     }
 
 
@@ -194,4 +213,6 @@ def view_text(table: Table, seat: int | None, lang: str) -> str:
         view = build_view(table, seat, lang)
         text = orjson.dumps(view).decode()  # several times faster than json.dumps
         table.views.keep(key, version, text)
-    return text
+    # The server's time as it sends the view: clients count clocks down from it.
+    return f'{text[:-1]},"server_time":{time.time():.3f}}}'
+
