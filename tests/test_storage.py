@@ -192,8 +192,15 @@ def test_quotas_count_an_origins_tables(opener: Opener) -> None:
     async def test(store: Store) -> None:
         bots = tuple(SeatRecord(i, "bot", f"bot {i}", "easy", None) for i in range(2))
         for i in range(3):
-            record = TableRecord(f"t{i}", {"players": 2}, "en", "c" * 64, "s" * 64,
-                                 SEATS if i == 0 else bots, origin="here")
+            record = TableRecord(
+                f"t{i}",
+                {"players": 2},
+                "en",
+                "c" * 64,
+                "s" * 64,
+                SEATS if i == 0 else bots,
+                origin="here",
+            )
             await store.create_table(record, i, BOT_TURN)
         await store.create_table(table(9), 9, HUMAN_TURN)  # no origin
         assert await store.origin_counts("here", since=0) == (3, 2)
@@ -233,3 +240,110 @@ async def _db_now(store: Store) -> float:
     assert isinstance(store, PostgresStore)
     async with store.connection() as db:
         return float(await db.fetchval("SELECT extract(epoch from clock_timestamp())"))
+
+
+# -- open seats, clocks and absent players (#16) ----------------------------------------------
+OPEN_SEATS = (
+    SeatRecord(0, "human", "Ann", None, "a" * 64),
+    SeatRecord(1, "open", "", None, None),
+    SeatRecord(2, "open", "", None, None),
+)
+
+
+def open_table(number: int, **options: Any) -> TableRecord:
+    return TableRecord(
+        f"o{number}", {"players": 3}, "en", "c" * 64, "s" * 64, OPEN_SEATS, public=True, **options
+    )
+
+
+def test_one_of_two_joins_for_a_seat_wins_and_the_last_starts_the_game(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(open_table(0, clock=60.0), 1, Turn(0, 1, False))
+        [listed] = await store.lobby(0.0, 10)
+        assert (listed.table_id, [s.kind for s in listed.seats]) == (
+            "o0",
+            ["human", "open", "open"],
+        )
+        assert listed.seats[0].token_hash is None  # the lobby shows no token
+        ben = SeatRecord(1, "human", "Ben", None, "b" * 64)
+        cid = SeatRecord(1, "human", "Cid", None, "d" * 64)
+        results = await asyncio.gather(store.fill_seat("o0", ben), store.fill_seat("o0", cid))
+        assert sorted(results, key=str) == [1, None]
+        # Nobody plays while a seat is open.
+        assert await store.claim_bot_turns("x", 10, 5.0) == []
+        bot = SeatRecord(-1, "bot", "Yellow bot", "easy", None)  # the first open seat
+        assert await store.fill_seat("o0", bot) == 2
+        assert await store.fill_seat("o0", bot) is None  # none open any more
+        assert await store.lobby(0.0, 10) == []
+        found = await store.load_table("o0")
+        assert found is not None
+        assert [s.kind for s in found[0].seats] == ["human", "human", "bot"]
+        assert found[0].clock == 60.0 and found[0].public
+
+    run(opener, test)
+
+
+def test_a_game_starting_with_a_bot_to_move_is_claimable(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(open_table(1), 1, Turn(0, 2, False))
+        await store.fill_seat("o1", SeatRecord(1, "human", "Ben", None, "b" * 64))
+        assert await store.claim_bot_turns("x", 10, 5.0) == []
+        await store.fill_seat("o1", SeatRecord(2, "bot", "Bot", "easy", None))
+        assert await store.claim_bot_turns("x", 10, 5.0) == [BotTurn("o1", 1, 0)]
+
+    run(opener, test)
+
+
+def test_a_closed_table_leaves_the_lobby_and_old_listings_expire(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(open_table(2), 1, Turn(0, 0, False))
+        await store.create_table(open_table(3), 1, Turn(0, 0, False))
+        assert {e.table_id for e in await store.lobby(0.0, 10)} == {"o2", "o3"}
+        assert await store.lobby(time.time() + 60, 10) == []  # listed too long ago
+        assert await store.close_table("o2")
+        assert not await store.close_table("o2")
+        assert [e.table_id for e in await store.lobby(0.0, 10)] == ["o3"]
+        found = await store.load_table("o2")
+        assert found is not None and found[0].closed
+
+    run(opener, test)
+
+
+def test_a_clock_and_an_absence_make_a_decision_claimable(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        full = (
+            SeatRecord(0, "human", "Ann", None, "a" * 64),
+            SeatRecord(1, "bot", "B", "easy", None),
+        )
+        clocked = TableRecord("k0", {"players": 2}, "en", "c" * 64, "s" * 64, full, clock=0.3)
+        await store.create_table(clocked, 1, Turn(0, 0, False, timed=True))
+        assert await store.claim_bot_turns("x", 10, 5.0) == []
+        await asyncio.sleep(0.4)
+        assert await store.claim_bot_turns("x", 10, 5.0) == [BotTurn("k0", 1, 0)]
+        # A stand-in's action is stored while the deadline has passed...
+        await store.append_action("k0", 1, 0, action(1), Turn(1, 0, False, timed=True), True)
+        # ... and not before: the next decision's clock has just started.
+        with pytest.raises(StoreConflict):
+            await store.append_action("k0", 1, 1, action(2), Turn(2, 1, True), True)
+
+        absent = TableRecord("k1", {"players": 2}, "en", "c" * 64, "s" * 64, full, absent_after=0.3)
+        await store.create_table(absent, 1, Turn(0, 0, False, timed=True))
+        await store.heartbeat("server", 20.0)
+        await store.set_presence("server", [SeatCount("k1", 0, 1)])
+        assert not await store.seat_away("k1", [0], 20.0)  # connected: not away
+        await store.set_presence("server", [SeatCount("k1", 0, 0)])
+        assert await store.seat_away("k1", [0], 20.0)
+        assert not await store.seat_away("k1", [0], 20.0)  # away already, since then
+        found = await store.load_table("k1")
+        assert found is not None and found[0].seats[0].away_since is not None
+        assert all(t.table_id != "k1" for t in await store.claim_bot_turns("y", 10, 5.0))
+        await asyncio.sleep(0.4)
+        assert "k1" in [t.table_id for t in await store.claim_bot_turns("y", 10, 5.0)]
+        # Back: the decision is the player's again, and a stand-in's action is refused.
+        assert await store.seat_back("k1", 0)
+        assert not await store.seat_back("k1", 0)
+        with pytest.raises(StoreConflict):
+            await store.append_action("k1", 1, 0, action(1), Turn(1, 1, True), True)
+        await store.append_action("k1", 1, 0, action(1), Turn(1, 1, True))  # the human's own
+
+    run(opener, test)
