@@ -65,6 +65,19 @@ export function handSeatToBot(tableId, seat, creatorToken, level) {
   });
 }
 
+export function getLobby() {
+  return request("GET", "/api/lobby");
+}
+
+/** Take an open seat (`seat`, or the first open one when null): its token and link, once. */
+export function joinTable(tableId, name, seat) {
+  return request("POST", `/api/tables/${enc(tableId)}/join`, { name, seat });
+}
+
+export function closeTable(tableId, creatorToken) {
+  return request("POST", `/api/tables/${enc(tableId)}/close`, { creator_token: creatorToken });
+}
+
 export function getCards(lang) {
   return request("GET", `/api/cards?lang=${enc(lang)}`);
 }

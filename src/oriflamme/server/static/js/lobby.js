@@ -7,6 +7,7 @@ import {
 } from "./cards.js";
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
 import { installLangSwitch, toast, toastError } from "./ui.js";
+import { renderOpenTables, startOpenTables } from "./opentables.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
@@ -66,9 +67,12 @@ function seatRow(seat) {
   }, [
     el("option", { text: t("seat_human"), attrs: { value: "human", selected: entry.kind === "human" } }),
     el("option", { text: t("seat_bot"), attrs: { value: "bot", selected: entry.kind === "bot" } }),
+    el("option", { text: t("seat_open"), attrs: { value: "open", selected: entry.kind === "open" } }),
   ]);
   let detail;
-  if (entry.kind === "human") {
+  if (entry.kind === "open") {
+    detail = el("span", { className: "level-note", text: t("open_seat") });
+  } else if (entry.kind === "human") {
     detail = el("input", {
       testid: "seat-name",
       attrs: {
@@ -244,13 +248,19 @@ function buildRequest() {
       seatList.push({ kind: "bot", level: entry.level });
       continue;
     }
+    if (entry.kind === "open") {
+      seatList.push({ kind: "open" });
+      continue;
+    }
     const name = entry.name.trim() || t("player_n", { n: seat + 1 });
     if (name.length > NAME_MAX || CONTROL_CHARS.test(name)) return { error: t("error_name") };
     seatList.push({ kind: "human", name });
   }
-  if (!seatList.some((seat) => seat.kind === "human")) return { error: t("error_no_human") };
+  if (!seatList.some((seat) => seat.kind !== "bot")) return { error: t("error_no_human_or_open") };
+  const options = tableOptions(seatList);
+  if (options.error) return options;
   const lang = form.elements.lang.value;
-  if (saved) return { body: { players, lang, seats: seatList, save: saved.data } };
+  if (saved) return { body: { players, lang, seats: seatList, save: saved.data, ...options } };
   const first = form.elements.first_player.value;
   return {
     body: {
@@ -262,7 +272,32 @@ function buildRequest() {
       lang,
       seats: seatList,
       seed: null,
+      ...options,
     },
+  };
+}
+
+/** A whole number of seconds in [min, max] from an input, null if empty, or NaN if invalid. */
+function seconds(input, min, max) {
+  const text = input.value.trim();
+  if (!text) return null;
+  const value = Number(text);
+  return Number.isInteger(value) && value >= min && value <= max ? value : NaN;
+}
+
+/** The lobby, clock and stand-in options of the request, or an error message. */
+function tableOptions(seatList) {
+  const isPublic = form.elements.public.checked;
+  if (isPublic && !seatList.some((seat) => seat.kind === "open")) return { error: t("error_public_needs_open") };
+  const clock = seconds(form.elements.clock, 2, 604800);
+  if (Number.isNaN(clock)) return { error: t("error_clock") };
+  const absent = seconds(form.elements.absent_after, 2, 172800);
+  if (Number.isNaN(absent)) return { error: t("error_absent") };
+  return {
+    public: isPublic,
+    clock: clock === null ? null : { per_decision: clock },
+    absent_after: absent,
+    stand_in: form.elements.stand_in.value,
   };
 }
 
@@ -336,18 +371,27 @@ function linkRow(url, testid, copyTestid, seat) {
   ]);
 }
 
+function seatDetail(created, seat) {
+  if (seat.kind === "human") return linkRow(seat.url, "invite-link", "copy-link", seat.seat);
+  if (seat.kind === "open") {
+    return el("div", { className: "open-note" }, [
+      el("p", { className: "bot-note", text: t("open_seat_note") }),
+      linkRow(`/?join=${encodeURIComponent(created.table_id)}`, "join-link", "copy-join", seat.seat),
+    ]);
+  }
+  return el("p", { className: "bot-note", text: t("played_by_bot") });
+}
+
 function showCreated(created) {
   const items = created.seats.map((seat) => {
     const colours = seatColours(seat.seat);
     return el("li", { className: "invite", testid: "invite", dataset: { seat: seat.seat, kind: seat.kind } }, [
       el("div", { className: "invite-head" }, [
         el("span", { className: "seat-blazons" }, colours.map((c) => blazon(c, "seat-blazon"))),
-        el("strong", { text: seat.name }),
+        el("strong", { text: seat.name || t("open_seat") }),
         el("span", { className: "tag", text: t("seat_n", { n: seat.seat + 1 }) }),
       ]),
-      seat.kind === "human"
-        ? linkRow(seat.url, "invite-link", "copy-link", seat.seat)
-        : el("p", { className: "bot-note", text: t("played_by_bot") }),
+      seatDetail(created, seat),
     ]);
   });
   replace($("invites"), items);
@@ -377,6 +421,7 @@ function switchLang(lang) {
   applyI18n(document);
   form.elements.lang.value = lang;
   renderForm();
+  renderOpenTables();
   loadCardNames(lang);
 }
 
@@ -399,6 +444,7 @@ function start() {
     form.hidden = false;
   });
   renderForm();
+  startOpenTables();
   loadCardNames(getLang());
 }
 

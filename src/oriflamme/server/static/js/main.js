@@ -1,6 +1,9 @@
 // The game page: connects a seat (or a spectator) to its table and renders every view.
 
-import { ApiError, GameSocket, getCards, getView, handSeatToBot, postAction, rematch } from "./api.js";
+import {
+  ApiError, GameSocket, closeTable, getCards, getView, handSeatToBot, postAction, rematch,
+} from "./api.js";
+import { startClocks, tickClocks } from "./clock.js";
 import { actionKey, button, el, replace } from "./dom.js";
 import { setCardInfo } from "./cards.js";
 import { renderDecisionChoices, renderQueue } from "./board.js";
@@ -50,6 +53,7 @@ const state = {
   endDismissed: false,
   scrolledTo: null,
   socket: null,
+  clockOffset: 0, // server time minus this browser's, in seconds
 };
 
 // ---------------------------------------------------------------- start
@@ -129,6 +133,7 @@ async function start() {
   await refreshOverHttp();
   if (!$("fatal-error").hidden) return;
   state.socket.start();
+  startClocks(() => state.clockOffset);
   // A narrower window (a phone turned, a resized window) may hide the acting card.
   let resizeTimer = null;
   window.addEventListener("resize", () => {
@@ -163,6 +168,7 @@ function onView(view) {
   const now = queueIds(view.observation);
   state.freshIds = before ? new Set([...now].filter((id) => !before.has(id))) : new Set();
   state.view = view;
+  if (typeof view.server_time === "number") state.clockOffset = view.server_time - Date.now() / 1000;
   render();
   state.freshIds = new Set(); // animate arrivals once, not again on the next local re-render
 }
@@ -254,11 +260,24 @@ function creatorToken() {
   }
 }
 
+async function closeThisTable() {
+  const token = creatorToken();
+  if (!token || !window.confirm(t("confirm_close_table"))) return;
+  try {
+    await closeTable(state.tableId, token);
+    toast(t("closed_done"));
+    refreshOverHttp();
+  } catch (error) {
+    toastError(errorText(error.code, error.message));
+  }
+}
+
 async function handToBot(seat) {
   const token = creatorToken();
   if (!token) return;
-  const name = seatsOf(state.view)[seat].name;
-  if (!window.confirm(t("confirm_hand_to_bot", { name }))) return;
+  const seatInfo = seatsOf(state.view)[seat];
+  const name = seatInfo.kind === "open" ? t("open_seat") : seatInfo.name;
+  if (seatInfo.kind !== "open" && !window.confirm(t("confirm_hand_to_bot", { name }))) return;
   try {
     await handSeatToBot(state.tableId, seat, token, "medium");
     toast(t("handed_to_bot", { name }));
@@ -349,6 +368,7 @@ function render() {
   renderEndScreen(regions.end, ctx);
   regions.showResults.hidden = !(view.result || obs.result) || !state.endDismissed;
   scrollToAction(ctx);
+  tickClocks(state.clockOffset);
   const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you && (view.legal || []).length > 0;
   document.title = yourTurn ? `● ${t("your_turn")} — Oriflamme` : "Oriflamme";
 }
@@ -370,7 +390,12 @@ function renderStatus(ctx) {
   const waiting = view.waiting_for;
   let text = "";
   let kind = "idle";
-  if (obs.phase === "over") {
+  if (view.closed) {
+    text = t("table_closed");
+  } else if (view.waiting_for_players) {
+    text = t("waiting_for_players");
+    kind = "human";
+  } else if (obs.phase === "over") {
     text = t("phase_over");
   } else if (yourTurn) {
     text = t("your_turn");
@@ -380,9 +405,11 @@ function renderStatus(ctx) {
     kind = waiting.kind === "bot" ? "bot" : "human";
   }
   regions.waiting.dataset.kind = kind;
+  const canClose = view.waiting_for_players && !view.closed && creatorToken() !== null;
   replace(regions.waiting, [
     kind === "bot" || kind === "human" ? el("span", { className: "spinner", attrs: { "aria-hidden": "true" } }) : null,
-    el("span", { text }),
+    el("span", { text, testid: "status-text" }),
+    canClose ? button(t("close_table"), { className: "link-button", testid: "close-table", on: { click: closeThisTable } }) : null,
   ]);
   const handCount = obs.families
     .filter((f) => f.player === ctx.you)

@@ -17,6 +17,7 @@ export function seatsOf(view) {
       kind: given.kind || "human",
       level: given.level || null,
       connected: given.connected !== false,
+      away: Boolean(given.away),
     });
   }
   return seats;
@@ -44,11 +45,18 @@ function playerPanel(seat, obs, ctx) {
 
   const nameLine = el("div", { className: "player-name-line" }, [
     el("span", { className: "player-blazons" }, colours.map((c) => blazon(c, "player-blazon"))),
-    el("span", { className: "player-name", testid: "player-name", text: seat.name, title: seat.name }),
+    el("span", {
+      className: "player-name",
+      testid: "player-name",
+      text: seat.kind === "open" ? t("open_seat") : seat.name,
+      title: seat.name,
+    }),
   ]);
   if (seat.seat === ctx.you) nameLine.append(el("span", { className: "tag tag-you", text: t("you") }));
   if (seat.kind === "bot") {
     nameLine.append(el("span", { className: "tag tag-bot", text: seat.level ? t("bot_level", { level: t(`level_${seat.level}`) }) : t("bot") }));
+  } else if (seat.kind === "open") {
+    panel.classList.add("is-open");
   } else {
     nameLine.append(el("span", {
       className: `conn-dot ${seat.connected ? "online" : "offline"}`,
@@ -56,6 +64,9 @@ function playerPanel(seat, obs, ctx) {
       title: seat.connected ? t("online") : t("offline"),
       attrs: { "aria-label": seat.connected ? t("online") : t("offline") },
     }));
+  }
+  if (seat.away) {
+    nameLine.append(el("span", { className: "tag tag-away", testid: "away", text: t("away") }));
   }
   if (obs.first_player === seat.seat && obs.phase !== "over") {
     nameLine.append(el("span", { className: "tag tag-first", text: t("first_player_short"), title: t("first_player") }));
@@ -82,12 +93,24 @@ function playerPanel(seat, obs, ctx) {
   stats.append(counts);
   panel.append(nameLine, stats);
 
-  if (deciding && obs.phase !== "over") {
-    panel.append(el("div", {
+  if (seat.kind === "open") {
+    panel.append(el("div", { className: "turn-line", testid: "open-seat", text: t("waiting_for_join") }));
+  } else if (deciding && obs.phase !== "over" && !ctx.view.waiting_for_players && !ctx.view.closed) {
+    const line = el("div", {
       className: "turn-line",
       testid: "turn-indicator",
       text: seat.seat === ctx.you ? t("your_turn") : t("deciding"),
-    }));
+    });
+    const clock = ctx.view.clock;
+    if (clock && clock.deadline && seat.kind === "human") {
+      line.append(el("span", {
+        className: "clock",
+        testid: "clock",
+        title: t("clock_title"),
+        dataset: { deadline: String(clock.deadline) },
+      }));
+    }
+    panel.append(line);
   }
 
   const zones = el("div", { className: "player-zones" });
@@ -109,7 +132,13 @@ function playerPanel(seat, obs, ctx) {
     makeActionable(choose, stealAction, ctx);
     panel.append(choose);
   }
-  if (ctx.canHandToBot && seat.kind === "human" && !seat.connected && seat.seat !== ctx.you) {
+  if (ctx.canHandToBot && seat.kind === "open") {
+    panel.append(button(t("fill_with_bot"), {
+      className: "link-button",
+      testid: "fill-with-bot",
+      on: { click: () => ctx.handToBot(seat.seat) },
+    }));
+  } else if (ctx.canHandToBot && seat.kind === "human" && !seat.connected && seat.seat !== ctx.you) {
     panel.append(button(t("hand_to_bot"), {
       className: "link-button",
       testid: "hand-to-bot",

@@ -1,0 +1,32 @@
+// Turn clocks: every element with a data-deadline (server epoch seconds) shows the time left,
+// counted on this browser's clock corrected by the server's (the view says when it was sent).
+
+import { t } from "./i18n.js";
+
+const TICK_MS = 250;
+const URGENT_SECONDS = 10;
+
+/** "1:05", "0:09", or hours for long clocks ("2:03:00"). */
+export function formatLeft(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** Update every clock on the page; `offset`: server time minus this browser's (seconds). */
+export function tickClocks(offset) {
+  const now = Date.now() / 1000 + offset;
+  for (const node of document.querySelectorAll("[data-deadline]")) {
+    const left = Number(node.dataset.deadline) - now;
+    node.textContent = t("time_left", { time: formatLeft(left) });
+    node.classList.toggle("urgent", left <= URGENT_SECONDS);
+    node.dataset.left = String(Math.max(0, Math.ceil(left)));
+  }
+}
+
+/** Tick the clocks several times a second. */
+export function startClocks(offset) {
+  window.setInterval(() => tickClocks(offset()), TICK_MS);
+}
