@@ -287,3 +287,26 @@ def test_an_absent_player_is_played_for_until_they_reconnect(client: TestClient)
         assert view(client, table_id, ann)["step"] == step
         ws.send_json({"type": "act", "action": mine["legal"][0]["action"], "step": step})
         wait_until(lambda: view(client, table_id, ann), lambda v: v["step"] > step, 5)
+
+
+def test_joins_count_in_the_addresss_quota_of_tables_an_hour(tmp_path: Path) -> None:
+    from oriflamme.server.manager import Quotas
+
+    app = create_app(
+        SqliteStore(tmp_path / "games.sqlite3"),
+        bot_delay=0,
+        rate=1000.0,
+        burst=1000.0,
+        tune_gc=False,
+        quotas=Quotas(tables_per_hour=3),
+    )
+    with TestClient(app) as client:
+        table = create(client, players=5, seats=[ANN, OPEN, OPEN, OPEN, OPEN])  # 1 of 3
+        table_id = table["table_id"]
+        assert join(client, table_id, name="Ben").status_code == 201  # 2 of 3
+        assert join(client, table_id, name="Cid").status_code == 201  # 3 of 3
+        refused = join(client, table_id, name="Dee")
+        assert (refused.status_code, refused.json()["error"]["code"]) == (429, "too_many_joins")
+        assert summary(client, table_id)["open_seats"] == [3, 4]  # nothing taken
+        again = client.post("/api/tables", json={"players": 2, "seats": [ANN, OPEN]})
+        assert again.json()["error"]["code"] == "too_many_tables"

@@ -311,9 +311,9 @@ def create_app(
     async def join(table: TableDep, request: JoinRequest, http: Request) -> JoinResponse:
         """Take the open seat ``seat`` (or the first open one) under ``name``. The seat's
         private token and link are given once. ``409 seat_taken`` if someone was first."""
-        manager = _manager(app)
-        await manager.check_join_quota(origin_of(http))
-        seat, token = await manager.join(table, request.name, request.seat)
+        seat, token = await _manager(app).join(
+            table, request.name, request.seat, origin_of(http)
+        )
         return JoinResponse(
             table_id=table.id,
             seat=seat,

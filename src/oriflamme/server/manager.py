@@ -129,7 +129,6 @@ class TableManager:
         self._background: list[asyncio.Task[Any]] = []
         self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
         self._publishing: asyncio.Task[None] | None = None
-        self._joins: dict[str, list[float]] = {}  #: recent joins per origin (this server)
         self.bot_pool = bots.BotPool()
         self.scheduler = BotScheduler(self, store, self.bot_pool, self.server_id, bot_delay)
 
@@ -404,42 +403,31 @@ class TableManager:
         self._changed(table)
         return NewTable(table, creator, spectator, seat_tokens)
 
-    async def _check_quota(self, origin: str) -> None:
-        """429 if ``origin`` created (or joined) its quota of tables in the last hour."""
+    async def _check_quota(self, origin: str, code: str = "too_many_tables") -> None:
+        """429 if ``origin`` created or joined its quota of tables in the last hour."""
         quota = self.quotas.tables_per_hour
         if origin and quota:
             created, _ = await self._store.origin_counts(origin, time.time() - 3600)
             if created >= quota:
                 raise ApiError(
                     429,
-                    "too_many_tables",
-                    f"at most {quota} tables an hour from one address: wait a while",
+                    code,
+                    f"at most {quota} tables created or joined an hour from one address:"
+                    " wait a while",
                 )
-
-    async def check_join_quota(self, origin: str) -> None:
-        """429 if ``origin`` joined its quota of tables in the last hour (joins share the
-        quota of tables created)."""
-        quota = self.quotas.tables_per_hour
-        if not (origin and quota):
-            return
-        now = time.monotonic()
-        joins = [t for t in self._joins.get(origin, []) if now - t < 3600]
-        if len(joins) >= quota:
-            raise ApiError(
-                429, "too_many_joins", f"at most {quota} joins an hour from one address"
-            )
-        joins.append(now)
-        self._joins[origin] = joins
 
     # -- open seats ------------------------------------------------------------------------
     async def lobby(self) -> list[LobbyEntry]:
         """The public tables with open seats (listed in the last :data:`LOBBY_FOR` s)."""
         return await self._store.lobby(time.time() - LOBBY_FOR, LOBBY_SIZE)
 
-    async def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
-        """Take an open seat (``seat``, or the first open one) for a player named ``name``;
-        return the seat and its private token (given once). 409 ``seat_taken`` if it is no
-        longer open: of two joins for one seat, on any servers, exactly one gets it."""
+    async def join(
+        self, table: Table, name: str, seat: int | None, origin: str = ""
+    ) -> tuple[int, str]:
+        """Take an open seat (``seat``, or the first open one) for a player named ``name``
+        from the address digest ``origin`` (held to the quota of tables an hour); return the
+        seat and its private token (given once). 409 ``seat_taken`` if it is no longer open:
+        of two joins for one seat, on any servers, exactly one gets it."""
         if seat is not None and not 0 <= seat < len(table.seats):
             raise ApiError(404, "unknown_seat", "this table has no such seat")
         if table.closed:
@@ -448,10 +436,11 @@ class TableManager:
             raise ApiError(409, "seat_taken", "this seat is not open")
         if not table.open_seats():
             raise ApiError(409, "seat_taken", "this table has no open seat")
+        await self._check_quota(origin, "too_many_joins")
         token = secrets.token_urlsafe(24)
         record = SeatRecord(-1 if seat is None else seat, HUMAN, name, None, token_hash(token))
         async with table.lock:
-            taken = await self._store.fill_seat(table.id, record)
+            taken = await self._store.fill_seat(table.id, record, origin)
             await self._reload_locked(table)
         if taken is None:
             self._changed(table)

@@ -221,11 +221,12 @@ class Store(Protocol):
         """Replace a seat (a human seat handed to a bot); the current game then awaits ``turn``."""
         ...
 
-    async def fill_seat(self, table_id: str, seat: SeatRecord) -> int | None:
-        """Put ``seat`` (a human who joins, or a bot) in place of an open seat: the one at
-        ``seat.seat``, or the first open one if that is -1. Once no seat is open, the game
-        starts (its turn is stored). Returns the seat taken, or None if it is no longer open
-        (another server was first: exactly one of two joins for one seat gets it)."""
+    async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
+        """Put ``seat`` (a human who joins from the address digest ``origin``, or a bot) in
+        place of an open seat: the one at ``seat.seat``, or the first open one if that is -1.
+        Once no seat is open, the game starts (its turn is stored). Returns the seat taken, or
+        None if it is no longer open (another server was first: exactly one of two joins for
+        one seat gets it)."""
         ...
 
     async def close_table(self, table_id: str) -> bool:
@@ -294,8 +295,9 @@ class Store(Protocol):
 
     # -- quotas and clean-up ----------------------------------------------------------------
     async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
-        """Of the tables created from ``origin``: how many since ``since`` (epoch seconds), and
-        how many unfinished ones no human plays (every seat a bot: self-playing)."""
+        """Of the tables created from ``origin``: how many since ``since`` (epoch seconds, with
+        the seats joined from it since then), and how many unfinished ones no human plays (every
+        seat a bot: self-playing)."""
         ...
 
     async def delete_abandoned(self, before: float, limit: int) -> list[str]:

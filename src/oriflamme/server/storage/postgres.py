@@ -85,6 +85,8 @@ CREATE TABLE IF NOT EXISTS seats (
     level TEXT,
     token_hash TEXT,
     away_since DOUBLE PRECISION,
+    origin TEXT NOT NULL DEFAULT '',
+    joined DOUBLE PRECISION,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -132,6 +134,7 @@ CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
 CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
     WHERE turn_deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
+CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
 """
 
 Statement = tuple[str, tuple[Any, ...]]
@@ -160,6 +163,8 @@ ALTER TABLE tables ADD COLUMN clock DOUBLE PRECISION;
 ALTER TABLE tables ADD COLUMN absent_after DOUBLE PRECISION;
 ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium';
 ALTER TABLE seats ADD COLUMN away_since DOUBLE PRECISION;
+ALTER TABLE seats ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+ALTER TABLE seats ADD COLUMN joined DOUBLE PRECISION;
 ALTER TABLE games ADD COLUMN turn_deadline DOUBLE PRECISION;
 UPDATE games SET turn_deadline = turn_since WHERE turn_bot;
 DROP INDEX IF EXISTS games_bot_turns;
@@ -420,22 +425,23 @@ class PostgresStore:
         return found is not None
 
     # -- open seats and absent players ------------------------------------------------------
-    async def fill_seat(self, table_id: str, seat: SeatRecord) -> int | None:
-        which = "$6" if seat.seat >= 0 else (
+    async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
+        which = "$7" if seat.seat >= 0 else (
             "(SELECT MIN(seat) FROM seats WHERE table_id = $1 AND kind = 'open')"
         )
         async with self.connection() as db, db.transaction():
             # One seat change of a table at a time: whoever fills the last open seat sees it.
             await db.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table_id)
             taken = await db.fetchval(
-                "UPDATE seats SET kind = $2, name = $3, level = $4, token_hash = $5,"
-                f" away_since = NULL WHERE table_id = $1 AND seat = {which}"
+                "UPDATE seats SET kind = $2, name = $3, level = $4, token_hash = $5, origin = $6,"
+                f" joined = {NOW}, away_since = NULL WHERE table_id = $1 AND seat = {which}"
                 " AND kind = 'open' RETURNING seat",
                 table_id,
                 seat.kind,
                 seat.name,
                 seat.level,
                 seat.token_hash,
+                origin,
                 *((seat.seat,) if seat.seat >= 0 else ()),
             )
             if taken is None:
@@ -720,7 +726,10 @@ class PostgresStore:
     async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
         async with self.connection() as db:
             created = await db.fetchval(
-                "SELECT count(*) FROM tables WHERE origin = $1 AND created >= $2", origin, since
+                "SELECT (SELECT count(*) FROM tables WHERE origin = $1 AND created >= $2)"
+                " + (SELECT count(*) FROM seats WHERE origin = $1 AND joined >= $2)",
+                origin,
+                since,
             )
             playing = await db.fetchval(
                 "SELECT count(*) FROM tables t WHERE t.origin = $1 AND NOT EXISTS"

@@ -58,6 +58,8 @@ CREATE TABLE IF NOT EXISTS seats (
     level TEXT,
     token_hash TEXT,
     away_since REAL,
+    origin TEXT NOT NULL DEFAULT '',
+    joined REAL,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -103,6 +105,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
     WHERE turn_deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
+CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
 """
 
@@ -133,6 +136,8 @@ _MIGRATE_FROM_3 = [
     "ALTER TABLE tables ADD COLUMN absent_after REAL",
     "ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium'",
     "ALTER TABLE seats ADD COLUMN away_since REAL",
+    "ALTER TABLE seats ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE seats ADD COLUMN joined REAL",
     "ALTER TABLE games ADD COLUMN turn_deadline REAL",
     "UPDATE games SET turn_deadline = turn_since WHERE turn_bot = 1",
     "DROP INDEX IF EXISTS games_bot_turns",
@@ -363,7 +368,7 @@ class SqliteStore:
             ]
         )
 
-    async def fill_seat(self, table_id: str, seat: SeatRecord) -> int | None:
+    async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
         now = time.time()
         which = "?" if seat.seat >= 0 else (
             "(SELECT MIN(seat) FROM seats WHERE table_id = ? AND kind = 'open')"
@@ -371,10 +376,10 @@ class SqliteStore:
         rows = await self._write(
             [
                 (
-                    "UPDATE seats SET kind = ?, name = ?, level = ?, token_hash = ?,"
-                    f" away_since = NULL WHERE table_id = ? AND seat = {which}"
+                    "UPDATE seats SET kind = ?, name = ?, level = ?, token_hash = ?, origin = ?,"
+                    f" joined = ?, away_since = NULL WHERE table_id = ? AND seat = {which}"
                     " AND kind = 'open' RETURNING seat",
-                    (seat.kind, seat.name, seat.level, seat.token_hash, table_id)
+                    (seat.kind, seat.name, seat.level, seat.token_hash, origin, now, table_id)
                     + ((seat.seat,) if seat.seat >= 0 else (table_id,)),
                 ),
                 ("UPDATE tables SET listed = ? WHERE id = ? AND public = 1", (now, table_id)),
@@ -658,7 +663,9 @@ class SqliteStore:
     async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
         def query(db: sqlite3.Connection) -> tuple[int, int]:
             created = db.execute(
-                "SELECT COUNT(*) FROM tables WHERE origin = ? AND created >= ?", (origin, since)
+                "SELECT (SELECT COUNT(*) FROM tables WHERE origin = ? AND created >= ?)"
+                " + (SELECT COUNT(*) FROM seats WHERE origin = ? AND joined >= ?)",
+                (origin, since, origin, since),
             ).fetchone()[0]
             playing = db.execute(_SELF_PLAYING, (origin,)).fetchone()[0]
             return int(created), int(playing)
@@ -740,7 +747,8 @@ def _action_insert(table_id: str, game: int, index: int, action: Mapping[str, An
 #: The unfinished tables of an origin where no human plays.
 _SELF_PLAYING = (
     "SELECT COUNT(*) FROM tables t WHERE t.origin = ?"
-    " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'human')"
+    " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id"
+    " AND s.kind IN ('human', 'open'))"
     " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished = 0)"
 )
 #: Public tables with open seats, not closed, listed after a time (params: time, limit).
