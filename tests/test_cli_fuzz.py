@@ -19,13 +19,13 @@ from oriflamme.api import new_game
 from oriflamme.cli import main
 
 #: Values no numeric option accepts (nothing here may start a long run or a server).
-BAD_NUMBERS = st.sampled_from(["-1", "-3", "0.5", "x", "", "1e9", "nan", "inf", "--", "1_0x"])
+BAD_NUMBERS = st.sampled_from(["-1", "-3", "x", "", "1e9", "nan", "inf", "--", "1_0x", "1.5.2"])
 #: (subcommand and its required arguments, its numeric options with values out of their range).
 COMMANDS: list[tuple[list[str], dict[str, list[str]]]] = [
     (
         ["play"],
         {
-            "--players": ["1", "6", "99999"],
+            "--players": ["1", "6", "99999", "2.5"],
             "--seed": [str(2**63)],
             "--humans": ["6"],
             "--first-player": ["7", "3.0"],
@@ -35,7 +35,7 @@ COMMANDS: list[tuple[list[str], dict[str, list[str]]]] = [
         ["simulate", "--games", "1"],
         {"--players": ["0", "6"], "--seed": [str(2**64)], "--first-player": ["5"]},
     ),
-    (["simulate", "--players", "3"], {"--games": ["0", "-0x1"]}),
+    (["simulate", "--players", "3"], {"--games": ["0", "-0x1", "0.5"]}),
     (["bench"], {"--seconds": ["0", "3601", "1e400"]}),
     (
         ["tournament", "--bots", "random", "--games", "1"],

@@ -234,8 +234,14 @@ def main(
 ) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = parser.parse_args(argv)
+        for argument in arguments:
+            # argparse reads "--option=--" as an empty list, not as a missing value.
+            if argument.startswith("--") and argument.endswith("=--"):
+                name = argument.split("=", 1)[0]
+                parser.error(f"argument {name}: expected a value, not '--'")
+        args = parser.parse_args(arguments)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
