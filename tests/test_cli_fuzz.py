@@ -111,6 +111,8 @@ def corrupt_records(draw: st.DrawFn) -> bytes:
         record[key] = draw(st.sampled_from([None, 12, "x", [], [1, 2], {"a": 1}]))
         if key == "format":
             record[key] = draw(st.sampled_from([12, [], "oriflamme-nonsense"]))
+        elif key == "history" and record[key] is None:
+            record[key] = "x"  # null is a valid history (a game set up from a position)
         return json.dumps(record).encode()
     if how == "history":
         actions = record["history"]["actions"]

@@ -377,6 +377,8 @@ def test_save_errors() -> None:
         ("version", 99, r"unsupported save version 99"),
         ("position", None, r"a save needs a position object"),
         ("log", [[1, 2]], r"log\[0\] must be a list of 7 integers"),
+        ("history", 12, r"history must be an object or null"),
+        ("history", [], r"history must be an object or null"),
         ("history", {"seed": "x", "actions": []}, r"history.seed must be an integer"),
         ("history", {"seed": 1, "actions": [{"kind": "fly"}]}, r"history.actions"),
     ]:

@@ -179,6 +179,8 @@ class Game:
     def from_save(cls, data: Mapping[str, Any]) -> Game:
         state = state_from_save(data)
         history = data.get("history")
+        if history is not None and not isinstance(history, Mapping):
+            raise RecordError("history must be an object or null")
         seed: int | None = None
         actions: list[Action] = []
         if isinstance(history, Mapping):

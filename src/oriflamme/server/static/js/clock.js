@@ -7,7 +7,7 @@ const TICK_MS = 250;
 const URGENT_SECONDS = 10;
 
 /** "1:05", "0:09", or hours for long clocks ("2:03:00"). */
-export function formatLeft(seconds) {
+function formatLeft(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);

@@ -16,7 +16,6 @@ const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
 let tables = [];
 let joining = false;
-let timer = null;
 
 function wantedTable() {
   return new URLSearchParams(window.location.search).get("join");
@@ -126,7 +125,7 @@ export function startOpenTables() {
     // No remembered name.
   }
   refresh();
-  timer = window.setInterval(() => {
+  window.setInterval(() => {
     if (document.visibilityState === "visible") refresh();
   }, REFRESH_MS);
   document.addEventListener("visibilitychange", () => {
@@ -137,9 +136,4 @@ export function startOpenTables() {
 /** Render again (after a change of language). */
 export function renderOpenTables() {
   render();
-}
-
-export function stopOpenTables() {
-  if (timer !== null) window.clearInterval(timer);
-  timer = null;
 }
