@@ -40,6 +40,7 @@ from .protocol import (
     TableSummary,
     View,
 )
+from .review import Review, review_router
 from .storage import Store, StoreUnavailable, open_store
 from .tables import (
     BOT,
@@ -127,14 +128,17 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = await open_store(store) if isinstance(store, str) else store
         manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
+        review = app.state.review = Review(manager)
         try:
             await manager.start()
+            review.start()
             if tune_gc:
                 with _tuned_gc():
                     yield
             else:
                 yield
         finally:
+            await review.stop()
             await manager.stop()
             if isinstance(store, str):
                 await opened.close()
@@ -196,6 +200,7 @@ def create_app(
         return page("game.html")
 
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
+    app.include_router(review_router(static_dir))
 
     # -- API -------------------------------------------------------------------------------
     @app.post(
@@ -222,7 +227,9 @@ def create_app(
             setup = setup_from_record(request.save, request.players)
         else:
             setup = GameSetup(_config(request), _seed(request.seed))
-        new = await _manager(app).create(setup, request.lang, specs, origin_of(http))
+        new = await _manager(app).create(
+            setup, request.lang, specs, origin_of(http), hints=request.hints
+        )
         base = f"/t/{new.table.id}"
         return CreateTableResponse(
             table_id=new.table.id,

@@ -338,10 +338,16 @@ class TableManager:
 
     # -- creating --------------------------------------------------------------------------
     async def create(
-        self, setup: GameSetup, lang: str, seats: Sequence[SeatSpec], origin: str = ""
+        self,
+        setup: GameSetup,
+        lang: str,
+        seats: Sequence[SeatSpec],
+        origin: str = "",
+        hints: bool = False,
     ) -> NewTable:
         """Store a new table with its first game; return it with its tokens. ``origin``: a
-        digest of the creator's address, held to its quota of tables an hour."""
+        digest of the creator's address, held to its quota of tables an hour; ``hints``: a
+        learning table (its human seats may ask for hints)."""
         quota = self.quotas.tables_per_hour
         if origin and quota:
             created, _ = await self._store.origin_counts(origin, time.time() - 3600)
@@ -371,6 +377,7 @@ class TableManager:
             spectator_hash=token_hash(spectator),
             seats=records,
             origin=origin,
+            hints=hints,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start)
         table = Table(record, game)  # checks the game before it is stored

@@ -74,6 +74,7 @@ class CreateTableRequest(_Strict):
     lang: Lang = "en"
     seats: list[SeatIn] = Field(min_length=2, max_length=5, description="one per player")
     seed: int | None = Field(None, ge=0, lt=2**62, description="random when null")
+    hints: bool = Field(False, description="a learning table: human seats may ask for hints")
     save: dict[str, Any] | None = Field(
         None,
         description="continue this game: a save (Game.save()), a position or a replay "
@@ -195,6 +196,7 @@ class View(BaseModel):
     result: ResultInfo | None
     scores_by_round: list[list[int]]
     waiting_for: WaitingFor | None
+    hints: bool = Field(False, description="a learning table: you may ask for hints")
 
 
 class TableSummary(BaseModel):
@@ -203,6 +205,7 @@ class TableSummary(BaseModel):
     step: int
     over: bool
     seats: list[SeatInfo]
+    hints: bool = Field(False, description="a learning table (hints)")
 
 
 class CardInfo(BaseModel):

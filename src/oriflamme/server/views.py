@@ -133,6 +133,7 @@ def summary(table: Table) -> dict[str, Any]:
         "step": len(game.history),
         "over": game.is_over,
         "seats": seat_infos(table),
+        "hints": table.hints,
     }
 
 
@@ -183,6 +184,7 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
         "waiting_for": None
         if waiting is None
         else {"seat": waiting.seat, "name": waiting.name, "kind": waiting.kind},
+        "hints": table.hints,
     }
 
 
