@@ -128,7 +128,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = await open_store(store) if isinstance(store, str) else store
         manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
-        review = app.state.review = Review(manager)
+        review = app.state.review = Review(manager, rate, burst)
         try:
             await manager.start()
             review.start()

@@ -46,9 +46,6 @@ HINT_ITERATIONS, HINT_SECONDS = 3000, 1.2
 HINT_TIMEOUT = 10.0
 #: Hints kept (a seat asking again at the same step gets the same answer at once).
 KEEP_HINTS = 256
-#: Requests a second (and bursts) of the costly routes (asking for an analysis, a hint), per
-#: address.
-RATE, BURST = 2.0, 10.0
 
 TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
 GAME_NUMBER = PathParam(ge=1, le=MAX_GAME, description="the game's number at the table (1, 2, …)")
@@ -102,13 +99,15 @@ class Frames(BaseModel):
 class Review:
     """The service behind the review routes: finished games, analyses and hints."""
 
-    def __init__(self, manager: Any) -> None:
+    def __init__(self, manager: Any, rate: float = 20.0, burst: float = 20.0) -> None:
         self.manager = manager
         self.replays = Replays(manager.store)
         self.analyses = AnalysisRunner(manager, self.replays)
         self._hints = Kept(KEEP_HINTS)
         self._thinking: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
-        self.by_ip = BucketsByKey(RATE, BURST)
+        #: Requests a second (and bursts) per address of the routes that make the server think
+        #: (asking for an analysis, a hint): as many as the other POSTs.
+        self.by_ip = BucketsByKey(rate, burst)
 
     def start(self) -> None:
         self.analyses.start()
