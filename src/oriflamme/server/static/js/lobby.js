@@ -250,7 +250,8 @@ function buildRequest() {
   }
   if (!seatList.some((seat) => seat.kind === "human")) return { error: t("error_no_human") };
   const lang = form.elements.lang.value;
-  if (saved) return { body: { players, lang, seats: seatList, save: saved.data } };
+  const hints = form.elements.hints.checked;
+  if (saved) return { body: { players, lang, seats: seatList, save: saved.data, hints } };
   const first = form.elements.first_player.value;
   return {
     body: {
@@ -262,6 +263,7 @@ function buildRequest() {
       lang,
       seats: seatList,
       seed: null,
+      hints,
     },
   };
 }

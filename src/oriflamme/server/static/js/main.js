@@ -12,6 +12,8 @@ import { renderLog, resetLog } from "./log.js";
 import { renderPlayers, seatsOf } from "./players.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
 import { installLangSwitch, toast, toastError } from "./ui.js";
+import { renderHint } from "./hint.js";
+import { replayUrl } from "./review_api.js";
 
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
@@ -322,6 +324,7 @@ function buildContext() {
     send,
     select,
     rematch: playAgain,
+    replayUrl: (round) => replayUrl(state.tableId, view.game_number, state.token, round),
     handToBot,
     dismissEnd: () => {
       state.endDismissed = true;
@@ -347,6 +350,7 @@ function render() {
   renderOptions(ctx);
   renderLog(regions.log, view.log || []);
   renderEndScreen(regions.end, ctx);
+  renderHint(ctx, state.tableId, state.token, render);
   regions.showResults.hidden = !(view.result || obs.result) || !state.endDismissed;
   scrollToAction(ctx);
   const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you && (view.legal || []).length > 0;
