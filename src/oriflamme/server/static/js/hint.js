@@ -23,7 +23,9 @@ export function renderHint(ctx, tableId, token, rerender) {
   }
   if (!box) {
     box = el("div", { className: "hint-box", testid: "hint-box" });
-    panel.append(box);
+    const title = panel.querySelector(".panel-title");
+    if (title) title.after(box);
+    else panel.prepend(box);
   }
   const children = [el("span", { className: "tag learning-tag", testid: "learning-tag", text: rt("learning_table") })];
   const deciding = ctx.you !== null && (view.legal || []).length > 0;
