@@ -133,18 +133,25 @@ class AnalysisRunner:
         self._pool = bots.BotPool(workers=1, timeout=STEP_TIMEOUT)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        #: The analysis this server is running, as ``(table_id, game)``.
-        self.running: tuple[str, int] | None = None
+        #: The analysis this server is running, as last stored.
+        self.running: AnalysisRecord | None = None
 
     def start(self) -> None:
         self._task = spawn(self._run(), "analyses")
 
     async def stop(self) -> None:
+        """Stop, and give the analysis under way back at once (another server, or this one
+        started again, goes on from its last stored decision without waiting for the lease)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         self._pool.shutdown()
+        if self.running is not None:
+            try:
+                await self._store.save_analysis(self._owner, self.running, 0.0)
+            except Exception as exc:  # its lease expires by itself
+                log.warning("analysis not given back (%r)", exc)
 
     def wake(self) -> None:
         """An analysis was asked for: look now rather than at the next scan."""
@@ -166,17 +173,18 @@ class AnalysisRunner:
             self._wake.clear()
 
     async def _analyse(self, job: AnalysisRecord) -> None:
-        self.running = (job.table_id, job.game)
+        self.running = job
         try:
             await self._work(job)
         except StoreUnavailable:
+            self.running = None
             raise  # the claim expires; this server or another takes the analysis up again
         except Exception:
             log.exception("analysis of table %s game %d failed", job.table_id, job.game)
             failed = AnalysisRecord(job.table_id, job.game, FAILED, job.progress, job.steps)
-            await self._store.save_analysis(self._owner, failed, LEASE)
-        finally:
             self.running = None
+            await self._store.save_analysis(self._owner, failed, LEASE)
+        self.running = None
 
     async def _work(self, job: AnalysisRecord) -> None:
         table = await self._manager.get(job.table_id)
@@ -204,6 +212,7 @@ class AnalysisRunner:
             if not await self._store.save_analysis(self._owner, record, LEASE):
                 log.info("analysis of table %s game %d: claim lost", job.table_id, job.game)
                 return
+            self.running = record
         record = AnalysisRecord(job.table_id, job.game, DONE, 1.0, tuple(steps))
         await self._store.save_analysis(self._owner, record, LEASE)
 

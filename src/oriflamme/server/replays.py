@@ -12,6 +12,7 @@ Finished games never change, so what is built is kept (a few games, in memory).
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -109,12 +110,15 @@ class Replays:
         self._games.keep(key, found)
         return found
 
-    def frames(self, game: FinishedGame, view: int | None, lang: str) -> list[dict[str, Any]]:
-        """The frames of ``game`` for seat ``view`` (None: everything), in ``lang``."""
+    async def frames(
+        self, game: FinishedGame, view: int | None, lang: str
+    ) -> list[dict[str, Any]]:
+        """The frames of ``game`` for seat ``view`` (None: everything), in ``lang``; built in
+        a thread the first time (a few tens of milliseconds), kept afterwards."""
         key = (game.table_id, game.number, view, lang)
         found: list[dict[str, Any]] | None = self._frames.get_fresh(key)
         if found is None:
-            found = build_frames(game.record, view, lang)
+            found = await asyncio.to_thread(build_frames, game.record, view, lang)
             self._frames.keep(key, found)
         return found
 

@@ -173,7 +173,7 @@ def _parse_view(text: str | None, table: Table, token: str) -> tuple[int | None,
         return you, you
     if text == EVERYTHING:
         return you, None
-    if text.isdigit() and int(text) < len(table.seats):
+    if text.isascii() and text.isdigit() and int(text) < len(table.seats):
         return you, int(text)
     raise ApiError(
         422, "invalid_request", f"view: 'all' or a seat from 0 to {len(table.seats) - 1}"
@@ -239,7 +239,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         you, seat = _parse_view(view, table, token)
         finished = await review.replays.finished(table, number)
         language = lang or table.lang
-        frames = await asyncio.to_thread(review.replays.frames, finished, seat, language)
+        frames = await review.replays.frames(finished, seat, language)
         return {
             "table_id": table.id,
             "game_number": number,
