@@ -163,3 +163,30 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
             await reader.close()
 
     asyncio.run(run())
+
+
+def test_a_database_of_version_3_gains_hints_and_analyses(pg_url: str) -> None:
+    async def run() -> None:
+        store = await PostgresStore.open(pg_url)
+        await store.create_table(
+            TableRecord("old", {"players": 2}, "en", "c", "s", SEATS), 5, Turn(0, 0, False)
+        )
+        await store.close()
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute(
+                "DROP TABLE analyses; ALTER TABLE tables DROP COLUMN hints;"
+                " UPDATE oriflamme_meta SET value = '3' WHERE key = 'schema_version'"
+            )
+            store = await PostgresStore.open(pg_url)
+            loaded = await store.load_table("old")
+            assert loaded is not None and loaded[0].hints is False
+            assert (await store.request_analysis("old", 1)).status == "queued"
+            await store.close()
+            assert await admin.fetchval(
+                "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
+            ) == str(SCHEMA_VERSION) == "4"
+        finally:
+            await admin.close()
+
+    asyncio.run(run())

@@ -140,3 +140,31 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
     bad.close()
     with pytest.raises(StoreError, match="newer than this server"):
         SqliteStore(path)
+
+
+def test_a_file_of_version_3_gains_hints_and_analyses(tmp_path: Path) -> None:
+    path = tmp_path / "v3.sqlite3"
+
+    async def make() -> None:
+        store = SqliteStore(path)
+        await store.create_table(
+            TableRecord("old", {"players": 2}, "en", "c", "s", SEATS), 5, Turn(0, 0, False)
+        )
+        await store.close()
+
+    asyncio.run(make())
+    old = sqlite3.connect(path)
+    old.executescript(
+        "DROP TABLE analyses; ALTER TABLE tables DROP COLUMN hints; PRAGMA user_version = 3;"
+    )
+    old.close()
+
+    async def run() -> None:
+        store = SqliteStore(path)
+        loaded = await store.load_table("old")
+        assert loaded is not None and loaded[0].hints is False
+        assert (await store.request_analysis("old", 1)).status == "queued"
+        await store.close()
+
+    asyncio.run(run())
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 4

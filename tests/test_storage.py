@@ -11,6 +11,11 @@ from typing import Any
 import pytest
 
 from oriflamme.server.storage import (
+    DONE,
+    FAILED,
+    QUEUED,
+    RUNNING,
+    AnalysisRecord,
     BotTurn,
     GameRecord,
     SeatCount,
@@ -345,5 +350,62 @@ def test_a_clock_and_an_absence_make_a_decision_claimable(opener: Opener) -> Non
         with pytest.raises(StoreConflict):
             await store.append_action("k1", 1, 0, action(1), Turn(1, 1, True), True)
         await store.append_action("k1", 1, 0, action(1), Turn(1, 1, True))  # the human's own
+
+    run(opener, test)
+
+
+def test_older_games_load_and_learning_tables_keep_their_hints(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        learning = TableRecord("t9", {"players": 2}, "fr", "c" * 64, "s" * 64, SEATS, hints=True)
+        await store.create_table(learning, 4, HUMAN_TURN)
+        await store.append_action("t9", 1, 0, action(1), Turn(1, None, False))
+        await store.new_game("t9", 2, 8, HUMAN_TURN)
+        loaded = await store.load_table("t9")
+        assert loaded is not None and loaded[0].hints and loaded[1].number == 2
+        assert await store.load_game("t9", 1) == (GameRecord(1, 4, (action(1),)), True)
+        assert await store.load_game("t9", 2) == (GameRecord(2, 8, ()), False)
+        assert await store.load_game("t9", 3) is None
+        await store.create_table(table(0), 1, HUMAN_TURN)
+        plain = await store.load_table("t0")
+        assert plain is not None and not plain[0].hints
+
+    run(opener, test)
+
+
+def test_an_analysis_is_queued_once_claimed_by_one_server_and_resumed(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        assert await store.load_analysis("t0", 1) is None
+        assert await store.claim_analysis("a", ttl=30) is None
+        queued = await store.request_analysis("t0", 1)
+        assert queued == AnalysisRecord("t0", 1, QUEUED)
+        await asyncio.sleep(0.01)
+        await store.request_analysis("t1", 1)  # asked later: claimed later
+        assert await store.request_analysis("t0", 1) == queued
+        claimed = await store.claim_analysis("a", ttl=0.3)
+        assert claimed == AnalysisRecord("t0", 1, RUNNING)
+        second = await store.claim_analysis("b", ttl=30)
+        assert second is not None and second.table_id == "t1"
+        assert await store.claim_analysis("b", ttl=30) is None  # nothing else is free
+        half = AnalysisRecord("t0", 1, RUNNING, 0.5, ({"step": 3, "loss": 0.1},))
+        assert not await store.save_analysis("b", half, ttl=30)  # not b's
+        assert await store.save_analysis("a", half, ttl=0.3)
+        assert await store.load_analysis("t0", 1) == half
+        await asyncio.sleep(0.5)  # a's claim expires: another server goes on from there
+        taken = await store.claim_analysis("c", ttl=30)
+        assert taken == half
+        assert not await store.save_analysis("a", half, ttl=30)
+        done = AnalysisRecord("t0", 1, DONE, 1.0, (*half.steps, {"step": 5, "loss": 0.0}))
+        assert await store.save_analysis("c", done, ttl=30)
+        assert await store.request_analysis("t0", 1) == done  # computed once
+        assert await store.claim_analysis("d", ttl=30) is None
+        failed = AnalysisRecord("t1", 1, FAILED, 0.2, ())
+        assert await store.save_analysis("b", failed, ttl=30)
+        assert await store.request_analysis("t1", 1) == AnalysisRecord("t1", 1, QUEUED)
+        # Analyses go with their abandoned tables.
+        await store.create_table(table(0), 0, HUMAN_TURN)
+        await asyncio.sleep(0.05)
+        cut = time.time() if isinstance(store, SqliteStore) else await _db_now(store)
+        assert await store.delete_abandoned(cut, limit=10) == ["t0"]
+        assert await store.load_analysis("t0", 1) is None
 
     run(opener, test)

@@ -25,8 +25,8 @@ from oriflamme.rules.texts import FAMILY_COLOURS
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "oriflamme" / "server" / "static"
 JS = STATIC / "js"
-PAGES = ("index.html", "game.html")
-ENTRY_MODULES = ("main.js", "lobby.js")
+PAGES = ("index.html", "game.html", "replay.html")
+ENTRY_MODULES = ("main.js", "lobby.js", "replay.js")
 NODE = shutil.which("node")
 
 
@@ -223,9 +223,10 @@ def test_no_external_resources() -> None:
 
 
 # ---------------------------------------------------------------------------- strings
-def i18n_tables() -> dict[str, dict[str, str]]:
-    """The EN and FR tables of i18n.js, read from its one-entry-per-line layout."""
-    text = source(JS / "i18n.js")
+def i18n_tables(name: str = "i18n.js") -> dict[str, dict[str, str]]:
+    """The EN and FR tables of i18n.js (or of another module with that layout: the review
+    strings, review_i18n.js), read from its one-entry-per-line layout."""
+    text = source(JS / name)
     tables: dict[str, dict[str, str]] = {}
     for lang in ("en", "fr"):
         block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", text, re.S)
@@ -251,6 +252,20 @@ def test_english_and_french_have_the_same_keys_and_placeholders() -> None:
         assert text.strip() and french[key].strip(), key
         placeholders = set(re.findall(r"\{(\w+)\}", text))
         assert placeholders == set(re.findall(r"\{(\w+)\}", french[key])), key
+
+
+def test_review_strings_are_complete_in_both_languages_and_all_used() -> None:
+    tables = i18n_tables("review_i18n.js")
+    english, french = tables["en"], tables["fr"]
+    assert set(english) == set(french) and len(english) > 30
+    for key, text in english.items():
+        assert text.strip() and french[key].strip(), key
+        placeholders = set(re.findall(r"\{(\w+)\}", text))
+        assert placeholders == set(re.findall(r"\{(\w+)\}", french[key])), key
+    used: set[str] = set()
+    for path in js_files():
+        used.update(re.findall(r"""\brt\(\s*"(\w+)\"""", strip_js_comments(source(path))))
+    assert sorted(used - set(english)) == [] and sorted(set(english) - used) == []
 
 
 def used_string_keys() -> set[str]:

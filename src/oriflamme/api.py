@@ -204,7 +204,9 @@ class Game:
 
     @classmethod
     def from_replay(cls, data: Mapping[str, Any], upto: int | None = None) -> Game:
-        """Replay ``config + seed + actions`` (the first ``upto`` actions if given)."""
+        """Replay ``config + seed + actions`` (the first ``upto`` actions if given); with a
+        ``start`` (a save without history: a game set up from a position), the actions are
+        played from that position instead of a deal, and ``seed`` may be null."""
         if not isinstance(data, Mapping) or data.get("format") != REPLAY_FORMAT:
             raise RecordError("not a replay file (format must be 'oriflamme-replay')")
         try:
@@ -212,12 +214,23 @@ class Game:
         except ConfigError as exc:
             raise RecordError(f"config: {exc}") from None
         seed = data.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        start = data.get("start")
+        if start is not None and not isinstance(start, Mapping):
+            raise RecordError("start must be a save (an object) or null")
+        if (not isinstance(seed, int) or isinstance(seed, bool)) and not (
+            seed is None and start is not None
+        ):
             raise RecordError("seed must be an integer")
         raw = data.get("actions")
         if not isinstance(raw, list):
             raise RecordError("actions must be a list")
-        game = cls.new(config, seed)
+        if start is not None:
+            game = cls.from_save(start)
+            if game.config != config:
+                raise RecordError("start: its configuration is not the replay's")
+        else:
+            assert isinstance(seed, int)
+            game = cls.new(config, seed)
         for i, item in enumerate(raw[:upto]):
             try:
                 game.apply(Action.from_json(item))

@@ -228,9 +228,12 @@ class IsmctsBot:
         legal: Sequence[Action],
         iterations: int | None,
         seconds: float | None,
+        totals: dict[Action, list[float]] | None = None,
     ) -> tuple[dict[Action, tuple[int, float]], int]:
         """One search of this decision among ``legal`` with this budget: the root's statistics
-        (visits, summed reward) by action, and the iterations run."""
+        (visits, summed reward) by action, and the iterations run. With ``totals``, every
+        player's rewards are also summed there, by the root action each iteration tried (what
+        the bot expects for everyone after each of its moves: its advice, ``bots.advice``)."""
         start = time.perf_counter()
         me: int = observation["viewer"]
         worlds = Worlds(observation, self.infer)
@@ -239,9 +242,13 @@ class IsmctsBot:
         limit = math.inf if iterations is None else iterations
         done = 0
         allowed = frozenset(legal)
+        first_action: dict[int, Action] = {}  #: root edges by node id (for ``totals``)
         while done < limit and (done == 0 or time.perf_counter() < deadline):
-            self._iterate(worlds.draw(self._rng), root, me, allowed)
+            path, rewards = self._iterate(worlds.draw(self._rng), root, me, allowed)
             done += 1
+            if totals is not None:
+                _add_totals(totals, root.children.get(me, {}), first_action, path, rewards,
+                            legal)
         edges = root.children.get(me, {})
         stats = {a: (node.visits, node.reward) for a in legal
                  if (node := edges.get(a)) is not None}
@@ -296,8 +303,11 @@ class IsmctsBot:
         }
 
     # -- one iteration ------------------------------------------------------------------
-    def _iterate(self, world: Game, root: _Node, me: int, allowed: frozenset[Action]) -> None:
-        """One iteration; at the root only ``allowed`` actions are searched."""
+    def _iterate(
+        self, world: Game, root: _Node, me: int, allowed: frozenset[Action]
+    ) -> tuple[list[_Node], list[float]]:
+        """One iteration; at the root only ``allowed`` actions are searched. Returns the nodes
+        it went through and every player's reward."""
         rng = self._rng
         c = self.exploration
         types = state_of(world).card_type
@@ -375,6 +385,7 @@ class IsmctsBot:
         for node in path:
             node.visits += 1
             node.reward += rewards[node.mover]
+        return path, rewards
 
     def _play_out(self, world: Game) -> list[float]:
         """Play the rollout policy to the horizon; return every player's reward."""
@@ -483,6 +494,31 @@ def _left_cards(observation: Mapping[str, Any]) -> list[tuple[int, int]]:
     """See :attr:`Worlds.evidence`."""
     return [(e["id"], e["tokens"]) for stack in observation["queue"] for e in stack
             if e["type"] is None and e["tokens"] > 0]
+
+
+def _add_totals(
+    totals: dict[Action, list[float]],
+    edges: Mapping[Hashable, _Node],
+    first_action: dict[int, Action],
+    path: Sequence[_Node],
+    rewards: Sequence[float],
+    legal: Sequence[Action],
+) -> None:
+    """Add one iteration's rewards to the root action it tried (see ``search``)."""
+    if len(first_action) != len(edges):
+        first_action.update({id(node): key for key, node in edges.items()
+                             if isinstance(key, Action)})
+    action = first_action.get(id(path[0])) if path else None
+    if action is None or len(legal) == 1:  # a forced root: its edges are later decisions'
+        if len(legal) != 1:
+            return  # the root's options were all forced away in this world: nothing to add
+        action = legal[0]
+    found = totals.get(action)
+    if found is None:
+        totals[action] = list(rewards)
+    else:
+        for p, reward in enumerate(rewards):
+            found[p] += reward
 
 
 def _preference(stats: tuple[int, float] | None) -> tuple[int, float]:

@@ -54,6 +54,7 @@ from .protocol import (
     TableSummary,
     View,
 )
+from .review import Review, review_router
 from .storage import Store, StoreUnavailable, open_store
 from .tables import (
     BOT,
@@ -143,14 +144,17 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = await open_store(store) if isinstance(store, str) else store
         manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
+        review = app.state.review = Review(manager, rate, burst)
         try:
             await manager.start()
+            review.start()
             if tune_gc:
                 with _tuned_gc():
                     yield
             else:
                 yield
         finally:
+            await review.stop()
             await manager.stop()
             if isinstance(store, str):
                 await opened.close()
@@ -212,6 +216,7 @@ def create_app(
         return page("game.html")
 
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
+    app.include_router(review_router(static_dir))
 
     # -- API -------------------------------------------------------------------------------
     @app.post(
@@ -248,7 +253,7 @@ def create_app(
             absent_after=None if request.absent_after is None else float(request.absent_after),
             stand_in=request.stand_in,
         )
-        new = await _manager(app).create(setup, request.lang, specs, origin_of(http), options)
+        new = await _manager(app).create(setup, request.lang, specs, origin_of(http), options, hints=request.hints)
         base = f"/t/{new.table.id}"
         return CreateTableResponse(
             table_id=new.table.id,

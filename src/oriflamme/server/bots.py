@@ -18,10 +18,10 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from oriflamme.api import FAMILY_COLOURS, Action
 from oriflamme.bots import known_bots, make_bot
@@ -30,6 +30,7 @@ from oriflamme.bots.levels import LEVELS as BOT_LEVELS
 from .lifeline import end_with
 
 log = logging.getLogger("oriflamme.server")
+T = TypeVar("T")
 
 #: The bot levels a table may choose, from weakest to strongest (each is a registered bot).
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "random")
@@ -158,6 +159,19 @@ class BotPool:
         if remaining > 0:
             await asyncio.sleep(remaining)
         return action
+
+    async def run(self, function: Callable[..., T], *args: Any, timeout: float) -> T:
+        """``function(*args)`` in a worker (a module-level function: it is pickled), within
+        ``timeout`` seconds; a worker that died takes the pool down, and the next call starts
+        a new one. Used by the advice of the review pages (``server.review``)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(
+                loop.run_in_executor(self._pool(), function, *args), timeout
+            )
+        except BrokenProcessPool:
+            self.shutdown()
+            raise
 
     def shutdown(self) -> None:
         """Stop the workers; a decision under way finishes in its worker, unused."""

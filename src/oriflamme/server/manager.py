@@ -364,9 +364,11 @@ class TableManager:
         seats: Sequence[SeatSpec],
         origin: str = "",
         options: TableOptions | None = None,
+        hints: bool = False,
     ) -> NewTable:
         """Store a new table with its first game; return it with its tokens. ``origin``: a
-        digest of the creator's address, held to its quota of tables an hour."""
+        digest of the creator's address, held to its quota of tables an hour; ``hints``: a
+        learning table (its human seats may ask for hints)."""
         options = options or TableOptions()
         await self._check_quota(origin)
         creator, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
@@ -395,6 +397,7 @@ class TableManager:
             clock=options.clock,
             absent_after=options.absent_after,
             stand_in=options.stand_in,
+            hints=hints,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start)
         table = Table(record, game)  # checks the game before it is stored

@@ -100,6 +100,7 @@ class CreateTableRequest(_Strict):
         description="seconds a player may be disconnected at their decision before the stand-in"
         " plays it; null: never",
     )
+    hints: bool = Field(False, description="a learning table: human seats may ask for hints")
     save: dict[str, Any] | None = Field(
         None,
         description="continue this game: a save (Game.save()), a position or a replay "
@@ -271,6 +272,7 @@ class View(BaseModel):
     closed: bool = Field(description="closed by its creator before it started")
     clock: ClockView | None
     server_time: float = Field(description="the server's clock as it sent this view")
+    hints: bool = Field(False, description="a learning table: you may ask for hints")
 
 
 class TableSummary(BaseModel):
@@ -285,6 +287,7 @@ class TableSummary(BaseModel):
     stand_in: str
     open_seats: list[int]
     closed: bool
+    hints: bool = Field(False, description="a learning table (hints)")
 
 
 class CardInfo(BaseModel):

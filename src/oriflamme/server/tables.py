@@ -174,6 +174,7 @@ class Table:
         self.closed = record.closed
         self._creator_hash = record.creator_hash
         self.origin = record.origin
+        self.hints = record.hints
         #: When this server last used the table (``time.monotonic()``): idle ones leave memory.
         self.touched = time.monotonic()
         self._spectator_hash = record.spectator_hash

@@ -149,6 +149,7 @@ def summary(table: Table) -> dict[str, Any]:
         "stand_in": table.options.stand_in,
         "open_seats": table.open_seats(),
         "closed": table.closed,
+        "hints": table.hints,
     }
 
 
@@ -202,6 +203,7 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
         "waiting_for_players": table.waiting() and not table.closed,
         "closed": table.closed,
         "clock": clock_info(table),
+        "hints": table.hints,
     }
 
 

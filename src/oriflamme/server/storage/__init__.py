@@ -8,9 +8,14 @@ from pathlib import Path
 
 from .base import (
     ACTION,
+    DONE,
+    FAILED,
     GAME,
     PRESENCE,
+    QUEUED,
+    RUNNING,
     SEATS,
+    AnalysisRecord,
     BotTurn,
     Change,
     GameRecord,
@@ -28,9 +33,14 @@ from .sqlite import SqliteStore
 
 __all__ = [
     "ACTION",
+    "DONE",
+    "FAILED",
     "GAME",
     "PRESENCE",
+    "QUEUED",
+    "RUNNING",
     "SEATS",
+    "AnalysisRecord",
     "BotTurn",
     "Change",
     "GameRecord",

@@ -70,6 +70,8 @@ class TableRecord:
     closed: bool = False
     #: When it entered the lobby or someone last joined (epoch seconds).
     listed: float | None = None
+    #: A learning table: its human seats may ask what a strong player would do.
+    hints: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,23 @@ class GameRecord:
     seed: int  #: the deal's seed; for a game with a ``start``, the seed of its bots
     actions: tuple[Mapping[str, Any], ...]  #: action JSON, in order
     start: Mapping[str, Any] | None = None  #: a save (``Game.save()``) the game starts from
+
+
+#: The states of a game's analysis (docs/server.md, "Post-game analysis").
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisRecord:
+    """The analysis of one game: its state, the share of its decisions done, and the steps
+    analysed so far (JSON objects, in order; kept while it runs so a server that takes a dead
+    server's job over goes on from there)."""
+
+    table_id: str
+    game: int
+    status: str
+    progress: float = 0.0
+    steps: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +209,11 @@ class Store(Protocol):
         """The table and its latest game, or None."""
         ...
 
+    async def load_game(self, table_id: str, number: int) -> tuple[GameRecord, bool] | None:
+        """Game ``number`` of a table (any of its games, not only the latest) and whether it
+        is over, or None if the table has no such game."""
+        ...
+
     async def load_actions(self, table_id: str, game: int, first: int) -> list[Mapping[str, Any]]:
         """The actions of a game from index ``first`` on, in order."""
         ...
@@ -276,6 +300,31 @@ class Store(Protocol):
 
     async def release_claim(self, owner: str, turn: BotTurn) -> None:
         """Give the claim up (the decision was not made: another server may take it)."""
+        ...
+
+    # -- post-game analyses, each computed once by one server ------------------------------
+    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+        """Queue the analysis of a game unless it is queued, running or done (a failed one is
+        queued again); return its record."""
+        ...
+
+    async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
+        """The analysis of a game, or None if nobody asked for it."""
+        ...
+
+    async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
+        """Claim for ``ttl`` seconds the analysis asked for first among those no live claim
+        holds (queued, or running on a server whose claim expired), marking it running."""
+        ...
+
+    async def save_analysis(
+        self,
+        owner: str,
+        record: AnalysisRecord,
+        ttl: float,
+    ) -> bool:
+        """Store the progress (or the end) of an analysis ``owner`` claimed, and extend the
+        claim by ``ttl`` seconds; False if ``owner`` no longer holds it (nothing is stored)."""
         ...
 
     # -- who is connected, on any server ----------------------------------------------------

@@ -24,9 +24,14 @@ import asyncpg
 
 from .base import (
     ACTION,
+    DONE,
+    FAILED,
     GAME,
     PRESENCE,
+    QUEUED,
+    RUNNING,
     SEATS,
+    AnalysisRecord,
     BotTurn,
     Change,
     GameRecord,
@@ -42,7 +47,7 @@ from .base import (
 
 log = logging.getLogger("oriflamme.server")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The notification channel of table changes (payload: the table id).
 CHANNEL = "oriflamme_tables"
 #: ``application_name`` of the servers' connections (visible in ``pg_stat_activity``).
@@ -75,7 +80,8 @@ CREATE TABLE IF NOT EXISTS tables (
     closed BOOLEAN NOT NULL DEFAULT FALSE,
     clock DOUBLE PRECISION,
     absent_after DOUBLE PRECISION,
-    stand_in TEXT NOT NULL DEFAULT 'medium'
+    stand_in TEXT NOT NULL DEFAULT 'medium',
+    hints BOOLEAN NOT NULL DEFAULT FALSE
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -129,6 +135,17 @@ CREATE TABLE IF NOT EXISTS jobs (
     owner TEXT NOT NULL,
     until DOUBLE PRECISION NOT NULL
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    progress DOUBLE PRECISION NOT NULL DEFAULT 0,
+    steps TEXT NOT NULL DEFAULT '[]',
+    requested DOUBLE PRECISION NOT NULL,
+    lease_owner TEXT,
+    lease_until DOUBLE PRECISION,
+    PRIMARY KEY (table_id, game)
+);
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
 CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
 CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
@@ -153,9 +170,11 @@ ALTER TABLE games ADD COLUMN turn_watched BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT '';
 UPDATE games SET turn_step = -1, turn_bot = TRUE, turn_since = 0 WHERE NOT finished;
 """
-#: Version 3 had no open seats, clocks or stand-ins: a bot decision was claimable at once
+#: Version 3 had no learning tables (hints) nor analyses (their table comes with the schema).
+_MIGRATE_FROM_3 = "ALTER TABLE tables ADD COLUMN hints BOOLEAN NOT NULL DEFAULT FALSE;"
+#: Version 4 had no open seats, clocks or stand-ins: a bot decision was claimable at once
 #: (now: from its deadline, which for a bot is when its turn began).
-_MIGRATE_FROM_3 = """
+_MIGRATE_FROM_4 = """
 ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE tables ADD COLUMN listed DOUBLE PRECISION;
 ALTER TABLE tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT FALSE;
@@ -277,6 +296,8 @@ class PostgresStore:
                 await db.execute(_MIGRATE_FROM_2)
             if found in (2, 3):
                 await db.execute(_MIGRATE_FROM_3)
+            if found in (2, 3, 4):
+                await db.execute(_MIGRATE_FROM_4)
             await db.execute(_SCHEMA)
             await db.execute(
                 "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"
@@ -316,9 +337,9 @@ class PostgresStore:
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                " origin, public, listed, clock, absent_after, stand_in)"
+                " origin, public, listed, clock, absent_after, stand_in, hints)"
                 f" VALUES ($1, $2, $3, $4, $5, {NOW}, $6, $7, CASE WHEN $7 THEN {NOW} END,"
-                " $8, $9, $10)",
+                " $8, $9, $10, $11)",
                 (
                     table.table_id,
                     json.dumps(table.config),
@@ -330,6 +351,7 @@ class PostgresStore:
                     table.clock,
                     table.absent_after,
                     table.stand_in,
+                    table.hints,
                 ),
             ),
             (
@@ -591,6 +613,71 @@ class PostgresStore:
                 owner,
             )
 
+    # -- analyses --------------------------------------------------------------------------
+    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+        async with self.connection() as db, db.transaction():
+            await db.execute(
+                "INSERT INTO analyses (table_id, game, status, requested)"
+                f" VALUES ($1, $2, $3, {NOW}) ON CONFLICT (table_id, game) DO UPDATE SET"
+                " status = EXCLUDED.status, progress = 0, steps = '[]',"
+                " requested = EXCLUDED.requested, lease_owner = NULL, lease_until = NULL"
+                " WHERE analyses.status = $4",
+                table_id,
+                game,
+                QUEUED,
+                FAILED,
+            )
+            row = await db.fetchrow(
+                f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = $1 AND game = $2",
+                table_id,
+                game,
+            )
+        return _analysis(row)
+
+    async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
+        async with self.connection() as db:
+            row = await db.fetchrow(
+                f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = $1 AND game = $2",
+                table_id,
+                game,
+            )
+        return None if row is None else _analysis(row)
+
+    async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
+        async with self.connection() as db:
+            row = await db.fetchrow(
+                f"UPDATE analyses a SET status = $1, lease_owner = $2, lease_until = {NOW} + $3"
+                " FROM (SELECT table_id, game FROM analyses WHERE status IN ($4, $1)"
+                f" AND (lease_until IS NULL OR lease_until < {NOW}) ORDER BY requested LIMIT 1"
+                " FOR UPDATE SKIP LOCKED) free"
+                " WHERE a.table_id = free.table_id AND a.game = free.game"
+                " RETURNING a.table_id, a.game, a.status, a.progress, a.steps",
+                RUNNING,
+                owner,
+                ttl,
+                QUEUED,
+            )
+        return None if row is None else _analysis(row)
+
+    async def save_analysis(self, owner: str, record: AnalysisRecord, ttl: float) -> bool:
+        finished = record.status in (DONE, FAILED)
+        async with self.connection() as db:
+            found = await db.fetchval(
+                "UPDATE analyses SET status = $1, progress = $2, steps = $3,"
+                f" lease_until = CASE WHEN $4 THEN NULL ELSE {NOW} + $5 END,"
+                " lease_owner = CASE WHEN $4 THEN NULL ELSE lease_owner END"
+                " WHERE table_id = $6 AND game = $7 AND lease_owner = $8 RETURNING 1",
+                record.status,
+                record.progress,
+                json.dumps(list(record.steps)),
+                finished,
+                ttl,
+                record.table_id,
+                record.game,
+                owner,
+            )
+        return found is not None
+
     # -- presence --------------------------------------------------------------------------
     async def set_presence(self, server: str, counts: Sequence[SeatCount]) -> None:
         if not counts:
@@ -659,7 +746,7 @@ class PostgresStore:
         async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
                 "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
-                " absent_after, stand_in, closed, listed FROM tables WHERE id = $1",
+                " absent_after, stand_in, closed, listed, hints FROM tables WHERE id = $1",
                 table_id,
             )
             if row is None:
@@ -693,6 +780,7 @@ class PostgresStore:
             stand_in=row["stand_in"],
             closed=row["closed"],
             listed=row["listed"],
+            hints=row["hints"],
         )
         start = game["start"]
         record = GameRecord(
@@ -702,6 +790,28 @@ class PostgresStore:
             None if start is None else json.loads(start),
         )
         return table, record
+
+    async def load_game(self, table_id: str, number: int) -> tuple[GameRecord, bool] | None:
+        async with self.connection() as db, db.transaction(isolation="repeatable_read"):
+            row = await db.fetchrow(
+                "SELECT seed, start, finished FROM games WHERE table_id = $1 AND number = $2",
+                table_id,
+                number,
+            )
+            if row is None:
+                return None
+            actions = await db.fetch(
+                "SELECT action FROM actions WHERE table_id = $1 AND game = $2 ORDER BY idx",
+                table_id,
+                number,
+            )
+        record = GameRecord(
+            number,
+            row["seed"],
+            tuple(json.loads(a["action"]) for a in actions),
+            None if row["start"] is None else json.loads(row["start"]),
+        )
+        return record, bool(row["finished"])
 
     async def load_actions(self, table_id: str, game: int, first: int) -> list[Mapping[str, Any]]:
         async with self.connection() as db:
@@ -750,7 +860,7 @@ class PostgresStore:
             )
             ids = [row["id"] for row in rows]
             if ids:
-                for name in ("actions", "presence", "games", "seats"):
+                for name in ("actions", "presence", "analyses", "games", "seats"):
                     await db.execute(f"DELETE FROM {name} WHERE table_id = ANY($1)", ids)
                 await db.execute("DELETE FROM tables WHERE id = ANY($1)", ids)
         return ids
@@ -855,6 +965,20 @@ class _Acquire:
         if exc is not None and isinstance(exc, _UNREACHABLE):
             raise _unavailable(exc) from None
         return False
+
+
+#: The columns of an :class:`AnalysisRecord`, in its fields' order.
+_ANALYSIS = "table_id, game, status, progress, steps"
+
+
+def _analysis(row: Any) -> AnalysisRecord:
+    return AnalysisRecord(
+        row["table_id"],
+        row["game"],
+        row["status"],
+        row["progress"],
+        tuple(json.loads(row["steps"])),
+    )
 
 
 def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:

@@ -20,6 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from .base import (
+    DONE,
+    FAILED,
+    QUEUED,
+    RUNNING,
+    AnalysisRecord,
     BotTurn,
     Change,
     GameRecord,
@@ -32,7 +37,7 @@ from .base import (
     Turn,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -48,7 +53,8 @@ CREATE TABLE IF NOT EXISTS tables (
     closed INTEGER NOT NULL DEFAULT 0,
     clock REAL,
     absent_after REAL,
-    stand_in TEXT NOT NULL DEFAULT 'medium'
+    stand_in TEXT NOT NULL DEFAULT 'medium',
+    hints INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -102,6 +108,17 @@ CREATE TABLE IF NOT EXISTS jobs (
     owner TEXT NOT NULL,
     until REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0,
+    steps TEXT NOT NULL DEFAULT '[]',
+    requested REAL NOT NULL,
+    lease_owner TEXT,
+    lease_until REAL,
+    PRIMARY KEY (table_id, game)
+);
 CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
     WHERE turn_deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
@@ -126,9 +143,11 @@ _MIGRATE_FROM_2 = [
     "UPDATE games SET turn_step = -1, turn_bot = 1, turn_since = 0 WHERE finished = 0",
 ]
 
-#: Version 3 had no open seats, clocks or stand-ins: a bot decision was claimable at once
+#: Version 3 had no learning tables (hints) nor analyses (their table comes with the schema).
+_MIGRATE_FROM_3 = ["ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0"]
+#: Version 4 had no open seats, clocks or stand-ins: a bot decision was claimable at once
 #: (now: from its deadline, which for a bot is when its turn began).
-_MIGRATE_FROM_3 = [
+_MIGRATE_FROM_4 = [
     "ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE tables ADD COLUMN listed REAL",
     "ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
@@ -178,13 +197,14 @@ class SqliteStore:
                 f"{path}: storage version {version} is newer than this server's "
                 f"({SCHEMA_VERSION}): upgrade oriflamme"
             )
-        if version not in (0, 1, 2, 3, SCHEMA_VERSION):
+        if version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
             self._db.close()
             raise StoreError(f"{path}: unknown storage version {version}")
         migrations = (
             (_MIGRATE_FROM_1 if version == 1 else [])
             + (_MIGRATE_FROM_2 if version in (1, 2) else [])
             + (_MIGRATE_FROM_3 if version in (1, 2, 3) else [])
+            + (_MIGRATE_FROM_4 if version in (1, 2, 3, 4) else [])
         )
         for statement in migrations:
             self._db.execute(statement)
@@ -295,8 +315,8 @@ class SqliteStore:
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                " origin, public, listed, clock, absent_after, stand_in)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " origin, public, listed, clock, absent_after, stand_in, hints)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.table_id,
                     json.dumps(table.config),
@@ -310,6 +330,7 @@ class SqliteStore:
                     table.clock,
                     table.absent_after,
                     table.stand_in,
+                    int(table.hints),
                 ),
             ),
             (
@@ -462,7 +483,7 @@ class SqliteStore:
         def query(db: sqlite3.Connection) -> tuple[TableRecord, GameRecord] | None:
             row = db.execute(
                 "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
-                " absent_after, stand_in, closed, listed FROM tables WHERE id = ?",
+                " absent_after, stand_in, closed, listed, hints FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -495,6 +516,7 @@ class SqliteStore:
                 stand_in=row[8],
                 closed=bool(row[9]),
                 listed=row[10],
+                hints=bool(row[11]),
             )
             game = GameRecord(
                 number,
@@ -506,6 +528,29 @@ class SqliteStore:
 
         result: tuple[TableRecord, GameRecord] | None = await self._read(query)
         return result
+
+    async def load_game(self, table_id: str, number: int) -> tuple[GameRecord, bool] | None:
+        def query(db: sqlite3.Connection) -> tuple[GameRecord, bool] | None:
+            row = db.execute(
+                "SELECT seed, start, finished FROM games WHERE table_id = ? AND number = ?",
+                (table_id, number),
+            ).fetchone()
+            if row is None:
+                return None
+            actions = db.execute(
+                "SELECT action FROM actions WHERE table_id = ? AND game = ? ORDER BY idx",
+                (table_id, number),
+            ).fetchall()
+            record = GameRecord(
+                number,
+                row[0],
+                tuple(json.loads(a[0]) for a in actions),
+                None if row[1] is None else json.loads(row[1]),
+            )
+            return record, bool(row[2])
+
+        found: tuple[GameRecord, bool] | None = await self._read(query)
+        return found
 
     async def load_actions(self, table_id: str, game: int, first: int) -> list[Mapping[str, Any]]:
         rows = await self._read(
@@ -606,6 +651,71 @@ class SqliteStore:
             ]
         )
 
+    # -- analyses --------------------------------------------------------------------------
+    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+        now = time.time()
+        rows = await self._write(
+            [
+                (
+                    "INSERT INTO analyses (table_id, game, status, requested) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, game) DO UPDATE SET status = excluded.status,"
+                    " progress = 0, steps = '[]', requested = excluded.requested,"
+                    " lease_owner = NULL, lease_until = NULL WHERE analyses.status = ?",
+                    (table_id, game, QUEUED, now, FAILED),
+                ),
+                (f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = ? AND game = ?",
+                 (table_id, game)),
+            ]
+        )
+        return _analysis(rows[0])
+
+    async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
+        row = await self._read(
+            lambda db: db.execute(
+                f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = ? AND game = ?",
+                (table_id, game),
+            ).fetchone()
+        )
+        return None if row is None else _analysis(row)
+
+    async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
+        now = time.time()
+        rows = await self._write(
+            [
+                (
+                    "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?"
+                    " WHERE rowid = (SELECT rowid FROM analyses WHERE status IN (?, ?)"
+                    " AND (lease_until IS NULL OR lease_until < ?) ORDER BY requested LIMIT 1)"
+                    f" RETURNING {_ANALYSIS}",
+                    (RUNNING, owner, now + ttl, QUEUED, RUNNING, now),
+                )
+            ]
+        )
+        return _analysis(rows[0]) if rows else None
+
+    async def save_analysis(self, owner: str, record: AnalysisRecord, ttl: float) -> bool:
+        finished = record.status in (DONE, FAILED)
+        rows = await self._write(
+            [
+                (
+                    "UPDATE analyses SET status = ?, progress = ?, steps = ?, lease_until = ?,"
+                    " lease_owner = CASE WHEN ? THEN NULL ELSE lease_owner END"
+                    " WHERE table_id = ? AND game = ? AND lease_owner = ? RETURNING 1",
+                    (
+                        record.status,
+                        record.progress,
+                        json.dumps(list(record.steps)),
+                        None if finished else time.time() + ttl,
+                        int(finished),
+                        record.table_id,
+                        record.game,
+                        owner,
+                    ),
+                )
+            ]
+        )
+        return bool(rows)
+
     # -- presence --------------------------------------------------------------------------
     async def set_presence(self, server: str, counts: Sequence[SeatCount]) -> None:
         statements: list[Statement] = []
@@ -682,7 +792,7 @@ class SqliteStore:
         for table_id in ids:
             statements += [
                 (f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
-                for name in ("actions", "presence", "games", "seats")
+                for name in ("actions", "presence", "analyses", "games", "seats")
             ]
             statements.append(("DELETE FROM tables WHERE id = ?", (table_id,)))
         if statements:
@@ -727,6 +837,14 @@ class SqliteStore:
                 self._reader.close()
         with self._write_lock:
             self._db.close()
+
+
+#: The columns of an :class:`AnalysisRecord`, in its fields' order.
+_ANALYSIS = "table_id, game, status, progress, steps"
+
+
+def _analysis(row: Sequence[Any]) -> AnalysisRecord:
+    return AnalysisRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])))
 
 
 def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:

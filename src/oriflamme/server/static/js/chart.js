@@ -20,7 +20,7 @@ export function niceStep(max) {
  * The chart: `scoresByRound` is the view's list of per-round Influence lists; `series` is one
  * {name, colour} per player. Every player starts the game with 1 Influence (round 0).
  */
-function influenceChart(scoresByRound, series) {
+function influenceChart(scoresByRound, series, onRound) {
   const rows = [series.map(() => STARTING_INFLUENCE), ...(scoresByRound || [])];
   const maxValue = Math.max(1, ...rows.flat());
   const step = niceStep(maxValue);
@@ -55,6 +55,17 @@ function influenceChart(scoresByRound, series) {
     x: WIDTH - PAD.right, y: HEIGHT - 2, class: "axis-title", "text-anchor": "end",
   }, [t("chart_round_axis")]));
 
+  if (onRound) {
+    // A column per round: clicking it opens that round (the replay, from the end screen).
+    for (let round = 0; round < rows.length; round += 1) {
+      const hit = svg("rect", {
+        x: x(round) - plotW / rounds / 2, y: PAD.top, width: plotW / rounds, height: plotH,
+        class: "round-hit", "data-round": round, "data-testid": "chart-round",
+      });
+      hit.addEventListener("click", () => onRound(round));
+      chart.append(hit);
+    }
+  }
   series.forEach((player, index) => {
     const points = rows.map((row, round) => [x(round), y(row[index] ?? 0)]);
     const group = svg("g", { class: `series fam-${player.colour}`, "data-player": index });
@@ -72,8 +83,11 @@ function influenceChart(scoresByRound, series) {
   return chart;
 }
 
-/** The chart with its legend (one entry per player with their current Influence). */
-export function chartWithLegend(scoresByRound, series, finalScores) {
+/**
+ * The chart with its legend (one entry per player with their current Influence); with
+ * `onRound`, clicking a round calls `onRound(round)`.
+ */
+export function chartWithLegend(scoresByRound, series, finalScores, onRound = null) {
   const legend = el("ul", { className: "chart-legend" }, series.map((player, index) => el("li", {
     className: `fam-${player.colour}`,
   }, [
@@ -82,7 +96,7 @@ export function chartWithLegend(scoresByRound, series, finalScores) {
     el("span", { className: "legend-value", text: String((finalScores || [])[index] ?? "") }),
   ])));
   return el("figure", { className: "chart-figure" }, [
-    influenceChart(scoresByRound, series),
+    influenceChart(scoresByRound, series, onRound),
     el("figcaption", {}, [legend]),
   ]);
 }

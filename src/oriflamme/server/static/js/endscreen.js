@@ -5,6 +5,7 @@ import { blazon, colourOf } from "./cards.js";
 import { chartWithLegend } from "./chart.js";
 import { seatsOf } from "./players.js";
 import { t } from "./i18n.js";
+import { rt } from "./review_i18n.js";
 
 /** Ranking of the players: most Influence first, then most cards in the Queue (R-END-1). */
 export function ranking(result) {
@@ -70,6 +71,14 @@ export function renderEndScreen(root, ctx) {
     if (ctx.busy) again.disabled = true;
     actions.append(again);
   }
+  if (ctx.replayUrl) {
+    actions.append(el("a", {
+      className: "button-link replay-link",
+      testid: "replay-link",
+      text: rt("replay_and_analyse"),
+      attrs: { href: ctx.replayUrl(null) },
+    }));
+  }
   actions.append(button(t("see_table"), {
     testid: "close-end-screen",
     on: { click: () => ctx.dismissEnd() },
@@ -88,7 +97,11 @@ export function renderEndScreen(root, ctx) {
     table,
     el("p", { className: "tie-break-note", text: t("tie_break_note") }),
     el("h3", { text: t("chart_title") }),
-    chartWithLegend(ctx.view.scores_by_round || obs.scores_by_round, series, result.scores),
+    chartWithLegend(
+      ctx.view.scores_by_round || obs.scores_by_round, series, result.scores,
+      ctx.replayUrl ? (round) => window.location.assign(ctx.replayUrl(round)) : null,
+    ),
+    ctx.replayUrl ? el("p", { className: "tie-break-note", text: rt("chart_click_hint") }) : null,
     actions,
   ]);
   replace(root, [dialog]);

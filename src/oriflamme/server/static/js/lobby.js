@@ -260,7 +260,8 @@ function buildRequest() {
   const options = tableOptions(seatList);
   if (options.error) return options;
   const lang = form.elements.lang.value;
-  if (saved) return { body: { players, lang, seats: seatList, save: saved.data, ...options } };
+  const hints = form.elements.hints.checked;
+  if (saved) return { body: { players, lang, seats: seatList, save: saved.data, hints, ...options } };
   const first = form.elements.first_player.value;
   return {
     body: {
@@ -272,6 +273,7 @@ function buildRequest() {
       lang,
       seats: seatList,
       seed: null,
+      hints,
       ...options,
     },
   };

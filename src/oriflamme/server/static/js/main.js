@@ -15,6 +15,8 @@ import { renderLog, resetLog } from "./log.js";
 import { renderPlayers, seatsOf } from "./players.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
 import { installLangSwitch, toast, toastError } from "./ui.js";
+import { renderHint } from "./hint.js";
+import { replayUrl } from "./review_api.js";
 
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
@@ -341,6 +343,7 @@ function buildContext() {
     send,
     select,
     rematch: playAgain,
+    replayUrl: (round) => replayUrl(state.tableId, view.game_number, state.token, round),
     handToBot,
     dismissEnd: () => {
       state.endDismissed = true;
@@ -366,6 +369,7 @@ function render() {
   renderOptions(ctx);
   renderLog(regions.log, view.log || []);
   renderEndScreen(regions.end, ctx);
+  renderHint(ctx, state.tableId, state.token, render);
   regions.showResults.hidden = !(view.result || obs.result) || !state.endDismissed;
   scrollToAction(ctx);
   tickClocks(state.clockOffset);

@@ -1,0 +1,336 @@
+"""Reviewing and learning: replays, post-game analyses and hints (docs/server.md).
+
+The routes of this module are an :class:`fastapi.APIRouter` that ``app`` includes; the
+:class:`Review` service (the finished games kept in memory, the analysis runner, the hints
+being computed) lives on ``app.state.review``, started and stopped with the app.
+
+- ``GET /api/tables/{id}/games/{n}/replay`` — the replay record of a finished game;
+- ``GET /api/tables/{id}/games/{n}/frames`` — what the replay page shows at each step;
+- ``POST`` / ``GET /api/tables/{id}/games/{n}/analysis`` — ask for / read its analysis;
+- ``GET /api/tables/{id}/hint`` — a strong player's move for the seat's current decision, at
+  tables created with ``hints``;
+- ``GET /t/{id}/replay`` — the replay page.
+
+Any token of the table (a seat's, the spectators', the creator's) may review its finished games:
+once a game is over nothing of it is secret. A hint, during the game, is made from the asking
+seat's observation only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from oriflamme.api import Action
+from oriflamme.bots.advice import advise
+
+from .analysis import AnalysisRunner, budget_iterations, steps_for, worst_moves
+from .errors import ApiError, too_many_requests
+from .limits import PAGE_POLICY
+from .protocol import MAX_GAME, ErrorBody, Lang
+from .replays import EVERYTHING, Kept, Replays
+from .storage import AnalysisRecord
+from .tables import HUMAN, Role, Table
+from .throttle import BucketsByKey
+from .views import seat_infos
+
+#: The hint's budget: the ``hard`` level's iterations, capped to answer within 2 s.
+HINT_ITERATIONS, HINT_SECONDS = 3000, 1.2
+#: Seconds a hint may wait for a worker and think before the request fails (503 ``busy``).
+HINT_TIMEOUT = 10.0
+#: Hints kept (a seat asking again at the same step gets the same answer at once).
+KEEP_HINTS = 256
+
+TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
+GAME_NUMBER = PathParam(ge=1, le=MAX_GAME, description="the game's number at the table (1, 2, …)")
+TOKEN = Query(max_length=64, description="a seat, spectator or creator token of the table")
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422, 429, 503)
+}
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+# -- responses --------------------------------------------------------------------------------
+class AnalysisStep(BaseModel):
+    step: int = Field(description="the index of the action in the game")
+    player: int
+    round: int
+    played: dict[str, Any] = Field(description="the action played (JSON)")
+    best: dict[str, Any] = Field(description="the action the hard bot prefers")
+    win: list[float] = Field(description="each player's chance to win after the best move")
+    played_win: list[float] | None = Field(description="… after the move played")
+    loss: float = Field(description="the deciding player's chance lost by the move played")
+    played_label: str
+    best_label: str
+
+
+class Analysis(BaseModel):
+    status: Literal["none", "queued", "running", "done", "failed"]
+    progress: float = Field(ge=0, le=1)
+    steps: list[AnalysisStep]
+    worst: list[int] = Field(description="the steps of each human's 3 costliest moves")
+
+
+class Hint(BaseModel):
+    action: dict[str, Any] = Field(description="the suggested action (as in the view's legal)")
+    label: str
+    win: list[float] = Field(description="each player's chance to win after it")
+    step: int = Field(description="the step of the decision it answers")
+
+
+class Frames(BaseModel):
+    table_id: str
+    game_number: int
+    view: int | Literal["all"]
+    you: int | None = Field(description="the seat of the token, or null")
+    lang: str
+    seats: list[dict[str, Any]]
+    frames: list[dict[str, Any]] = Field(
+        description="frame i: observation, prompt, cards, log (lines added), actor"
+    )
+
+
+class Review:
+    """The service behind the review routes: finished games, analyses and hints."""
+
+    def __init__(self, manager: Any, rate: float = 20.0, burst: float = 20.0) -> None:
+        self.manager = manager
+        self.replays = Replays(manager.store)
+        self.analyses = AnalysisRunner(manager, self.replays)
+        self._hints = Kept(KEEP_HINTS)
+        self._thinking: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
+        #: Requests a second (and bursts) per address of the routes that make the server think
+        #: (asking for an analysis, a hint): as many as the other POSTs.
+        self.by_ip = BucketsByKey(rate, burst)
+
+    def start(self) -> None:
+        self.analyses.start()
+
+    async def stop(self) -> None:
+        await self.analyses.stop()
+
+    async def hint(self, table: Table, seat: int) -> dict[str, Any]:
+        """The hint for ``seat``'s current decision (computed once per decision)."""
+        game = table.game  # a table's game is replaced, never changed: this one stays put
+        key = (table.id, table.game_number, len(game.history), seat)
+        found: dict[str, Any] | None = self._hints.get_fresh(key)
+        if found is not None:
+            return found
+        thinking = self._thinking.get(key)
+        if thinking is None:
+            observation, legal = game.observe(seat), game.legal_actions()
+            pool = self.manager.bot_pool
+            iterations = budget_iterations(HINT_ITERATIONS)
+            thinking = asyncio.ensure_future(
+                pool.run(advise, observation, legal, iterations, HINT_SECONDS, timeout=HINT_TIMEOUT)
+            )
+            thinking = asyncio.ensure_future(_as_json(thinking))
+            self._thinking[key] = thinking
+            thinking.add_done_callback(lambda _: self._thinking.pop(key, None))
+        try:
+            found = await asyncio.shield(thinking)
+        except Exception:
+            raise ApiError(503, "busy", "the hint could not be computed now: try again") from None
+        self._hints.keep(key, found)
+        return found
+
+
+async def _as_json(advice: Any) -> dict[str, Any]:
+    result = await advice
+    return {"action": result.best.to_json(), "win": list(result.win)}
+
+
+def _review(request: Request) -> Review:
+    review: Review = request.app.state.review
+    return review
+
+
+async def _table(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
+    table: Table = await request.app.state.manager.get(table_id)
+    return table
+
+
+TableDep = Annotated[Table, Depends(_table)]
+ReviewDep = Annotated[Review, Depends(_review)]
+
+
+def _throttle(review: Review, request: Request) -> None:
+    if not review.by_ip.take(request.client.host if request.client else "?"):
+        raise too_many_requests()
+
+
+def _parse_view(text: str | None, table: Table, token: str) -> tuple[int | None, int | None]:
+    """(the seat of the token, the seat whose view is asked for or None for everything)."""
+    identity = table.identify(token)
+    you = identity.seat if identity.role is Role.SEAT else None
+    if text is None:
+        return you, you
+    if text == EVERYTHING:
+        return you, None
+    if text.isascii() and text.isdigit() and int(text) < len(table.seats):
+        return you, int(text)
+    raise ApiError(
+        422, "invalid_request", f"view: 'all' or a seat from 0 to {len(table.seats) - 1}"
+    )
+
+
+def _analysis_answer(record: AnalysisRecord | None, lang: str) -> dict[str, Any]:
+    if record is None:
+        return {"status": "none", "progress": 0.0, "steps": [], "worst": []}
+    steps = steps_for(record, lang)
+    return {
+        "status": record.status,
+        "progress": round(record.progress, 4),
+        "steps": steps,
+        "worst": worst_moves(steps),
+    }
+
+
+def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
+    """The routes of the review features."""
+    router = APIRouter()
+
+    @router.get("/t/{table_id}/replay", include_in_schema=False)
+    async def replay_page(table_id: Annotated[str, TABLE_ID]) -> FileResponse:
+        path = static_dir / "replay.html"
+        if not path.is_file():
+            raise ApiError(404, "not_found", "this page is not installed")
+        headers = {"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_POLICY}
+        return FileResponse(path, headers=headers)
+
+    @router.get(
+        "/api/tables/{table_id}/games/{number}/replay",
+        responses=_ERRORS,
+        summary="The replay record of a finished game",
+    )
+    async def get_replay(
+        table: TableDep,
+        review: ReviewDep,
+        number: Annotated[int, GAME_NUMBER],
+        token: Annotated[str, TOKEN],
+    ) -> dict[str, Any]:
+        """The ``oriflamme-replay`` record (docs/formats.md) of game ``number``, once it is
+        over (``409 not_over`` before). A game set up from a position carries it as ``start``."""
+        table.identify(token)
+        return (await review.replays.finished(table, number)).record
+
+    @router.get(
+        "/api/tables/{table_id}/games/{number}/frames",
+        response_model=Frames,
+        responses=_ERRORS,
+        summary="Every step of a finished game, as one seat saw it or everything",
+    )
+    async def get_frames(
+        table: TableDep,
+        review: ReviewDep,
+        number: Annotated[int, GAME_NUMBER],
+        token: Annotated[str, TOKEN],
+        view: Annotated[str | None, Query(max_length=8, description="'all' or a seat")] = None,
+        lang: Annotated[Lang | None, Query(description="default: the table's")] = None,
+    ) -> dict[str, Any]:
+        """Frame ``i`` is the game after its first ``i`` actions. ``view``: a seat (what it
+        saw, default the token's seat) or ``all`` (every card shown; the spectators' default)."""
+        you, seat = _parse_view(view, table, token)
+        finished = await review.replays.finished(table, number)
+        language = lang or table.lang
+        frames = await review.replays.frames(finished, seat, language)
+        return {
+            "table_id": table.id,
+            "game_number": number,
+            "view": EVERYTHING if seat is None else seat,
+            "you": you,
+            "lang": language,
+            "seats": seat_infos(table),
+            "frames": frames,
+        }
+
+    @router.post(
+        "/api/tables/{table_id}/games/{number}/analysis",
+        status_code=202,
+        response_model=Analysis,
+        responses=_ERRORS,
+        summary="Ask for the analysis of a finished game",
+    )
+    async def start_analysis(
+        request: Request,
+        table: TableDep,
+        review: ReviewDep,
+        number: Annotated[int, GAME_NUMBER],
+        token: Annotated[str, TOKEN],
+        lang: Annotated[Lang | None, Query()] = None,
+    ) -> dict[str, Any]:
+        """Queue the analysis (computed once, in the background; asking again changes
+        nothing, except for a failed one, which is tried again). Answers its state."""
+        table.identify(token)
+        _throttle(review, request)
+        await review.replays.finished(table, number)
+        if not any(s.kind == HUMAN for s in table.seats):
+            raise ApiError(409, "no_humans", "no human played at this table: nothing to analyse")
+        record = await review.manager.store.request_analysis(table.id, number)
+        review.analyses.wake()
+        return _analysis_answer(record, lang or table.lang)
+
+    @router.get(
+        "/api/tables/{table_id}/games/{number}/analysis",
+        response_model=Analysis,
+        responses=_ERRORS,
+        summary="The analysis of a finished game: its state, progress and steps",
+    )
+    async def get_analysis(
+        table: TableDep,
+        review: ReviewDep,
+        number: Annotated[int, GAME_NUMBER],
+        token: Annotated[str, TOKEN],
+        lang: Annotated[Lang | None, Query()] = None,
+    ) -> dict[str, Any]:
+        """``status`` ``none`` until someone asks for it; the steps done so far while it runs."""
+        table.identify(token)
+        await review.replays.finished(table, number)
+        record = await review.manager.store.load_analysis(table.id, number)
+        return _analysis_answer(record, lang or table.lang)
+
+    @router.get(
+        "/api/tables/{table_id}/hint",
+        response_model=Hint,
+        responses=_ERRORS,
+        summary="What a strong player would do now (tables created with hints)",
+    )
+    async def get_hint(
+        request: Request,
+        table: TableDep,
+        review: ReviewDep,
+        token: Annotated[str, Query(max_length=64, description="your seat's token")],
+        lang: Annotated[Lang | None, Query()] = None,
+    ) -> dict[str, Any]:
+        """The ``hard`` bot's move for your current decision, from your observation only
+        (never played for you). ``403 hints_off`` at a table created without hints."""
+        identity = table.identify(token)
+        if not table.hints:
+            raise ApiError(403, "hints_off", "this table was created without hints")
+        seat = table.view_seat(identity)
+        if seat is None:
+            raise ApiError(403, "not_a_player", "only a human seat's link can ask for a hint")
+        game = table.game
+        if game.is_over:
+            raise ApiError(409, "game_over", "the game is over")
+        if game.current_player != seat:
+            raise ApiError(403, "not_your_turn", "it is not your turn")
+        _throttle(review, request)
+        step = len(game.history)
+        found = await review.hint(table, seat)
+        action = Action.from_json(found["action"])
+        return {
+            "action": found["action"],
+            "label": game.label(action, lang or table.lang, seat),
+            "win": [round(w, 4) for w in found["win"]],
+            "step": step,
+        }
+
+    return router
+
