@@ -165,27 +165,47 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
     asyncio.run(run())
 
 
-def test_a_database_of_version_3_gains_hints_and_analyses(pg_url: str) -> None:
+#: Undo version 5 (open seats, clocks, absent players) of a database: version 4.
+TO_VERSION_4 = """
+DROP INDEX games_deadlines; DROP INDEX tables_lobby; DROP INDEX seats_origin;
+ALTER TABLE tables DROP COLUMN public, DROP COLUMN listed, DROP COLUMN closed,
+    DROP COLUMN clock, DROP COLUMN absent_after, DROP COLUMN stand_in;
+ALTER TABLE seats DROP COLUMN away_since, DROP COLUMN origin, DROP COLUMN joined;
+ALTER TABLE games DROP COLUMN turn_deadline;
+CREATE INDEX games_bot_turns ON games (turn_since) WHERE turn_bot;
+UPDATE oriflamme_meta SET value = '4' WHERE key = 'schema_version';
+"""
+#: Undo version 4 (learning tables, analyses) too: version 3.
+TO_VERSION_3 = (
+    "DROP TABLE analyses; ALTER TABLE tables DROP COLUMN hints;"
+    " UPDATE oriflamme_meta SET value = '3' WHERE key = 'schema_version';"
+)
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
+    pg_url: str, version: int
+) -> None:
     async def run() -> None:
         store = await PostgresStore.open(pg_url)
         await store.create_table(
             TableRecord("old", {"players": 2}, "en", "c", "s", SEATS), 5, Turn(0, 0, False)
         )
+        bots = TableRecord("bots", {"players": 2}, "en", "c", "s", SEATS)
+        await store.create_table(bots, 6, Turn(0, 1, True))
         await store.close()
         admin = await asyncpg.connect(pg_url)
         try:
-            await admin.execute(
-                "DROP TABLE analyses; ALTER TABLE tables DROP COLUMN hints;"
-                " UPDATE oriflamme_meta SET value = '3' WHERE key = 'schema_version'"
-            )
+            await admin.execute(TO_VERSION_4 + (TO_VERSION_3 if version == 3 else ""))
             store = await PostgresStore.open(pg_url)
             loaded = await store.load_table("old")
-            assert loaded is not None and loaded[0].hints is False
+            assert loaded is not None and loaded[0].hints is False and not loaded[0].public
             assert (await store.request_analysis("old", 1)).status == "queued"
+            assert await store.claim_bot_turns("s", 5, ttl=30) == [BotTurn("bots", 1, 0)]
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == str(SCHEMA_VERSION) == "4"
+            ) == str(SCHEMA_VERSION) == "5"
         finally:
             await admin.close()
 

@@ -142,29 +142,52 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
         SqliteStore(path)
 
 
-def test_a_file_of_version_3_gains_hints_and_analyses(tmp_path: Path) -> None:
-    path = tmp_path / "v3.sqlite3"
+#: Undo version 5 (open seats, clocks, absent players) of an SQLite file: a file of version 4.
+TO_VERSION_4 = """
+DROP INDEX games_deadlines; DROP INDEX tables_lobby; DROP INDEX seats_origin;
+ALTER TABLE tables DROP COLUMN public; ALTER TABLE tables DROP COLUMN listed;
+ALTER TABLE tables DROP COLUMN closed; ALTER TABLE tables DROP COLUMN clock;
+ALTER TABLE tables DROP COLUMN absent_after; ALTER TABLE tables DROP COLUMN stand_in;
+ALTER TABLE seats DROP COLUMN away_since; ALTER TABLE seats DROP COLUMN origin;
+ALTER TABLE seats DROP COLUMN joined; ALTER TABLE games DROP COLUMN turn_deadline;
+CREATE INDEX games_bot_turns ON games (turn_since) WHERE turn_bot = 1;
+PRAGMA user_version = 4;
+"""
+#: Undo version 4 (learning tables, analyses) too: a file of version 3.
+TO_VERSION_3 = "DROP TABLE analyses; ALTER TABLE tables DROP COLUMN hints; PRAGMA user_version = 3;"
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
+    tmp_path: Path, version: int
+) -> None:
+    path = tmp_path / f"v{version}.sqlite3"
 
     async def make() -> None:
         store = SqliteStore(path)
         await store.create_table(
             TableRecord("old", {"players": 2}, "en", "c", "s", SEATS), 5, Turn(0, 0, False)
         )
+        # A bot's decision waiting in the old file.
+        bots = TableRecord("bots", {"players": 2}, "en", "c", "s", SEATS)
+        await store.create_table(bots, 6, Turn(0, 1, True))
         await store.close()
 
     asyncio.run(make())
     old = sqlite3.connect(path)
-    old.executescript(
-        "DROP TABLE analyses; ALTER TABLE tables DROP COLUMN hints; PRAGMA user_version = 3;"
-    )
+    old.executescript(TO_VERSION_4 + (TO_VERSION_3 if version == 3 else ""))
+    assert old.execute("PRAGMA user_version").fetchone()[0] == version
     old.close()
 
     async def run() -> None:
         store = SqliteStore(path)
         loaded = await store.load_table("old")
         assert loaded is not None and loaded[0].hints is False
+        assert not loaded[0].public and loaded[0].clock is None and loaded[0].stand_in == "medium"
         assert (await store.request_analysis("old", 1)).status == "queued"
+        # The old bot decision is claimable at once (its deadline: when its turn began).
+        assert await store.claim_bot_turns("s", 5, ttl=30) == [BotTurn("bots", 1, 0)]
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 4
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 5

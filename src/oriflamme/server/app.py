@@ -253,7 +253,9 @@ def create_app(
             absent_after=None if request.absent_after is None else float(request.absent_after),
             stand_in=request.stand_in,
         )
-        new = await _manager(app).create(setup, request.lang, specs, origin_of(http), options, hints=request.hints)
+        new = await _manager(app).create(
+            setup, request.lang, specs, origin_of(http), options, hints=request.hints
+        )
         base = f"/t/{new.table.id}"
         return CreateTableResponse(
             table_id=new.table.id,
