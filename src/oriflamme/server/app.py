@@ -354,7 +354,7 @@ def create_app(
         lang: Annotated[Lang | None, Query(description="default: the table's language")] = None,
     ) -> Response:
         """The view the token's holder may see (a seat's own, or the public one)."""
-        seat = table.view_seat(table.identify(token))
+        seat = table.view_seat(await _manager(app).identify(table, token))
         return _json(view_text(table, seat, lang or table.lang))
 
     @app.post(
@@ -366,7 +366,7 @@ def create_app(
     )
     async def act(table: TableDep, request: ActRequest) -> Response:
         """Apply the action if it is legal now; answer with the seat's new view."""
-        identity = table.identify(request.token)
+        identity = await _manager(app).identify(table, request.token)
         await _manager(app).act(
             table, identity, request.action, request.step, request.game_number
         )
@@ -395,7 +395,7 @@ def create_app(
     async def rematch(table: TableDep, request: RematchRequest) -> Response:
         """Once the game is over: same seats and links, a new deal. Answers with the view."""
         await _manager(app).rematch(table, request.token, request.game_number)
-        seat = table.view_seat(table.identify(request.token))
+        seat = table.view_seat(await _manager(app).identify(table, request.token))
         return _json(view_text(table, seat, table.lang))
 
     @app.get(

@@ -96,6 +96,9 @@ JANITOR_EVERY = 60.0
 PRESENCE_BATCH = 0.1
 #: Times an action is tried again on a newer state when another server stored one first.
 RETRIES = 3
+#: Seconds between reloads of a table to look for a token it does not know (a seat joined
+#: through another server), whatever the number of unknown tokens tried.
+TOKEN_REFRESH = 1.0
 #: Seconds a public table with open seats stays in the lobby after its creation or last join.
 LOBBY_FOR = 86400.0
 #: Tables the lobby lists at most.
@@ -356,6 +359,19 @@ class TableManager:
                 table.suspect = True
         self._stale.pop(table.id, None)
 
+    async def identify(self, table: Table, token: str) -> Identity:
+        """Who ``token`` designates at ``table``; if nobody, the table is read again from
+        storage first (a seat just joined through another server), at most once a second."""
+        try:
+            return table.identify(token)
+        except ApiError:
+            now = time.monotonic()
+            if now - table.token_refreshed < TOKEN_REFRESH:
+                raise
+            table.token_refreshed = now
+            await self.refresh(table)
+            return table.identify(token)
+
     # -- creating --------------------------------------------------------------------------
     async def create(
         self,
@@ -454,7 +470,7 @@ class TableManager:
     async def close(self, table: Table, creator_token: str) -> None:
         """The creator closes a table whose seats are not all taken: it leaves the lobby and
         nobody plays at it."""
-        if table.identify(creator_token).role is not Role.CREATOR:
+        if (await self.identify(table, creator_token)).role is not Role.CREATOR:
             raise ApiError(403, "not_creator", "only the table's creator can do this")
         async with table.lock:
             closed = await self._store.close_table(table.id)
@@ -568,7 +584,7 @@ class TableManager:
 
     async def hand_to_bot(self, table: Table, creator_token: str, seat: int, level: str) -> None:
         """The creator gives a human seat to a bot; its old link then only watches."""
-        if table.identify(creator_token).role is not Role.CREATOR:
+        if (await self.identify(table, creator_token)).role is not Role.CREATOR:
             raise ApiError(403, "not_creator", "only the table's creator can do this")
         if not 0 <= seat < len(table.seats):
             raise ApiError(404, "unknown_seat", "this table has no such seat")
@@ -619,7 +635,7 @@ class TableManager:
         With ``game_number`` older than the current game, the rematch already happened: nothing
         is done (two players asking at once, on any servers, both get the new game).
         """
-        identity = table.identify(token)
+        identity = await self.identify(table, token)
         if identity.role is Role.SPECTATOR or (
             identity.role is Role.SEAT and table.view_seat(identity) is None
         ):  # a seat handed to a bot: its old link only watches, like a spectator's

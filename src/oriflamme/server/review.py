@@ -217,7 +217,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """The ``oriflamme-replay`` record (docs/formats.md) of game ``number``, once it is
         over (``409 not_over`` before). A game set up from a position carries it as ``start``."""
-        table.identify(token)
+        await review.manager.identify(table, token)
         return (await review.replays.finished(table, number)).record
 
     @router.get(
@@ -267,7 +267,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """Queue the analysis (computed once, in the background; asking again changes
         nothing, except for a failed one, which is tried again). Answers its state."""
-        table.identify(token)
+        await review.manager.identify(table, token)
         _throttle(review, request)
         await review.replays.finished(table, number)
         if not any(s.kind == HUMAN for s in table.seats):
@@ -290,7 +290,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         lang: Annotated[Lang | None, Query()] = None,
     ) -> dict[str, Any]:
         """``status`` ``none`` until someone asks for it; the steps done so far while it runs."""
-        table.identify(token)
+        await review.manager.identify(table, token)
         await review.replays.finished(table, number)
         record = await review.manager.store.load_analysis(table.id, number)
         return _analysis_answer(record, lang or table.lang)
@@ -310,7 +310,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """The ``hard`` bot's move for your current decision, from your observation only
         (never played for you). ``403 hints_off`` at a table created without hints."""
-        identity = table.identify(token)
+        identity = await review.manager.identify(table, token)
         if not table.hints:
             raise ApiError(403, "hints_off", "this table was created without hints")
         seat = table.view_seat(identity)

@@ -198,6 +198,8 @@ class Table:
         self.views = ViewCache()
         #: Fires when a seat's absence reaches the table's limit (views then say "away").
         self.absence_timer: asyncio.TimerHandle | None = None
+        #: When an unknown token last made this server read the table again (monotonic).
+        self.token_refreshed = -1e9
 
     @property
     def game(self) -> Game:

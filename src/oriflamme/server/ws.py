@@ -183,7 +183,7 @@ async def serve_socket(
     await socket.accept()
     try:
         table = await manager.get(table_id)
-        identity = table.identify(token)
+        identity = await manager.identify(table, token)
         connection = Connection(
             socket, manager, table, identity, lang if lang in LANGS else table.lang, bucket
         )
