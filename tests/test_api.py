@@ -3,7 +3,6 @@ and the doctests of the API and the rules modules."""
 
 from __future__ import annotations
 
-import doctest
 import importlib
 import pkgutil
 import random
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 import oriflamme.rules
+from doctests import run_doctests
 from oriflamme import api
 from oriflamme.api import (
     CHOOSABLE,
@@ -344,7 +344,7 @@ WITH_EXAMPLES = {"oriflamme.api", "oriflamme.rules.actions", "oriflamme.rules.ca
 
 @pytest.mark.parametrize("module", rules_modules(), ids=lambda m: m.__name__)
 def test_doctests(module: ModuleType) -> None:
-    failed, attempted = doctest.testmod(module, report=False)
+    failed, attempted = run_doctests(module)
     assert failed == 0
     if module.__name__ in WITH_EXAMPLES:
         assert attempted > 0

@@ -15,6 +15,7 @@ from rich.console import Console
 from oriflamme import __version__
 from oriflamme.api import Game, load, new_game
 from oriflamme.bots import RandomBot, make_bot, play_game
+from oriflamme.build import build_name
 from oriflamme.cli import build_parser, main
 from oriflamme.cli.common import bot_seed
 from oriflamme.cli.labels import Labels
@@ -456,7 +457,8 @@ def test_help_lists_the_commands_and_version(capsys: pytest.CaptureFixture[str])
     for command in ("play", "simulate", "replay", "bench"):
         assert re.search(rf"^\s+{command}\s", out, re.MULTILINE)
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"oriflamme {__version__}"
+    # The version names the build in use (issue #13): "pure Python" or "compiled (mypyc, ...)".
+    assert capsys.readouterr().out.strip() == f"oriflamme {__version__} ({build_name()})"
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,7 @@ from rich.console import Console
 from oriflamme import __version__
 from oriflamme.api import ConfigError, RecordError
 from oriflamme.bots import BotSpecError, known_bots
+from oriflamme.build import build_name
 
 from .bench import run_bench
 from .common import CliError, LineSource, seconds, whole
@@ -116,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Oriflamme and Oriflamme Embrasement in the terminal.",
         epilog="Run 'oriflamme COMMAND --help' for the options of a command.",
     )
-    parser.add_argument("--version", action="version", version=f"oriflamme {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"oriflamme {__version__} ({build_name()})"
+    )
     commands = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
     play = commands.add_parser(

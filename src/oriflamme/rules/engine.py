@@ -93,7 +93,7 @@ def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
 
 
 def state_from_deal(
-    config: GameConfig, card_types: Sequence[int], first_player: int, log_events: bool = True
+    config: GameConfig, card_types: Sequence[object], first_player: object, log_events: bool = True
 ) -> State:
     """The game a given deal starts: card ``f*S + k`` (``S`` = ``config.family_size``) is of
     type ``card_types[f*S + k]``, exactly as :func:`new_state` lays a shuffled deal out: ids
@@ -101,24 +101,29 @@ def state_from_deal(
     ``+6..9`` the pile, drawn in that order), the Twin, if any, ``+10`` in the reserve.
 
     Raises ``ValueError`` (and builds nothing) unless each family holds each of the set-up's
-    10 types once, then the Twin with the Prince, and ``first_player`` is a seat.
+    10 types once, then the Twin with the Prince, and ``first_player`` is a seat. The types are
+    checked here, not only by mypy (callers pass data read from outside): hence ``object``, which
+    the compiled build also accepts (it would raise ``TypeError`` at a narrower signature).
     """
     size, families = config.family_size, config.families
     if isinstance(first_player, bool) or not isinstance(first_player, int) or not (
             0 <= first_player < config.players):
         raise ValueError(f"first_player must be 0 to {config.players - 1}, not {first_player!r}")
-    types = tuple(card_types)
-    if len(types) != families * size:
+    given = tuple(card_types)
+    if len(given) != families * size:
         raise ValueError(f"a deal gives the type of each of the {families * size} cards"
-                         f" ({families} families of {size}), not {len(types)}")
-    plain = all(type(t) is int for t in types)  # the usual case: skip the per-card checks
+                         f" ({families} families of {size}), not {len(given)}")
+    plain = all(type(t) is int for t in given)  # the usual case: skip the per-card checks
     expected = sorted(int(t) for t in config.card_types)
     twin = config.has_twin
+    types: list[int] = []
     for f in range(families):
-        family = types[f * size:(f + 1) * size]
+        raw = given[f * size:(f + 1) * size]
         where = f"family {f} ({FAMILY_COLOURS[f]}, ids {f * size}-{(f + 1) * size - 1})"
-        if not plain and any(isinstance(t, bool) or not isinstance(t, int) for t in family):
-            raise ValueError(f"{where}: card types are integers (CardType), got {family!r}")
+        if not plain and any(isinstance(t, bool) or not isinstance(t, int) for t in raw):
+            raise ValueError(f"{where}: card types are integers (CardType), got {raw!r}")
+        family = [int(t) for t in raw if isinstance(t, int)]  # every one, checked above
+        types += family
         chosen = sorted(family[:10])
         if chosen != expected:
             missing = [t for t in expected if t not in chosen]
@@ -132,8 +137,7 @@ def state_from_deal(
         if twin and family[10] != CardType.TWIN:
             raise ValueError(f"{where}: the Twin comes with the Prince as the last card (+10),"
                              f" not {_slug(family[10])}")
-    return _set_up(config, types if plain else tuple(int(t) for t in types), first_player,
-                   log_events)
+    return _set_up(config, tuple(types), first_player, log_events)
 
 
 def _slug(t: int) -> str:
