@@ -63,6 +63,9 @@ def _why_pure() -> str | None:
 def _extensions() -> list[Any]:
     if not BUILDS & set(sys.argv[1:]):
         return []
+    # pip builds in the source tree: compiled modules left in build/ by an earlier build
+    # would be packed into this wheel (even a pure one), linked to another build's runtime.
+    shutil.rmtree(HERE / "build", ignore_errors=True)
     reason = _why_pure()
     if reason is not None:
         _say(f"pure Python ({reason})")

@@ -100,3 +100,25 @@ def test_version_names_the_build() -> None:
         check=True,
     )
     assert done.stdout.strip().endswith(f"({build.build_name()})")
+
+
+def test_a_build_starts_without_the_last_builds_modules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip builds in the source tree: a compiled module left in build/ by an earlier build
+    must not be packed into the next wheel (it would load another build's runtime)."""
+    if not SETUP.is_file():
+        pytest.skip("setup.py is not beside the tests")
+    (tmp_path / "src" / "oriflamme").mkdir(parents=True)
+    (tmp_path / "setup.py").write_text(SETUP.read_text(encoding="utf-8"), encoding="utf-8")
+    build_py = ROOT / "src" / "oriflamme" / "build.py"
+    (tmp_path / "src" / "oriflamme" / "build.py").write_text(
+        build_py.read_text(encoding="utf-8"), encoding="utf-8")
+    stale = tmp_path / "build" / "lib.linux" / "oriflamme" / "api.cpython-311.so"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"")
+    module = runpy.run_path(str(tmp_path / "setup.py"), run_name="setup_under_test")
+    monkeypatch.setenv("ORIFLAMME_PURE", "1")
+    monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
+    assert module["_extensions"]() == []
+    assert not (tmp_path / "build").exists()

@@ -1,12 +1,14 @@
 """Bots: the :class:`Bot` interface, the registry (:func:`make_bot`) and the runner."""
 
 from .base import (
+    NO_OBSERVATION,
     Bot,
     BotEntry,
     BotFactory,
     BotSpecError,
     known_bots,
     make_bot,
+    needs_observation,
     register_bot,
     unregister_bot,
 )
@@ -19,6 +21,7 @@ from .random_bot import RandomBot
 from .runner import BotError, StepCallback, bot_move, play_game
 
 __all__ = [
+    "NO_OBSERVATION",
     "Bot",
     "BotEntry",
     "BotError",
@@ -33,6 +36,7 @@ __all__ = [
     "bot_move",
     "known_bots",
     "make_bot",
+    "needs_observation",
     "play_game",
     "register_bot",
     "unregister_bot",
