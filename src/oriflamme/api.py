@@ -268,7 +268,7 @@ class Game:
         that takes its actions from :meth:`legal_actions` may pass ``check=False`` to skip the
         legality check (an illegal action then corrupts the game).
         """
-        act = _as_action(action)
+        act = action if type(action) is Action else _as_action(action)
         if check:
             apply(self._state, act)
         else:

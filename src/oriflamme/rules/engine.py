@@ -57,6 +57,23 @@ from .texts import FAMILY_COLOURS
 
 _new_action = tuple.__new__
 _PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
+
+# The most frequent actions, built once (actions are immutable values): legal_actions and
+# random playouts hand these out instead of building tuples, most of a placement's cost.
+#: Card ids are below this (5 families of 11 cards, the Twin included).
+MAX_CARDS = 55
+#: ``PLACEMENTS[card][to + 2]``: placing ``card`` at ``to`` (``END`` -2, ``FRONT`` -1 or a card).
+PLACEMENTS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(_new_action(Action, (_PLACE, c, to)) for to in range(-2, MAX_CARDS))
+    for c in range(MAX_CARDS)
+)
+#: ``REVEAL_OR_LEAVE[card]``: the two options of a face-down card's turn (R-RES-1).
+REVEAL_OR_LEAVE: tuple[tuple[Action, Action], ...] = tuple(
+    (_new_action(Action, (_REVEAL, c, -1)), _new_action(Action, (_LEAVE, c, -1)))
+    for c in range(MAX_CARDS)
+)
+#: ``TARGETS[card]``: choosing ``card`` as the target of an ability.
+TARGETS: tuple[Action, ...] = tuple(_new_action(Action, (_TARGET, c, -1)) for c in range(MAX_CARDS))
 _AMBUSH, _TRAP = CardType.AMBUSH, CardType.TRAP
 _KEEP_TOKENS = frozenset({CardType.CONSPIRACY, CardType.MACHINATION})  # their ability uses them
 _LOSE_TOKENS = frozenset({CardType.AMBUSH, CardType.TRAP})  # R-AMBUSH-1, R-TRAP-1
@@ -245,27 +262,30 @@ def legal_actions(s: State) -> list[Action]:
     if s.pending:
         kind, x, f, arg = s.pending[-1]
         if kind == REVEAL:
-            return [_new_action(Action, (_REVEAL, x, -1)), _new_action(Action, (_LEAVE, x, -1))]
+            return list(REVEAL_OR_LEAVE[x])
         if kind == CHOOSE:
             kind_of = _PLAYER if arg == CardType.SPY else _TARGET
             if kind_of == _PLAYER:
                 return [_new_action(Action, (_PLAYER, -1, p)) for p in choices(s)]
-            return [_new_action(Action, (_TARGET, c, -1)) for c in choices(s)]
+            return [TARGETS[c] for c in choices(s)]
         if kind == GAP:
             return [_new_action(Action, (_MOVE, arg, g)) for g in decree_gaps(s, arg)]
         if kind == TWIN:
             return [_new_action(Action, (_TWIN, arg, t)) for t in twin_places(s, f)]
         if kind == ACTIVATE:
-            return [_new_action(Action, (_TARGET, c, -1)) for c in activable(s, f)]
+            return [TARGETS[c] for c in activable(s, f)]
         return [_new_action(Action, (_GAIN, -1, -1)), _new_action(Action, (_SPEND, -1, -1))]
     if s.phase != PLACEMENT:
         return []
+    cfg = s.config
+    p = (s.first_player + s.placed) % cfg.players  # placing_player, inlined: the longest lists
+    if cfg.variant != "two-families":
+        targets = placement_targets(s, p)
+        return [PLACEMENTS[c][t + 2] for c in s.zones[p * N_ZONES + HAND] for t in targets]
     out: list[Action] = []
-    p = placing_player(s)
-    for f in s.config.player_families(p):
+    for f in (p, p + 2):
         targets = placement_targets(s, f)
-        for c in s.zones[f * N_ZONES + HAND]:
-            out.extend(_new_action(Action, (_PLACE, c, t)) for t in targets)
+        out += [PLACEMENTS[c][t + 2] for c in s.zones[f * N_ZONES + HAND] for t in targets]
     return out
 
 
@@ -298,6 +318,8 @@ def apply_unchecked(s: State, action: Action) -> None:
     kind = action[0]
     if kind == _PLACE:
         _place(s, action[1], action[2])
+        if s.placed != s.config.placements:
+            return  # another placement follows: advance would find nothing to do
     else:
         frame = s.pending.pop()
         fk, x, f, arg = frame
