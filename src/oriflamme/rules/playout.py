@@ -78,11 +78,15 @@ def random_action(s: State, rng: random.Random) -> Action:
     return _new(Action, (_GAIN if r < 0.5 else _SPEND, -1, -1))
 
 
-def random_playout(s: State, rng: random.Random) -> int:
-    """Play uniformly random legal actions until the end; return how many were played."""
+def random_playout(s: State, rng: random.Random, history: list[Action] | None = None) -> int:
+    """Play uniformly random legal actions until the end; return how many were played. The
+    actions are appended to ``history`` if given (``Game.playout`` keeps them)."""
     n = 0
     while s.phase != OVER:
-        apply_unchecked(s, random_action(s, rng))
+        action = random_action(s, rng)
+        apply_unchecked(s, action)
+        if history is not None:
+            history.append(action)
         n += 1
     return n
 
