@@ -211,17 +211,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser(
         "bench",
-        help="measure the speed of the engine",
-        description="Run the engine benchmark and print games and decisions per second.",
+        help="measure the speed of the engine, the bots and the adapters",
+        description="Measure, on the build in use (compiled or pure Python): random playouts"
+        " of every set-up, the engine loops, random-bot games through the bot runner, ISMCTS"
+        " iterations per second and the adapters' step cost (with the rl extra). Pin it to one"
+        " core (taskset -c 1 oriflamme bench) for stable figures.",
     )
     bench.add_argument(
         "--seconds",
         type=seconds(0, 3600, above=True),
         default=2.0,
         metavar="T",
-        help="time per configuration (default 2)",
+        help="time per figure (default 2; the whole run takes about 15 times that)",
     )
-    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    bench.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    bench.add_argument(
+        "--other",
+        action="append",
+        metavar="PYTHON",
+        help="also run the benchmark with this python (another install, e.g. the pure build"
+        " beside a compiled one) and print both side by side; repeatable",
+    )
 
     add_tournament_parser(commands)
     add_serve_parser(commands)
