@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from oriflamme.api import Action, Game, Result
+from oriflamme.api import Action, Decision, Game, Result
 
 from .base import NO_OBSERVATION, Bot, needs_observation
 
@@ -27,6 +27,11 @@ def bot_move(game: Game, bot: Bot) -> Action:
     d = game.decision()
     if d is None:
         raise ValueError("the game is over: there is nothing to decide")
+    return _move(game, bot, d)
+
+
+def _move(game: Game, bot: Bot, d: Decision) -> Action:
+    """:func:`bot_move` for the decision ``d`` now pending."""
     legal = game.legal_actions()
     observation = game.observe(d.player) if needs_observation(bot) else NO_OBSERVATION
     action = bot.act(observation, tuple(legal))
@@ -53,6 +58,6 @@ def play_game(
         bot = bots.get(d.player)
         if bot is None:
             return None
-        action = bot_move(game, bot)
+        action = _move(game, bot, d)
         if on_step is not None:
             on_step(game, d.player, action)
