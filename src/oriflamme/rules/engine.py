@@ -221,7 +221,8 @@ def decision(s: State) -> Decision | None:
         if kind == CHOOSE:
             ability = ABILITIES[arg]
             assert ability.decision is not None
-            return Decision(p, ability.decision, x, arg)
+            # ability.card (== arg) keeps the CardType, which a compiled int variable drops.
+            return Decision(p, ability.decision, x, ability.card)
         if kind == GAP:
             return Decision(p, DecisionKind.MOVE_TO, arg, CardType.ROYAL_DECREE)
         if kind == TWIN:
