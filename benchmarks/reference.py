@@ -114,7 +114,7 @@ def wall_time(command: list[str], python: str) -> float:
     return time.perf_counter() - start
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reference-python", default=os.environ.get("ORIFLAMME_REFERENCE_PYTHON"),
                         help="python of the environment where the reference engine is installed"
@@ -127,7 +127,7 @@ def main() -> int:
     parser.add_argument("--hand", type=int, default=7, help="the reference's hand size")
     parser.add_argument("--core", type=int, help="pin every process to this CPU core")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     ref = args.reference_python
     if not ref or not Path(ref).is_file():
         print("reference engine not installed: give --reference-python PATH (or set"
@@ -168,7 +168,7 @@ def main() -> int:
         "reference": {"games_per_s": round(ref_rate["games_per_s"], 1),
                       "decisions_per_game": round(ref_rate["decisions_per_game"], 1),
                       "hand": ref_rate["hand"],
-                      "process_s": round(min(ref_times), 3)},
+                      "process_s": round(min(ref_times), 4)},
         "ours": [],
     }
     for python in ours:
@@ -178,7 +178,7 @@ def main() -> int:
             "python": python, "version": builds[python],
             "playouts_games_per_s": playouts["games_per_s"],
             "loop_games_per_s": loop["games_per_s"],
-            "simulate_process_s": round(process, 3),
+            "simulate_process_s": round(process, 4),
             "playouts_x": round(playouts["games_per_s"] / ref_rate["games_per_s"], 2),
             "loop_x": round(loop["games_per_s"] / ref_rate["games_per_s"], 2),
             "simulate_x": round(min(ref_times) / process, 2),
