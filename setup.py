@@ -2,7 +2,7 @@
 whether the engine is compiled.
 
 Where a C compiler and Python's headers are present, the modules listed in
-``oriflamme.build.COMPILED_MODULES`` (the rules, the API and the search's hot modules) are
+``oriflamme.build.COMPILED_MODULES`` (the rules and the search's hot modules) are
 compiled with mypyc (the compiler that ships with mypy). Otherwise, when ``ORIFLAMME_PURE=1``
 is set, or if compiling fails, the same package is installed as pure Python, which behaves
 identically (only slower). ``oriflamme --version`` says which build is installed.
