@@ -6,15 +6,50 @@
 # (tests/e2e) are skipped, unless CI is set: then they fail. `-m "not e2e"` leaves them out.
 # The PostgreSQL tests run on a cluster this script starts in a temporary folder
 # (scripts/postgres.sh); without PostgreSQL's server binaries they are skipped, unless CI is set.
+#
+# Both builds are tested (issue #13): the whole suite on pure Python (the editable install in
+# .venv), then the engine's tests on the mypyc-compiled build, installed as a user would
+# (`pip install .`, not editable) into .venv-compiled. The compiled run is skipped with a
+# message when no C compiler or Python headers are present (the install would be pure Python),
+# unless CI is set: then it fails. ORIFLAMME_SKIP_COMPILED=1 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test,ray,rl]'
-.venv/bin/python -m ruff check src tests benchmarks examples
+ORIFLAMME_PURE=1 .venv/bin/python -m pip install --quiet -e '.[test,ray,rl]'
+.venv/bin/python -m ruff check src tests benchmarks examples setup.py
 .venv/bin/python -m mypy
 # A throwaway PostgreSQL cluster for the PostgreSQL tests (stopped and removed on exit).
 source scripts/postgres.sh
 trap pg_stop EXIT
 pg_start
-.venv/bin/python -m pytest "$@"
+ORIFLAMME_EXPECT_BUILD=pure .venv/bin/python -m pytest "$@"
+
+# The compiled build: the rules, records, API, bots, adapters and command-line tests.
+COMPILED_TESTS=(
+  tests/test_build.py tests/test_rules_base.py tests/test_rules_embrasement.py
+  tests/test_rules_general.py tests/test_rules_own_ambush.py tests/test_rules_two_players.py
+  tests/test_perft.py tests/test_properties.py tests/test_deal.py tests/test_determinize.py
+  tests/test_records.py tests/test_api.py tests/test_labels.py tests/test_texts.py
+  tests/test_bots.py tests/test_greedy.py tests/test_ismcts.py tests/test_halving.py
+  tests/test_value.py tests/test_policy_bot.py tests/test_envs_encoding.py
+  tests/test_envs_openspiel.py tests/test_envs_pettingzoo.py tests/test_cli.py tests/test_docs.py
+)
+if [ "${ORIFLAMME_SKIP_COMPILED:-0}" = 1 ]; then
+  echo "compiled build: skipped (ORIFLAMME_SKIP_COMPILED=1)"
+elif ! .venv/bin/python -c 'import shutil, sys, sysconfig, pathlib
+cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+headers = pathlib.Path(sysconfig.get_paths()["include"], "Python.h")
+sys.exit(0 if shutil.which(cc) and headers.is_file() else 1)'; then
+  echo "compiled build: no C compiler or Python headers (install gcc and python3-dev)" >&2
+  if [ -n "${CI:-}" ]; then exit 1; fi
+else
+  python3 -m venv .venv-compiled
+  .venv-compiled/bin/python -m pip install --quiet --upgrade pip
+  # Uninstalled first, so that a second run builds the current sources again.
+  .venv-compiled/bin/python -m pip uninstall --quiet --yes oriflamme 2>/dev/null || true
+  env -u ORIFLAMME_PURE .venv-compiled/bin/python -m pip install --quiet '.[test,rl]'
+  # src/ is not on this venv's path: the tests import the installed, compiled package.
+  ORIFLAMME_EXPECT_BUILD=compiled .venv-compiled/bin/python -m pytest -p no:cacheprovider \
+    "${COMPILED_TESTS[@]}"
+fi

@@ -3,7 +3,6 @@ and the doctests of the API and the rules modules."""
 
 from __future__ import annotations
 
-import doctest
 import importlib
 import pkgutil
 import random
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 import oriflamme.rules
+from doctests import run_doctests
 from oriflamme import api
 from oriflamme.api import (
     CHOOSABLE,
@@ -22,6 +22,7 @@ from oriflamme.api import (
     CardType,
     ConfigError,
     Game,
+    GameConfig,
     IllegalAction,
     new_game,
 )
@@ -121,6 +122,27 @@ CONFIG_ERRORS: list[tuple[dict[str, Any], str]] = [
 def test_config_errors(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         new_game(**kwargs)
+
+
+CONFIG_JSON_ERRORS: list[tuple[dict[str, Any], str]] = [
+    ({"players": "3"}, r"players must be 2 to 5, not '3'"),
+    ({"players": 3.0}, r"players must be 2 to 5, not 3.0"),
+    ({"players": True}, r"players must be 2 to 5, not True"),
+    ({"players": 7, "variant": 5}, r"players must be 2 to 5, not 7"),
+    ({"variant": 5}, r"variant must be one of standard, two-families, not 5"),
+    ({"variant": "x", "edition": 3}, r"variant must be one of standard, two-families, not 'x'"),
+    ({"edition": ["revised"]}, r"edition must be one of revised, first, not \['revised'\]"),
+    ({"first_player": "a"}, r"first_player must be 0 to 2 or None, not a"),
+    ({"cards": 5}, r"cards must be 'base', 'embrasement' or a list of 10 card names"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), CONFIG_JSON_ERRORS)
+def test_config_from_json_of_any_type(data: dict[str, Any], message: str) -> None:
+    """A configuration read from JSON is refused with ConfigError whatever the types of its
+    values, on the compiled build too (whose constructor checks types: issue #13)."""
+    with pytest.raises(ConfigError, match=message):
+        GameConfig.from_dict(data)
 
 
 # -- applying actions -----------------------------------------------------------------------------
@@ -344,7 +366,7 @@ WITH_EXAMPLES = {"oriflamme.api", "oriflamme.rules.actions", "oriflamme.rules.ca
 
 @pytest.mark.parametrize("module", rules_modules(), ids=lambda m: m.__name__)
 def test_doctests(module: ModuleType) -> None:
-    failed, attempted = doctest.testmod(module, report=False)
+    failed, attempted = run_doctests(module)
     assert failed == 0
     if module.__name__ in WITH_EXAMPLES:
         assert attempted > 0

@@ -9,12 +9,14 @@ import pytest
 
 from oriflamme.api import FAMILY_COLOURS, Action, Game, new_game
 from oriflamme.bots import (
+    NO_OBSERVATION,
     Bot,
     BotError,
     BotSpecError,
     RandomBot,
     known_bots,
     make_bot,
+    needs_observation,
     play_game,
     register_bot,
     unregister_bot,
@@ -180,6 +182,29 @@ def test_an_illegal_answer_raises_naming_the_bot() -> None:
     assert game.history == []
     with pytest.raises(BotError, match="not an Action"):
         play_game(game, {0: FixedBot("place 3 end")})
+
+
+class BlindRecordingBot(RecordingBot):
+    """A recording bot that declares it decides without an observation."""
+
+    needs_observation = False
+
+
+def test_the_runner_builds_only_what_a_bot_declares_it_needs() -> None:
+    """Issue #13: a bot that needs no observation (random) is handed none; the others get
+    their own player's full view; the games are the same either way."""
+    assert RandomBot.needs_observation is False and not needs_observation(RandomBot(0))
+    assert needs_observation(RecordingBot(0))  # bots that say nothing get their observation
+    seen, blind = RecordingBot(4), BlindRecordingBot(4)
+    full_game, blind_game = new_game(players=3, seed=9), new_game(players=3, seed=9)
+    play_game(full_game, {p: seen for p in range(3)})
+    play_game(blind_game, {p: blind for p in range(3)})
+    assert blind.calls and all(obs is NO_OBSERVATION for obs, _, _ in blind.calls)
+    assert len(NO_OBSERVATION) == 0
+    assert {obs["viewer"] for obs, _, _ in seen.calls} == {0, 1, 2}
+    assert [a for _, _, a in seen.calls] == [a for _, _, a in blind.calls]
+    assert full_game.history == blind_game.history
+    assert full_game.result() == blind_game.result()
 
 
 def test_make_bot_and_the_registry() -> None:

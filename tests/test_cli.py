@@ -6,6 +6,7 @@ import io
 import json
 import random
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from rich.console import Console
 from oriflamme import __version__
 from oriflamme.api import Game, load, new_game
 from oriflamme.bots import RandomBot, make_bot, play_game
+from oriflamme.build import build_name
 from oriflamme.cli import build_parser, main
 from oriflamme.cli.common import bot_seed
 from oriflamme.cli.labels import Labels
@@ -456,14 +458,44 @@ def test_help_lists_the_commands_and_version(capsys: pytest.CaptureFixture[str])
     for command in ("play", "simulate", "replay", "bench"):
         assert re.search(rf"^\s+{command}\s", out, re.MULTILINE)
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"oriflamme {__version__}"
+    # The version names the build in use (issue #13): "pure Python" or "compiled (mypyc, ...)".
+    assert capsys.readouterr().out.strip() == f"oriflamme {__version__} ({build_name()})"
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue #13: one run gives every figure (playouts, engine loops, runner, search, adapters)
+    # and names the build it measured.
     assert main(["bench", "--seconds", "0.05", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["build"] == build_name() and figures["version"] == __version__
+    rows = figures["playouts"]
     assert isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)
+    engine = figures["engine"]
+    for key in ("playout_games_per_s", "loop_games_per_s", "simulate_games_per_s"):
+        assert engine[key] > 0
+    assert figures["search"]["iterations_per_s"] > 0
+    adapters = figures["adapters"]
+    assert "missing" in adapters or adapters["openspiel_x"] > 0
     assert main(["bench", "--seconds", "0.02"]) == 0
     out = capsys.readouterr().out
-    assert "games/s" in out and "decisions/s" in out
+    assert "games/s" in out and "decisions/s" in out and build_name() in out
+    assert "ISMCTS" in out or "ismcts" in out
     assert all(str(row["setup"]) in out for row in rows)
+
+
+def test_bench_side_by_side_with_another_build(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--other runs the benchmark with another python (here this one, through a launcher that
+    finds these sources: --other drops PYTHONPATH) and prints both side by side."""
+    import oriflamme
+
+    launcher = tmp_path / "python"
+    sources = Path(oriflamme.__file__).resolve().parents[1]
+    launcher.write_text(f'#!/bin/sh\nPYTHONPATH="{sources}" exec "{sys.executable}" "$@"\n')
+    launcher.chmod(0o755)
+    assert main(["bench", "--seconds", "0.02", "--other", str(launcher)]) == 0
+    out = capsys.readouterr().out
+    assert "Side by side" in out and "ISMCTS iterations/s" in out
+    assert main(["bench", "--seconds", "0.02", "--other", "/no/such/python"]) == 2
+    assert "--other /no/such/python: cannot run it" in capsys.readouterr().err

@@ -7,7 +7,6 @@ hand from the rulings cited. Families: red = player 0, blue = player 1, green = 
 from __future__ import annotations
 
 import copy
-import doctest
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -15,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from doctests import run_doctests
 from oriflamme.api import Action, Game, WorldSampler, new_game
 from oriflamme.bots import (
     BotSpecError,
@@ -137,7 +137,7 @@ def test_hidden_cards_of_others_do_not_change_the_choice() -> None:
 
 def test_doctests() -> None:
     for module in (evaluation, greedy):
-        failed, attempted = doctest.testmod(module, report=False)
+        failed, attempted = run_doctests(module)
         assert attempted > 0 and failed == 0, module.__name__
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
 import re
 from pathlib import Path
 
 import pytest
 
+from doctests import run_doctests
 from oriflamme.rules import texts
 from oriflamme.rules.cards import CardType
 from oriflamme.rules.texts import (
@@ -165,7 +165,7 @@ def test_family_colours() -> None:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(texts, verbose=False)
+    result = run_doctests(texts)
     assert result.attempted > 0
     assert result.failed == 0
 

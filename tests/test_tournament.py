@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
@@ -28,7 +28,7 @@ from openskill.models import PlackettLuce
 
 from oriflamme import tournament
 from oriflamme.api import Action, Game, new_game
-from oriflamme.bots import Bot, make_bot, register_bot, unregister_bot
+from oriflamme.bots import NO_OBSERVATION, Bot, make_bot, register_bot, unregister_bot
 from oriflamme.cli import main
 from oriflamme.tournament import (
     GameRecord,
@@ -45,7 +45,7 @@ from oriflamme.tournament import (
     write_report,
 )
 from oriflamme.tournament.stats import ranks, ratings
-from oriflamme.tournament.worker import CardCounts, Outcome, play_measured
+from oriflamme.tournament.worker import CardCounts, Outcome, TimedBot, play_measured
 from scenarios import setup
 
 FIRST = "tourney-first"
@@ -216,6 +216,25 @@ def _play_script(game: Game, moves: Sequence[str]) -> Outcome:
     outcome = play_measured(game, bots)
     assert not script
     return outcome
+
+
+def test_timed_bots_declare_what_the_bot_they_time_needs() -> None:
+    """Issue #13: a tournament's random bots get no observation built either."""
+    assert TimedBot(make_bot("random", 1)).needs_observation is False
+    assert TimedBot(make_bot("greedy", 1)).needs_observation is True
+
+    class Blind:
+        name = "blind"
+        needs_observation = False
+        seen: ClassVar[list[Mapping[str, Any]]] = []
+
+        def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+            self.seen.append(observation)
+            return legal[0]
+
+    outcome = play_measured(new_game(players=3, seed=4), [Blind(), Blind(), Blind()])
+    assert len(Blind.seen) == sum(outcome.decisions) > 0
+    assert all(obs is NO_OBSERVATION for obs in Blind.seen)
 
 
 def test_spy_and_trap_steals_credited_to_the_right_cards() -> None:

@@ -44,7 +44,7 @@ from .rules.engine import (
     state_from_deal,
 )
 from .rules.observe import events_for, observe
-from .rules.playout import random_action
+from .rules.playout import random_action, random_playout
 from .rules.records import (
     REPLAY_FORMAT,
     SAVE_FORMAT,
@@ -283,7 +283,7 @@ class Game:
         that takes its actions from :meth:`legal_actions` may pass ``check=False`` to skip the
         legality check (an illegal action then corrupts the game).
         """
-        act = _as_action(action)
+        act = action if type(action) is Action else _as_action(action)
         if check:
             apply(self._state, act)
         else:
@@ -311,14 +311,7 @@ class Game:
 
     def playout(self, rng: random.Random) -> int:
         """Play uniformly random legal actions to the end; return how many were played."""
-        state, history = self._state, self._history
-        n = 0
-        while state.phase != OVER:
-            action = random_action(state, rng)
-            apply_unchecked(state, action)
-            history.append(action)
-            n += 1
-        return n
+        return random_playout(self._state, rng, self._history)  # the loop runs in the rules
 
     def copy(self, log: bool = True) -> Game:
         """An independent copy (cheap; ``log=False`` drops the event log for search)."""

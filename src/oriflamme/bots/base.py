@@ -2,6 +2,9 @@
 
 A bot sees only its own player's observation (``game.observe(player)``) and the legal actions;
 :mod:`oriflamme.bots.runner` is what hands them over, so a bot never holds the game itself.
+Building an observation costs about as much as a dozen engine steps, so a bot that decides
+without one (the random bot) declares ``needs_observation = False`` and is handed
+:data:`NO_OBSERVATION` instead (see :func:`needs_observation`).
 
 A *spec* names a registered bot, optionally with options: ``"random"``, ``"ismcts:iterations=500"``
 or ``"name:key=value:key=value"``. A bare number sets the bot's first option: ``"ismcts:500"``.
@@ -20,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from oriflamme.api import Action
@@ -34,6 +38,16 @@ class Bot(Protocol):
     def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """Return one of ``legal`` (never empty) given the player's ``observation``."""
         ...
+
+
+#: What a bot that declares ``needs_observation = False`` is given as its observation.
+NO_OBSERVATION: Mapping[str, Any] = MappingProxyType({})
+
+
+def needs_observation(bot: object) -> bool:
+    """Whether ``bot`` reads its observation: true unless the bot (or its class) sets
+    ``needs_observation = False``; bots that say nothing get their full observation."""
+    return bool(getattr(bot, "needs_observation", True))
 
 
 class BotFactory(Protocol):

@@ -409,8 +409,8 @@ def ability_value(s: State, family: int, card: int, t: int) -> float:
     if t == LORD:
         return 1.0 + sum(1 for c in adjacent_tops(s, card) if controller(s, c) == family)
     if t == FELON:
-        return sum(-1.0 if controller(s, c) % n == me else harm_weight(s)
-                   for c in adjacent_tops(s, card))
+        return sum((-1.0 if controller(s, c) % n == me else harm_weight(s)
+                    for c in adjacent_tops(s, card)), 0.0)
     if t == SCHEMER:
         i = s.stack_index(card)
         q = s.queue
@@ -630,11 +630,13 @@ def _play_priority(s: State, t: int) -> float:
 
 def _exposure(s: State, player: int, opponents: list[int], at_end: bool) -> float:
     """Revealed enemy attackers that could hit a card placed beside ``opponents``."""
-    danger = sum(1.0 for c in opponents if s.face_up[c] and s.card_type[c] in (SOLDIER, CUTTHROAT))
+    danger = sum((1.0 for c in opponents
+                  if s.face_up[c] and s.card_type[c] in (SOLDIER, CUTTHROAT)), 0.0)
     if at_end:
         n = s.config.players
-        danger += sum(0.5 for st in s.queue if s.face_up[st[-1]] and s.card_type[st[-1]] == ARCHER
-                      and controller(s, st[-1]) % n != player)
+        danger += sum((0.5 for st in s.queue if s.face_up[st[-1]]
+                       and s.card_type[st[-1]] == ARCHER and controller(s, st[-1]) % n != player),
+                      0.0)
     return danger
 
 

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from oriflamme.api import Action, GameConfig
 from oriflamme.envs.encoding import ActionCodec, Layout, ObservationEncoder
 
-from .base import Bot, BotSpecError, register_bot
+from .base import Bot, BotSpecError
 
 Matrix = npt.NDArray[np.float32]
 #: Names of the weight arrays in a weights file, in :attr:`PolicyNetwork.weights` order.
@@ -125,7 +125,9 @@ def _load(path: str) -> PolicyNetwork:
     return PolicyNetwork.load(path)
 
 
-def _make_policy(seed: int, options: Mapping[str, str]) -> Bot:
+def make_policy(seed: int, options: Mapping[str, str]) -> Bot:
+    """The ``policy`` bot of a spec (registered by :mod:`oriflamme.bots`, which imports this
+    module, and NumPy, only when such a bot is made)."""
     path = options.get("path")
     if not path:
         raise BotSpecError("policy: give the weights file, e.g. policy:path=policy.npz")
@@ -138,7 +140,3 @@ def _make_policy(seed: int, options: Mapping[str, str]) -> Bot:
         raise BotSpecError(f"policy: cannot load {path}: {exc}") from None
     return PolicyBot(network, seed, sample == "1")
 
-
-register_bot("policy", _make_policy,
-             "a trained policy network (NumPy weights saved by examples/train_policy.py)",
-             options=("path", "sample"))

@@ -15,6 +15,8 @@ class RandomBot:
     """Uniform over the legal actions; the same seed gives the same choices."""
 
     name = "random"
+    #: It never reads its observation: the runner builds none (see ``needs_observation``).
+    needs_observation = False
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)

@@ -1,7 +1,8 @@
 """Playing bots against a game: the only place where a bot meets the game.
 
-The runner gives each bot its own player's observation and the legal actions, checks that the
-answer is legal and applies it. Seats without a bot are left to the caller (a human at the
+The runner gives each bot its own player's observation (unless the bot declares it needs none:
+:func:`~oriflamme.bots.base.needs_observation`) and the legal actions, checks that the answer is
+legal and applies it. Seats without a bot are left to the caller (a human at the
 terminal, a server, ...): :func:`play_game` stops when one of them must decide.
 """
 
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from oriflamme.api import Action, Game, Result
+from oriflamme.api import Action, Decision, Game, Result
 
-from .base import Bot
+from .base import NO_OBSERVATION, Bot, needs_observation
 
 #: Called after each bot action is applied, with the game, the player and the action.
 StepCallback = Callable[[Game, int, Action], None]
@@ -26,8 +27,14 @@ def bot_move(game: Game, bot: Bot) -> Action:
     d = game.decision()
     if d is None:
         raise ValueError("the game is over: there is nothing to decide")
+    return _move(game, bot, d)
+
+
+def _move(game: Game, bot: Bot, d: Decision) -> Action:
+    """:func:`bot_move` for the decision ``d`` now pending."""
     legal = game.legal_actions()
-    action = bot.act(game.observe(d.player), tuple(legal))
+    observation = game.observe(d.player) if needs_observation(bot) else NO_OBSERVATION
+    action = bot.act(observation, tuple(legal))
     if not isinstance(action, Action):
         raise BotError(f"bot {bot.name!r} (player {d.player}) returned {action!r}, not an Action")
     if action not in legal:
@@ -35,7 +42,7 @@ def bot_move(game: Game, bot: Bot) -> Action:
             f"bot {bot.name!r} (player {d.player}) returned the illegal action {action}"
             f" for a {d.kind.slug} decision ({len(legal)} legal options)"
         )
-    game.apply(action)
+    game.apply(action, check=False)  # just checked: one of the legal actions
     return action
 
 
@@ -51,6 +58,6 @@ def play_game(
         bot = bots.get(d.player)
         if bot is None:
             return None
-        action = bot_move(game, bot)
+        action = _move(game, bot, d)
         if on_step is not None:
             on_step(game, d.player, action)

@@ -16,6 +16,7 @@ from rich.console import Console
 from oriflamme import __version__
 from oriflamme.api import ConfigError, RecordError
 from oriflamme.bots import BotSpecError, known_bots
+from oriflamme.build import build_name
 
 from .bench import run_bench
 from .common import CliError, LineSource, seconds, whole
@@ -116,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Oriflamme and Oriflamme Embrasement in the terminal.",
         epilog="Run 'oriflamme COMMAND --help' for the options of a command.",
     )
-    parser.add_argument("--version", action="version", version=f"oriflamme {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"oriflamme {__version__} ({build_name()})"
+    )
     commands = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
     play = commands.add_parser(
@@ -208,17 +211,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser(
         "bench",
-        help="measure the speed of the engine",
-        description="Run the engine benchmark and print games and decisions per second.",
+        help="measure the speed of the engine, the bots and the adapters",
+        description="Measure, on the build in use (compiled or pure Python): random playouts"
+        " of every set-up, the engine loops, random-bot games through the bot runner, ISMCTS"
+        " iterations per second and the adapters' step cost (with the rl extra). Pin it to one"
+        " core (taskset -c 1 oriflamme bench) for stable figures.",
     )
     bench.add_argument(
         "--seconds",
         type=seconds(0, 3600, above=True),
         default=2.0,
         metavar="T",
-        help="time per configuration (default 2)",
+        help="time per figure (default 2; the whole run takes about 15 times that)",
     )
-    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    bench.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    bench.add_argument(
+        "--other",
+        action="append",
+        metavar="PYTHON",
+        help="also run the benchmark with this python (another install, e.g. the pure build"
+        " beside a compiled one) and print both side by side; repeatable",
+    )
 
     add_tournament_parser(commands)
     add_serve_parser(commands)

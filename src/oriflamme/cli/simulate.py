@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from oriflamme.api import new_game
+from oriflamme.api import Game, new_game
 from oriflamme.bots import play_game
 
 from .common import CliError, check_first_player, progress, seat_bots
@@ -41,10 +41,12 @@ def simulate(
     decisions = 0
     names: list[str] = []
     started = time.perf_counter()
+    # The set-up once (it checks the options); then each game is dealt from its seed.
+    config = new_game(
+        players, cards, variant, edition, first_player=first_player, seed=seed, log=False
+    ).config
     for i in range(games):
-        game = new_game(
-            players, cards, variant, edition, first_player=first_player, seed=seed + i, log=False
-        )
+        game = Game.new(config, seed + i, log=False)
         seat_of = seat_bots(bots, range(players), seed + i)
         names = [seat_of[p].name for p in range(players)]
         result = play_game(game, seat_of)
@@ -58,7 +60,6 @@ def simulate(
         if on_game is not None:
             on_game()
     seconds = time.perf_counter() - started
-    config = game.config
     return {
         "games": games,
         "players": players,

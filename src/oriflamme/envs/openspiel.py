@@ -51,7 +51,7 @@ from oriflamme.api import (
     WorldSampler,
     card_name,
 )
-from oriflamme.bots.base import Bot
+from oriflamme.bots.base import NO_OBSERVATION, Bot, needs_observation
 from oriflamme.search import state_of
 
 from .encoding import ROUNDS, ActionCodec, Layout, ObservationEncoder
@@ -423,7 +423,8 @@ class BotPlayer(pyspiel.Bot):  # type: ignore[misc]
         if game is None or game.current_player != self._player:
             raise ValueError(f"it is not player {self._player}'s decision")
         legal = game.legal_actions()
-        action = self._bot.act(game.observe(self._player), tuple(legal))
+        observation = game.observe(self._player) if needs_observation(self._bot) else NO_OBSERVATION
+        action = self._bot.act(observation, tuple(legal))
         if action not in legal:
             raise ValueError(f"bot {self._bot.name!r} chose the illegal action {action}")
         return state.setup.codec.encode(action, self._player)

@@ -88,8 +88,8 @@ class Ability:
 
 class Archer(Ability):
     card = CardType.ARCHER
-    rulings = ("R-ARCHER-1",)
-    decision = DecisionKind.ELIMINATE
+    rulings: tuple[str, ...] = ("R-ARCHER-1",)
+    decision: DecisionKind | None = DecisionKind.ELIMINATE
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         q = s.queue
@@ -102,8 +102,8 @@ class Archer(Ability):
 
 class Soldier(Ability):
     card = CardType.SOLDIER
-    rulings = ("R-SOLDIER-1",)
-    decision = DecisionKind.ELIMINATE
+    rulings: tuple[str, ...] = ("R-SOLDIER-1",)
+    decision: DecisionKind | None = DecisionKind.ELIMINATE
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         return adjacent_tops(s, x)
@@ -114,8 +114,8 @@ class Soldier(Ability):
 
 class Spy(Ability):
     card = CardType.SPY
-    rulings = ("R-SPY-1", "R-SPY-2", "R-2P-2")
-    decision = DecisionKind.STEAL
+    rulings: tuple[str, ...] = ("R-SPY-1", "R-SPY-2", "R-2P-2")
+    decision: DecisionKind | None = DecisionKind.STEAL
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         n = s.config.players
@@ -127,7 +127,7 @@ class Spy(Ability):
 
 class Heir(Ability):
     card = CardType.HEIR
-    rulings = ("R-HEIR-1",)
+    rulings: tuple[str, ...] = ("R-HEIR-1",)
 
     def act(self, s: State, x: int, f: int) -> None:
         name = s.card_type[x]
@@ -141,8 +141,8 @@ class Heir(Ability):
 
 class Assassination(Ability):
     card = CardType.ASSASSINATION
-    rulings = ("R-ASSASSIN-1",)
-    decision = DecisionKind.ELIMINATE
+    rulings: tuple[str, ...] = ("R-ASSASSIN-1",)
+    decision: DecisionKind | None = DecisionKind.ELIMINATE
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         return [st[-1] for st in s.queue]
@@ -162,8 +162,8 @@ def decree_gaps(s: State, card: int) -> list[int]:
 
 class RoyalDecree(Ability):
     card = CardType.ROYAL_DECREE
-    rulings = ("R-DECREE-1", "R-ELIM-3", "R-RES-3")
-    decision = DecisionKind.MOVE_CARD
+    rulings: tuple[str, ...] = ("R-DECREE-1", "R-ELIM-3", "R-RES-3")
+    decision: DecisionKind | None = DecisionKind.MOVE_CARD
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         if len(s.queue) < 2:
@@ -181,7 +181,7 @@ def decree_move(s: State, x: int, f: int, card: int, gap: int) -> None:
 
 class Lord(Ability):
     card = CardType.LORD
-    rulings = ("R-LORD-1", "R-EDITION-1")
+    rulings: tuple[str, ...] = ("R-LORD-1", "R-EDITION-1")
 
     def act(self, s: State, x: int, f: int) -> None:
         q = s.queue
@@ -198,8 +198,8 @@ class Lord(Ability):
 
 class Shapeshifter(Ability):
     card = CardType.SHAPESHIFTER
-    rulings = ("R-SHIFT-1", "R-HEIR-1")
-    decision = DecisionKind.COPY
+    rulings: tuple[str, ...] = ("R-SHIFT-1", "R-HEIR-1")
+    decision: DecisionKind | None = DecisionKind.COPY
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         types, up = s.card_type, s.face_up
@@ -214,7 +214,7 @@ class Shapeshifter(Ability):
 
 class Ambush(Ability):
     card = CardType.AMBUSH
-    rulings = ("R-AMBUSH-1", "R-AMBUSH-2", "R-AMBUSH-3")
+    rulings: tuple[str, ...] = ("R-AMBUSH-1", "R-AMBUSH-2", "R-AMBUSH-3")
 
     def act(self, s: State, x: int, f: int) -> None:
         gain(s, _me(s, f), 1, x)  # its tokens were discarded on reveal
@@ -222,7 +222,7 @@ class Ambush(Ability):
 
 class Conspiracy(Ability):
     card = CardType.CONSPIRACY
-    rulings = ("R-CONSP-1",)
+    rulings: tuple[str, ...] = ("R-CONSP-1",)
 
     def act(self, s: State, x: int, f: int) -> None:
         held, s.tokens[x] = s.tokens[x], 0
@@ -231,8 +231,8 @@ class Conspiracy(Ability):
 
 class Prince(Ability):
     card = CardType.PRINCE
-    rulings = ("R-PRINCE-1", "R-PRINCE-2", "R-PRINCE-3", "R-RES-4")
-    decision = DecisionKind.PLACE_TWIN
+    rulings: tuple[str, ...] = ("R-PRINCE-1", "R-PRINCE-2", "R-PRINCE-3", "R-RES-4")
+    decision: DecisionKind | None = DecisionKind.PLACE_TWIN
 
     def start(self, s: State, x: int, f: int, on_reveal: bool) -> None:
         reserve = s.zones[f * N_ZONES + RESERVE]
@@ -268,7 +268,7 @@ def place_twin(s: State, x: int, f: int, twin: int, to: int) -> None:
 
 class Twin(Ability):
     card = CardType.TWIN
-    rulings = ("R-TWIN-1", "R-PRINCE-2")
+    rulings: tuple[str, ...] = ("R-TWIN-1", "R-PRINCE-2")
 
     def act(self, s: State, x: int, f: int) -> None:
         gain(s, _me(s, f), 1, x)
@@ -276,7 +276,7 @@ class Twin(Ability):
 
 class Queen(Ability):
     card = CardType.QUEEN
-    rulings = ("R-QUEEN-1",)
+    rulings: tuple[str, ...] = ("R-QUEEN-1",)
 
     def act(self, s: State, x: int, f: int) -> None:
         gain(s, _me(s, f), 2, x)
@@ -284,8 +284,8 @@ class Queen(Ability):
 
 class Cutthroat(Ability):
     card = CardType.CUTTHROAT
-    rulings = ("R-CUT-1", "R-QUEEN-1")
-    decision = DecisionKind.ELIMINATE
+    rulings: tuple[str, ...] = ("R-CUT-1", "R-QUEEN-1")
+    decision: DecisionKind | None = DecisionKind.ELIMINATE
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         return adjacent_tops(s, x)
@@ -307,8 +307,8 @@ class Cutthroat(Ability):
 
 class Apothecary(Ability):
     card = CardType.APOTHECARY
-    rulings = ("R-APOTH-1",)
-    decision = DecisionKind.ELIMINATE
+    rulings: tuple[str, ...] = ("R-APOTH-1",)
+    decision: DecisionKind | None = DecisionKind.ELIMINATE
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         q = s.queue
@@ -323,7 +323,7 @@ class Apothecary(Ability):
 
 class Felon(Ability):
     card = CardType.FELON
-    rulings = ("R-FELON-1", "R-2P-2")
+    rulings: tuple[str, ...] = ("R-FELON-1", "R-2P-2")
 
     def act(self, s: State, x: int, f: int) -> None:
         n = s.config.players
@@ -333,7 +333,7 @@ class Felon(Ability):
 
 class Schemer(Ability):
     card = CardType.SCHEMER
-    rulings = ("R-SCHEMER-1",)
+    rulings: tuple[str, ...] = ("R-SCHEMER-1",)
 
     def act(self, s: State, x: int, f: int) -> None:
         q = s.queue
@@ -346,8 +346,8 @@ class Schemer(Ability):
 
 class Usurpation(Ability):
     card = CardType.USURPATION
-    rulings = ("R-USURP-1", "R-USURP-2", "R-RES-4", "R-2P-2")
-    decision = DecisionKind.ELIMINATE
+    rulings: tuple[str, ...] = ("R-USURP-1", "R-USURP-2", "R-RES-4", "R-2P-2")
+    decision: DecisionKind | None = DecisionKind.ELIMINATE
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         return adjacent_tops(s, x)
@@ -385,8 +385,8 @@ def activable(s: State, f: int) -> list[int]:
 
 class Machination(Ability):
     card = CardType.MACHINATION
-    rulings = ("R-MACH-1", "R-MACH-2", "R-RES-2")
-    decision = DecisionKind.ACTIVATE
+    rulings: tuple[str, ...] = ("R-MACH-1", "R-MACH-2", "R-RES-2")
+    decision: DecisionKind | None = DecisionKind.ACTIVATE
 
     def start(self, s: State, x: int, f: int, on_reveal: bool) -> None:
         held, s.tokens[x] = s.tokens[x], 0
@@ -396,7 +396,7 @@ class Machination(Ability):
 
 class Trap(Ability):
     card = CardType.TRAP
-    rulings = ("R-TRAP-1", "R-TRAP-2")
+    rulings: tuple[str, ...] = ("R-TRAP-1", "R-TRAP-2")
 
     def act(self, s: State, x: int, f: int) -> None:
         gain(s, _me(s, f), 1, x)  # its tokens were discarded on reveal
@@ -404,8 +404,8 @@ class Trap(Ability):
 
 class Corruption(Ability):
     card = CardType.CORRUPTION
-    rulings = ("R-CORR-1", "R-CORR-2", "R-CORR-3")
-    decision = DecisionKind.CORRUPT
+    rulings: tuple[str, ...] = ("R-CORR-1", "R-CORR-2", "R-CORR-3")
+    decision: DecisionKind | None = DecisionKind.CORRUPT
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         types, up = s.card_type, s.face_up

@@ -77,22 +77,10 @@ class GameConfig:
     placements: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 5:
-            raise ConfigError(f"players must be 2 to 5, not {self.players!r}")
-        object.__setattr__(self, "cards", parse_cards(self.cards))
-        variant = self.variant
-        if variant is None:
-            variant = "two-families" if self.players == 2 else "standard"
-        if variant not in VARIANTS:
-            raise ConfigError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-        if variant == "two-families" and self.players != 2:
-            raise ConfigError("the two-families variant is for 2 players (R-2P-1)")
+        cards, variant = _checked(self.players, self.cards, self.variant, self.edition,
+                                  self.first_player)
+        object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "variant", variant)
-        if self.edition not in EDITIONS:
-            raise ConfigError(f"edition must be one of {', '.join(EDITIONS)}, not {self.edition!r}")
-        fp = self.first_player
-        if fp is not None and (not isinstance(fp, int) or not 0 <= fp < self.players):
-            raise ConfigError(f"first_player must be 0 to {self.players - 1} or None, not {fp}")
         object.__setattr__(self, "placements", self.players * self.placements_per_round)
 
     @property
@@ -156,13 +144,40 @@ class GameConfig:
         cards = data.get("cards", "base")
         if not isinstance(cards, str | list):
             raise ConfigError("cards must be 'base', 'embrasement' or a list of 10 card names")
-        return cls(
-            players=data.get("players", 3),
-            cards=parse_cards(cards if isinstance(cards, str) else [str(c) for c in cards]),
-            variant=data.get("variant"),
-            edition=data.get("edition", "revised"),
-            first_player=data.get("first_player", 0),
-        )
+        parsed = parse_cards(cards if isinstance(cards, str) else [str(c) for c in cards])
+        players, variant = data.get("players", 3), data.get("variant")
+        edition, first_player = data.get("edition", "revised"), data.get("first_player", 0)
+        # JSON holds values of any type: checked before they reach the typed constructor,
+        # which in the compiled build would raise TypeError instead of ConfigError.
+        _checked(players, parsed, variant, edition, first_player)
+        return cls(players=players, cards=parsed, variant=variant, edition=edition,
+                   first_player=first_player)
+
+
+def _checked(
+    players: object,
+    cards: tuple[CardType, ...] | str,
+    variant: object,
+    edition: object,
+    first_player: object,
+) -> tuple[tuple[CardType, ...], str]:
+    """Check the fields of a configuration (R-SETUP-1, R-2P-1): the card types and the variant
+    they stand for, or :class:`ConfigError` naming the first bad field."""
+    if not isinstance(players, int) or not 2 <= players <= 5:
+        raise ConfigError(f"players must be 2 to 5, not {players!r}")
+    parsed = parse_cards(cards)
+    if variant is None:
+        variant = "two-families" if players == 2 else "standard"
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ConfigError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    if variant == "two-families" and players != 2:
+        raise ConfigError("the two-families variant is for 2 players (R-2P-1)")
+    if not isinstance(edition, str) or edition not in EDITIONS:
+        raise ConfigError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+    fp = first_player
+    if fp is not None and (not isinstance(fp, int) or not 0 <= fp < players):
+        raise ConfigError(f"first_player must be 0 to {players - 1} or None, not {fp}")
+    return parsed, variant
 
 
 __all__ = ["CHOOSABLE", "EDITIONS", "VARIANTS", "ConfigError", "GameConfig", "parse_cards"]

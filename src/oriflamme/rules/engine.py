@@ -57,6 +57,23 @@ from .texts import FAMILY_COLOURS
 
 _new_action = tuple.__new__
 _PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
+
+# The most frequent actions, built once (actions are immutable values): legal_actions and
+# random playouts hand these out instead of building tuples, most of a placement's cost.
+#: Card ids are below this (5 families of 11 cards, the Twin included).
+MAX_CARDS = 55
+#: ``PLACEMENTS[card][to + 2]``: placing ``card`` at ``to`` (``END`` -2, ``FRONT`` -1 or a card).
+PLACEMENTS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(_new_action(Action, (_PLACE, c, to)) for to in range(-2, MAX_CARDS))
+    for c in range(MAX_CARDS)
+)
+#: ``REVEAL_OR_LEAVE[card]``: the two options of a face-down card's turn (R-RES-1).
+REVEAL_OR_LEAVE: tuple[tuple[Action, Action], ...] = tuple(
+    (_new_action(Action, (_REVEAL, c, -1)), _new_action(Action, (_LEAVE, c, -1)))
+    for c in range(MAX_CARDS)
+)
+#: ``TARGETS[card]``: choosing ``card`` as the target of an ability.
+TARGETS: tuple[Action, ...] = tuple(_new_action(Action, (_TARGET, c, -1)) for c in range(MAX_CARDS))
 _AMBUSH, _TRAP = CardType.AMBUSH, CardType.TRAP
 _KEEP_TOKENS = frozenset({CardType.CONSPIRACY, CardType.MACHINATION})  # their ability uses them
 _LOSE_TOKENS = frozenset({CardType.AMBUSH, CardType.TRAP})  # R-AMBUSH-1, R-TRAP-1
@@ -93,7 +110,7 @@ def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
 
 
 def state_from_deal(
-    config: GameConfig, card_types: Sequence[int], first_player: int, log_events: bool = True
+    config: GameConfig, card_types: Sequence[object], first_player: object, log_events: bool = True
 ) -> State:
     """The game a given deal starts: card ``f*S + k`` (``S`` = ``config.family_size``) is of
     type ``card_types[f*S + k]``, exactly as :func:`new_state` lays a shuffled deal out: ids
@@ -101,24 +118,29 @@ def state_from_deal(
     ``+6..9`` the pile, drawn in that order), the Twin, if any, ``+10`` in the reserve.
 
     Raises ``ValueError`` (and builds nothing) unless each family holds each of the set-up's
-    10 types once, then the Twin with the Prince, and ``first_player`` is a seat.
+    10 types once, then the Twin with the Prince, and ``first_player`` is a seat. The types are
+    checked here, not only by mypy (callers pass data read from outside): hence ``object``, which
+    the compiled build also accepts (it would raise ``TypeError`` at a narrower signature).
     """
     size, families = config.family_size, config.families
     if isinstance(first_player, bool) or not isinstance(first_player, int) or not (
             0 <= first_player < config.players):
         raise ValueError(f"first_player must be 0 to {config.players - 1}, not {first_player!r}")
-    types = tuple(card_types)
-    if len(types) != families * size:
+    given = tuple(card_types)
+    if len(given) != families * size:
         raise ValueError(f"a deal gives the type of each of the {families * size} cards"
-                         f" ({families} families of {size}), not {len(types)}")
-    plain = all(type(t) is int for t in types)  # the usual case: skip the per-card checks
+                         f" ({families} families of {size}), not {len(given)}")
+    plain = all(type(t) is int for t in given)  # the usual case: skip the per-card checks
     expected = sorted(int(t) for t in config.card_types)
     twin = config.has_twin
+    types: list[int] = []
     for f in range(families):
-        family = types[f * size:(f + 1) * size]
+        raw = given[f * size:(f + 1) * size]
         where = f"family {f} ({FAMILY_COLOURS[f]}, ids {f * size}-{(f + 1) * size - 1})"
-        if not plain and any(isinstance(t, bool) or not isinstance(t, int) for t in family):
-            raise ValueError(f"{where}: card types are integers (CardType), got {family!r}")
+        if not plain and any(isinstance(t, bool) or not isinstance(t, int) for t in raw):
+            raise ValueError(f"{where}: card types are integers (CardType), got {raw!r}")
+        family = [int(t) for t in raw if isinstance(t, int)]  # every one, checked above
+        types += family
         chosen = sorted(family[:10])
         if chosen != expected:
             missing = [t for t in expected if t not in chosen]
@@ -132,8 +154,7 @@ def state_from_deal(
         if twin and family[10] != CardType.TWIN:
             raise ValueError(f"{where}: the Twin comes with the Prince as the last card (+10),"
                              f" not {_slug(family[10])}")
-    return _set_up(config, types if plain else tuple(int(t) for t in types), first_player,
-                   log_events)
+    return _set_up(config, tuple(types), first_player, log_events)
 
 
 def _slug(t: int) -> str:
@@ -200,7 +221,8 @@ def decision(s: State) -> Decision | None:
         if kind == CHOOSE:
             ability = ABILITIES[arg]
             assert ability.decision is not None
-            return Decision(p, ability.decision, x, arg)
+            # ability.card (== arg) keeps the CardType, which a compiled int variable drops.
+            return Decision(p, ability.decision, x, ability.card)
         if kind == GAP:
             return Decision(p, DecisionKind.MOVE_TO, arg, CardType.ROYAL_DECREE)
         if kind == TWIN:
@@ -241,27 +263,30 @@ def legal_actions(s: State) -> list[Action]:
     if s.pending:
         kind, x, f, arg = s.pending[-1]
         if kind == REVEAL:
-            return [_new_action(Action, (_REVEAL, x, -1)), _new_action(Action, (_LEAVE, x, -1))]
+            return list(REVEAL_OR_LEAVE[x])
         if kind == CHOOSE:
             kind_of = _PLAYER if arg == CardType.SPY else _TARGET
             if kind_of == _PLAYER:
                 return [_new_action(Action, (_PLAYER, -1, p)) for p in choices(s)]
-            return [_new_action(Action, (_TARGET, c, -1)) for c in choices(s)]
+            return [TARGETS[c] for c in choices(s)]
         if kind == GAP:
             return [_new_action(Action, (_MOVE, arg, g)) for g in decree_gaps(s, arg)]
         if kind == TWIN:
             return [_new_action(Action, (_TWIN, arg, t)) for t in twin_places(s, f)]
         if kind == ACTIVATE:
-            return [_new_action(Action, (_TARGET, c, -1)) for c in activable(s, f)]
+            return [TARGETS[c] for c in activable(s, f)]
         return [_new_action(Action, (_GAIN, -1, -1)), _new_action(Action, (_SPEND, -1, -1))]
     if s.phase != PLACEMENT:
         return []
+    cfg = s.config
+    p = (s.first_player + s.placed) % cfg.players  # placing_player, inlined: the longest lists
+    if cfg.variant != "two-families":
+        targets = placement_targets(s, p)
+        return [PLACEMENTS[c][t + 2] for c in s.zones[p * N_ZONES + HAND] for t in targets]
     out: list[Action] = []
-    p = placing_player(s)
-    for f in s.config.player_families(p):
+    for f in (p, p + 2):
         targets = placement_targets(s, f)
-        for c in s.zones[f * N_ZONES + HAND]:
-            out.extend(_new_action(Action, (_PLACE, c, t)) for t in targets)
+        out += [PLACEMENTS[c][t + 2] for c in s.zones[f * N_ZONES + HAND] for t in targets]
     return out
 
 
@@ -294,6 +319,8 @@ def apply_unchecked(s: State, action: Action) -> None:
     kind = action[0]
     if kind == _PLACE:
         _place(s, action[1], action[2])
+        if s.placed != s.config.placements:
+            return  # another placement follows: advance would find nothing to do
     else:
         frame = s.pending.pop()
         fk, x, f, arg = frame

@@ -22,7 +22,14 @@ from .abilities import (
 )
 from .actions import Action, ActionKind
 from .cards import CardType
-from .engine import apply_unchecked, legal_actions, placement_targets, placing_player
+from .engine import (
+    PLACEMENTS,
+    REVEAL_OR_LEAVE,
+    TARGETS,
+    apply_unchecked,
+    legal_actions,
+    placement_targets,
+)
 from .state import HAND, N_ZONES, OVER, State
 
 _new = tuple.__new__
@@ -35,30 +42,30 @@ def random_action(s: State, rng: random.Random) -> Action:
     pending = s.pending
     if not pending:
         cfg = s.config
-        p = placing_player(s)
+        p = (s.first_player + s.placed) % cfg.players  # placing_player, inlined
         if cfg.variant != "two-families":
             hand = s.zones[p * N_ZONES + HAND]
             targets = placement_targets(s, p)
             n = len(targets)
             i = int(r * len(hand) * n)
-            return _new(Action, (_PLACE, hand[i // n], targets[i % n]))
+            return PLACEMENTS[hand[i // n]][targets[i % n] + 2]
         per_family = [(s.zones[f * N_ZONES + HAND], placement_targets(s, f)) for f in (p, p + 2)]
         i = int(r * sum(len(h) * len(t) for h, t in per_family))
         for hand, targets in per_family:
             n = len(targets)
             if i < len(hand) * n:
-                return _new(Action, (_PLACE, hand[i // n], targets[i % n]))
+                return PLACEMENTS[hand[i // n]][targets[i % n] + 2]
             i -= len(hand) * n
         raise AssertionError("no placement available")
     kind, x, f, arg = pending[-1]
     if kind == REVEAL:
-        return _new(Action, (_REVEAL if r < 0.5 else _LEAVE, x, -1))
+        return REVEAL_OR_LEAVE[x][0 if r < 0.5 else 1]
     if kind == CHOOSE:
         options = ABILITIES[arg].choices(s, x, f)
         c = options[int(r * len(options))]
         if arg == CardType.SPY:
             return _new(Action, (_PLAYER, -1, c))
-        return _new(Action, (_TARGET, c, -1))
+        return TARGETS[c]
     if kind == GAP:
         gaps = decree_gaps(s, arg)
         return _new(Action, (_MOVE, arg, gaps[int(r * len(gaps))]))
@@ -67,15 +74,19 @@ def random_action(s: State, rng: random.Random) -> Action:
         return _new(Action, (_TWIN, arg, places[int(r * len(places))]))
     if kind == ACTIVATE:
         chars = activable(s, f)
-        return _new(Action, (_TARGET, chars[int(r * len(chars))], -1))
+        return TARGETS[chars[int(r * len(chars))]]
     return _new(Action, (_GAIN if r < 0.5 else _SPEND, -1, -1))
 
 
-def random_playout(s: State, rng: random.Random) -> int:
-    """Play uniformly random legal actions until the end; return how many were played."""
+def random_playout(s: State, rng: random.Random, history: list[Action] | None = None) -> int:
+    """Play uniformly random legal actions until the end; return how many were played. The
+    actions are appended to ``history`` if given (``Game.playout`` keeps them)."""
     n = 0
     while s.phase != OVER:
-        apply_unchecked(s, random_action(s, rng))
+        action = random_action(s, rng)
+        apply_unchecked(s, action)
+        if history is not None:
+            history.append(action)
         n += 1
     return n
 

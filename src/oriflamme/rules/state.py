@@ -45,29 +45,33 @@ class Event(NamedTuple):
     amount: int = 0
 
 
+#: Every field of a :class:`State` (its slots; what equality compares).
+STATE_FIELDS = (
+    "card_family",
+    "card_type",
+    "config",
+    "corrupt",
+    "cursor",
+    "face_up",
+    "first_player",
+    "influence",
+    "log",
+    "pending",
+    "phase",
+    "placed",
+    "queue",
+    "resolving",
+    "round",
+    "scores_by_round",
+    "tokens",
+    "zones",
+)
+
+
 class State:
     """A position. Mutate it only through the engine; copy it with :meth:`copy`."""
 
-    __slots__ = (
-        "card_family",
-        "card_type",
-        "config",
-        "corrupt",
-        "cursor",
-        "face_up",
-        "first_player",
-        "influence",
-        "log",
-        "pending",
-        "phase",
-        "placed",
-        "queue",
-        "resolving",
-        "round",
-        "scores_by_round",
-        "tokens",
-        "zones",
-    )
+    __slots__ = STATE_FIELDS
 
     config: GameConfig
     card_type: tuple[int, ...]  # shared between copies; replaced whole by world sampling
@@ -146,6 +150,6 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__)
+        return all(getattr(self, k) == getattr(other, k) for k in STATE_FIELDS)
 
     __hash__ = None  # type: ignore[assignment]

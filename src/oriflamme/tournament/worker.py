@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oriflamme.api import Action, Game, new_game
-from oriflamme.bots import Bot, make_bot, play_game
+from oriflamme.bots import Bot, make_bot, needs_observation, play_game
 
 from .schedule import GameJob
 
@@ -38,6 +38,7 @@ class TimedBot:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.name = bot.name
+        self.needs_observation = needs_observation(bot)  # what the wrapped bot declares
         self.decisions = 0
         self.seconds = 0.0
 
