@@ -268,8 +268,8 @@ class Table:
         limit = self.options.absent_after
         if record.kind != HUMAN or record.away_since is None or limit is None:
             return False
-        if self.connected(seat):
-            return False
+        # As stored, not as connected here: once the view says "back", the database has
+        # cleared the absence and no stand-in's action can be stored any more.
         return (time.time() if now is None else now) >= record.away_since + limit
 
     def deadline(self) -> float | None:
