@@ -353,6 +353,37 @@ def test_result_only_at_the_end_and_consistent(seed: int) -> None:
     assert result.winners == expected_winners(game)
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_pick_action_is_the_legal_action_at_that_index(seed: int) -> None:
+    """Issue #13: ``pick_action`` (the random bot's path, no list of placements) hands out
+    exactly ``legal_actions()[i]`` for every index, and refuses the others; every set-up,
+    two families included, the current player agreeing with the decision."""
+    rng = random.Random(seed)
+    variant = ("two-families", "standard", None)[seed % 3] if seed % 5 < 2 else None
+    players = 2 if variant else 2 + seed % 4
+    game = new_game(players=players, cards="embrasement" if seed % 2 else "base",
+                    variant=variant, seed=seed)
+    while not game.is_over:
+        d = game.decision()
+        assert d is not None and game.current_player == d.player
+        legal = game.legal_actions()
+        assert [game.pick_action(lambda n, i=i: i) for i in range(len(legal))] == legal
+        for bad in (-1, len(legal)):
+            asked: list[int] = []
+
+            def pick(n: int, bad: int = bad, asked: list[int] = asked) -> int:
+                asked.append(n)
+                return bad
+
+            with pytest.raises(IndexError, match=f"no legal action {bad}: there are {len(legal)}"):
+                game.pick_action(pick)
+            assert asked == [len(legal)]
+        game.apply(legal[rng.randrange(len(legal))])
+    assert game.current_player is None
+    with pytest.raises(IndexError, match="there are 0"):
+        game.pick_action(lambda n: 0)
+
+
 # -- doctests -------------------------------------------------------------------------------------
 def rules_modules() -> list[ModuleType]:
     names = [m.name for m in pkgutil.iter_modules(oriflamme.rules.__path__)]

@@ -14,6 +14,7 @@ from oriflamme.bots import (
     BotError,
     BotSpecError,
     RandomBot,
+    bot_move,
     known_bots,
     make_bot,
     needs_observation,
@@ -21,7 +22,7 @@ from oriflamme.bots import (
     register_bot,
     unregister_bot,
 )
-from oriflamme.bots.base import parse_spec
+from oriflamme.bots.base import parse_spec, picks_by_position
 
 CONFIGS = [
     {"players": 3, "cards": "base"},
@@ -205,6 +206,49 @@ def test_the_runner_builds_only_what_a_bot_declares_it_needs() -> None:
     assert [a for _, _, a in seen.calls] == [a for _, _, a in blind.calls]
     assert full_game.history == blind_game.history
     assert full_game.result() == blind_game.result()
+
+
+class ActingRandomBot(RandomBot):
+    """The random bot without ``pick``: the runner must hand it the list of legal actions."""
+
+    pick = None  # type: ignore[assignment]
+
+
+class BadPickBot(RandomBot):
+    """Picks what it is told to, legal or not."""
+
+    def __init__(self, answer: object) -> None:
+        super().__init__(0)
+        self.answer = answer
+
+    def pick(self, count: int) -> int:
+        return self.answer  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_a_bot_that_picks_by_position_plays_the_same_games(config: dict[str, Any]) -> None:
+    """Issue #13: the random bot is asked only for an index (no observation, no list); the
+    games are move for move those of the same bot choosing from the list."""
+    assert picks_by_position(RandomBot(0)) is not None
+    assert picks_by_position(ActingRandomBot(0)) is None
+    assert picks_by_position(make_bot("medium", 0)) is None
+    for seed in range(3):
+        picked, listed = new_game(**config, seed=seed), new_game(**config, seed=seed)
+        players = picked.config.players
+        play_game(picked, {p: RandomBot(seed * 10 + p) for p in range(players)})
+        play_game(listed, {p: ActingRandomBot(seed * 10 + p) for p in range(players)})
+        assert picked.history == listed.history and picked.result() == listed.result()
+
+
+@pytest.mark.parametrize("answer", [-1, 7, 99, 1.5, "0", None])
+def test_a_bad_pick_is_a_bot_error_and_changes_nothing(answer: object) -> None:
+    game = new_game(players=3, seed=3)
+    before = game.position()
+    n = len(game.legal_actions())
+    assert n == 7
+    with pytest.raises(BotError, match="bot 'random' \\(player 0\\) picked no legal action"):
+        bot_move(game, BadPickBot(answer))
+    assert game.position() == before and game.history == []
 
 
 def test_make_bot_and_the_registry() -> None:

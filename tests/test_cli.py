@@ -499,3 +499,24 @@ def test_bench_side_by_side_with_another_build(
     assert "Side by side" in out and "ISMCTS iterations/s" in out
     assert main(["bench", "--seconds", "0.02", "--other", "/no/such/python"]) == 2
     assert "--other /no/such/python: cannot run it" in capsys.readouterr().err
+
+
+def test_simulate_imports_only_what_it_uses() -> None:
+    """Issue #13: start-up is part of a short ``simulate``; the other commands' modules (the
+    tournament package, the server, asyncio, rich's progress bar, NumPy) are not
+    imported by it. Runs in a fresh interpreter, output to a pipe."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from oriflamme.cli.main import main\n"
+        "assert main(['simulate', '--players', '3', '--games', '2', '--json']) == 0\n"
+        "heavy = ['oriflamme.tournament', 'oriflamme.server', 'asyncio', 'rich.progress',\n"
+        "         'oriflamme.cli.play', 'oriflamme.cli.bench', 'numpy', 'matplotlib']\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    summary, imported = done.stdout.strip().splitlines()
+    assert json.loads(summary)["games"] == 2
+    assert imported == "[]"

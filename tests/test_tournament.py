@@ -638,7 +638,7 @@ def test_an_existing_report_is_not_overwritten_and_an_interrupted_run_leaves_not
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("oriflamme.cli.tournament.play", interrupted)
+    monkeypatch.setattr("oriflamme.cli.tournament_run.play", interrupted)
     fresh = tmp_path / "fresh"
     assert main([*argv[:-1], str(fresh)]) == 130
     assert not fresh.exists()
@@ -649,3 +649,11 @@ def test_times_per_decision_are_plain_numbers() -> None:
     assert milliseconds(1.24) == "1,240"
     assert milliseconds(0.0123) == "12.3"
     assert "e" not in milliseconds(0.0000004) and "e" not in milliseconds(123.0)
+
+
+def test_the_command_line_offers_the_backends_of_the_package() -> None:
+    """The parser spells the backends out (``oriflamme --help`` does not import the
+    tournament package); they must be the package's."""
+    from oriflamme.cli.tournament import BACKEND_CHOICES
+
+    assert BACKEND_CHOICES == tournament.BACKENDS

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +37,11 @@ from .rules.engine import (
     Result,
     apply,
     apply_unchecked,
+    current_player,
     decision,
     legal_actions,
     new_state,
+    pick_legal,
     result,
     state_from_deal,
 )
@@ -262,8 +264,7 @@ class Game:
 
     @property
     def current_player(self) -> int | None:
-        d = decision(self._state)
-        return None if d is None else d.player
+        return current_player(self._state)
 
     def decision(self) -> Decision | None:
         """Who must decide what now (None once the game is over)."""
@@ -302,6 +303,22 @@ class Game:
             apply_unchecked(self._state, legal[0])
             self._history.append(legal[0])
             n += 1
+
+    def pick_action(self, pick: Callable[[int], int]) -> Action:
+        """The legal action at the index ``pick(n)`` returns, ``n`` being the number of legal
+        actions, in :meth:`legal_actions` order, without building that list where it can
+        (placements): for a bot that chooses by position alone. ``IndexError`` if the index is
+        out of range or the game is over.
+
+        >>> game = new_game(players=3, seed=2)
+        >>> game.pick_action(lambda n: n - 1) == game.legal_actions()[-1]
+        True
+        >>> game.pick_action(lambda n: n)
+        Traceback (most recent call last):
+        ...
+        IndexError: no legal action 7: there are 7
+        """
+        return pick_legal(self._state, pick)
 
     def random_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action, drawn with ``rng`` (fast: no option list)."""

@@ -4,7 +4,9 @@ A bot sees only its own player's observation (``game.observe(player)``) and the 
 :mod:`oriflamme.bots.runner` is what hands them over, so a bot never holds the game itself.
 Building an observation costs about as much as a dozen engine steps, so a bot that decides
 without one (the random bot) declares ``needs_observation = False`` and is handed
-:data:`NO_OBSERVATION` instead (see :func:`needs_observation`).
+:data:`NO_OBSERVATION` instead (see :func:`needs_observation`). A bot that also chooses by
+position alone (the random bot again) may offer ``pick(n) -> int``: the runner then hands it
+only the number of legal actions (:func:`picks_by_position`).
 
 A *spec* names a registered bot, optionally with options: ``"random"``, ``"ismcts:iterations=500"``
 or ``"name:key=value:key=value"``. A bare number sets the bot's first option: ``"ismcts:500"``.
@@ -21,7 +23,7 @@ oriflamme.bots.base.BotSpecError: unknown bot 'nobody'; known bots: ...random...
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
@@ -48,6 +50,25 @@ def needs_observation(bot: object) -> bool:
     """Whether ``bot`` reads its observation: true unless the bot (or its class) sets
     ``needs_observation = False``; bots that say nothing get their full observation."""
     return bool(getattr(bot, "needs_observation", True))
+
+
+#: ``pick(n)``: the index, from 0 to ``n - 1``, of the legal action chosen among ``n``.
+Pick = Callable[[int], int]
+
+
+def picks_by_position(bot: object) -> Pick | None:
+    """The bot's ``pick`` method if it chooses by position alone: it declares
+    ``needs_observation = False`` and has ``pick(n) -> int``, which must return the index
+    its ``act`` would choose in a list of ``n`` legal actions. The runner then asks
+    ``pick`` and builds neither the observation nor the list (see ``Game.pick_action``).
+
+    >>> picks_by_position(make_bot("random", seed=1)) is not None
+    True
+    >>> picks_by_position(make_bot("greedy", seed=1)) is None
+    True
+    """
+    pick = getattr(bot, "pick", None)
+    return pick if callable(pick) and not needs_observation(bot) else None
 
 
 class BotFactory(Protocol):

@@ -26,6 +26,14 @@ class RandomBot:
             raise ValueError("no legal action to choose from")
         return legal[self._rng.randrange(len(legal))]
 
+    def pick(self, count: int) -> int:
+        """The position :meth:`act` would choose among ``count`` legal actions (the same draw
+        of the generator): the runner asks this instead and builds no list
+        (``picks_by_position``)."""
+        if count < 1:
+            raise ValueError("no legal action to choose from")
+        return self._rng.randrange(count)
+
 
 def _make_random(seed: int, options: Mapping[str, str]) -> Bot:
     return RandomBot(seed)

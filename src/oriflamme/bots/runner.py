@@ -2,17 +2,19 @@
 
 The runner gives each bot its own player's observation (unless the bot declares it needs none:
 :func:`~oriflamme.bots.base.needs_observation`) and the legal actions, checks that the answer is
-legal and applies it. Seats without a bot are left to the caller (a human at the
-terminal, a server, ...): :func:`play_game` stops when one of them must decide.
+legal and applies it; a bot that chooses by position alone is asked only for an index among
+the legal actions (:func:`~oriflamme.bots.base.picks_by_position`). Seats without a bot are
+left to the caller (a human at the terminal, a server, ...): :func:`play_game` stops when one
+of them must decide.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from oriflamme.api import Action, Decision, Game, Result
+from oriflamme.api import Action, Game, Result
 
-from .base import NO_OBSERVATION, Bot, needs_observation
+from .base import NO_OBSERVATION, Bot, needs_observation, picks_by_position
 
 #: Called after each bot action is applied, with the game, the player and the action.
 StepCallback = Callable[[Game, int, Action], None]
@@ -24,26 +26,47 @@ class BotError(RuntimeError):
 
 def bot_move(game: Game, bot: Bot) -> Action:
     """Ask ``bot`` for the decision now pending, check it, apply it and return it."""
-    d = game.decision()
-    if d is None:
+    player = game.current_player
+    if player is None:
         raise ValueError("the game is over: there is nothing to decide")
-    return _move(game, bot, d)
+    return _Seat(bot).move(game, player)
 
 
-def _move(game: Game, bot: Bot, d: Decision) -> Action:
-    """:func:`bot_move` for the decision ``d`` now pending."""
-    legal = game.legal_actions()
-    observation = game.observe(d.player) if needs_observation(bot) else NO_OBSERVATION
-    action = bot.act(observation, tuple(legal))
-    if not isinstance(action, Action):
-        raise BotError(f"bot {bot.name!r} (player {d.player}) returned {action!r}, not an Action")
-    if action not in legal:
-        raise BotError(
-            f"bot {bot.name!r} (player {d.player}) returned the illegal action {action}"
-            f" for a {d.kind.slug} decision ({len(legal)} legal options)"
-        )
-    game.apply(action, check=False)  # just checked: one of the legal actions
-    return action
+class _Seat:
+    """A bot and what it declared it needs, read once per game rather than once per move."""
+
+    __slots__ = ("bot", "observes", "pick")
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.observes = needs_observation(bot)
+        self.pick = picks_by_position(bot)
+
+    def move(self, game: Game, player: int) -> Action:
+        """Ask the bot for ``player``'s pending decision, check the answer and apply it."""
+        bot = self.bot
+        if self.pick is not None:
+            try:
+                action = game.pick_action(self.pick)
+            except (IndexError, TypeError) as error:
+                raise BotError(f"bot {bot.name!r} (player {player}) picked no legal action:"
+                               f" {error}") from None
+            game.apply(action, check=False)  # taken from the legal actions by the engine
+            return action
+        legal = game.legal_actions()
+        observation = game.observe(player) if self.observes else NO_OBSERVATION
+        action = bot.act(observation, tuple(legal))
+        if not isinstance(action, Action):
+            raise BotError(f"bot {bot.name!r} (player {player}) returned {action!r}, not an Action")
+        if action not in legal:
+            d = game.decision()
+            assert d is not None
+            raise BotError(
+                f"bot {bot.name!r} (player {player}) returned the illegal action {action}"
+                f" for a {d.kind.slug} decision ({len(legal)} legal options)"
+            )
+        game.apply(action, check=False)  # just checked: one of the legal actions
+        return action
 
 
 def play_game(
@@ -51,13 +74,14 @@ def play_game(
 ) -> Result | None:
     """Let the bots play until the game is over (return the result) or until a player without
     a bot must decide (return None, leaving the game at that decision)."""
+    seats = {player: _Seat(bot) for player, bot in bots.items()}
     while True:
-        d = game.decision()
-        if d is None:
+        player = game.current_player
+        if player is None:
             return game.result()
-        bot = bots.get(d.player)
-        if bot is None:
+        seat = seats.get(player)
+        if seat is None:
             return None
-        action = _move(game, bot, d)
+        action = seat.move(game, player)
         if on_step is not None:
-            on_step(game, d.player, action)
+            on_step(game, player, action)

@@ -9,19 +9,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Protocol
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from typing import TYPE_CHECKING, Protocol
 
 from oriflamme.bots import Bot, make_bot
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class CliError(Exception):
@@ -131,8 +124,19 @@ def progress(what: str, total: int, unit: str) -> Iterator[Callable[[int], None]
     """Report ``n`` more of ``total`` units done by calling the yielded function: a bar on a
     terminal (stderr), else one line on stderr at every tenth, with the time left (a long run
     whose output goes to a file or a pipe is never silent)."""
+    from rich.console import Console  # imported when used: start-up stays short
+
     err = Console(stderr=True)
     if err.is_terminal:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
         columns = (
             TextColumn(what),
             BarColumn(),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
@@ -37,6 +36,8 @@ def run_db(args: argparse.Namespace) -> int:
 
     try:
         if args.db_command == "copy":
+            import asyncio  # imported when used: start-up stays short
+
             return asyncio.run(_copy(args.source, args.target))
     except StoreError as exc:
         raise CliError(str(exc)) from None

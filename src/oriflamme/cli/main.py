@@ -9,26 +9,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
-
-from rich.console import Console
+from typing import TYPE_CHECKING, NoReturn
 
 from oriflamme import __version__
 from oriflamme.api import ConfigError, RecordError
 from oriflamme.bots import BotSpecError, known_bots
 from oriflamme.build import build_name
 
-from .bench import run_bench
 from .common import CliError, LineSource, seconds, whole
 from .db import add_parser as add_db_parser
-from .db import run_db
-from .play import run_play
-from .replay import run_replay
 from .serve import add_parser as add_serve_parser
-from .serve import run_serve
-from .simulate import run_simulate
 from .tournament import add_parser as add_tournament_parser
-from .tournament import run_tournament
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_USAGE = 2
 
@@ -258,19 +252,34 @@ def main(
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
+        # Each command's module is imported when it runs: start-up stays short (simulate).
         if args.command == "play":
+            from .play import run_play
+
             return run_play(args, input=stdin, console=console)
         if args.command == "simulate":
+            from .simulate import run_simulate
+
             return run_simulate(args, console=console)
         if args.command == "replay":
+            from .replay import run_replay
+
             return run_replay(args, input=stdin, console=console)
         if args.command == "bench":
+            from .bench import run_bench
+
             return run_bench(args, console=console)
         if args.command == "tournament":
+            from .tournament import run_tournament
+
             return run_tournament(args, console=console)
         if args.command == "serve":
+            from .serve import run_serve
+
             return run_serve(args)
         if args.command == "db":
+            from .db import run_db
+
             return run_db(args)
         parser.print_help(sys.stderr)
         return EXIT_USAGE

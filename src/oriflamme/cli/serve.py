@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import copy
 import logging
 import os
@@ -152,6 +151,8 @@ def run_serve(args: argparse.Namespace) -> int:
             "an SQLite file serves one process"
         )
     try:
+        import asyncio  # imported when used: start-up stays short
+
         where = asyncio.run(_check_database(url))
     except StoreError as exc:
         raise CliError(str(exc)) from None

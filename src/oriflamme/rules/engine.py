@@ -16,7 +16,7 @@ decision. Pending frames (tuples of ints) on ``state.pending`` hold unfinished a
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .abilities import (
@@ -211,6 +211,15 @@ def placing_player(s: State) -> int:
     return (s.first_player + s.placed) % s.config.players
 
 
+def current_player(s: State) -> int | None:
+    """``decision(s).player`` without building the Decision (None once the game is over)."""
+    if s.pending:
+        return s.pending[-1][2] % s.config.players
+    if s.phase == PLACEMENT:
+        return (s.first_player + s.placed) % s.config.players
+    return None
+
+
 def decision(s: State) -> Decision | None:
     """The decision the game waits for, or None when it is over."""
     if s.pending:
@@ -288,6 +297,37 @@ def legal_actions(s: State) -> list[Action]:
         targets = placement_targets(s, f)
         out += [PLACEMENTS[c][t + 2] for c in s.zones[f * N_ZONES + HAND] for t in targets]
     return out
+
+
+def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
+    """``legal_actions(s)[i]`` for ``i = pick(len(legal_actions(s)))``, without building the
+    list of placements (the longest lists): for bots that choose by position alone (the
+    random bot). ``IndexError`` if ``i`` is not an index of that list or the game is over.
+    """
+    pending = s.pending
+    options: Sequence[Action]
+    if pending:
+        kind, x, _, _ = pending[-1]
+        options = REVEAL_OR_LEAVE[x] if kind == REVEAL else legal_actions(s)
+    elif s.phase == PLACEMENT:
+        cfg = s.config
+        p = (s.first_player + s.placed) % cfg.players  # placing_player, inlined
+        if cfg.variant != "two-families":
+            hand = s.zones[p * N_ZONES + HAND]
+            targets = placement_targets(s, p)
+            n = len(targets)
+            count = len(hand) * n
+            i = pick(count)
+            if not 0 <= i < count:
+                raise IndexError(f"no legal action {i}: there are {count}")
+            return PLACEMENTS[hand[i // n]][targets[i % n] + 2]
+        options = legal_actions(s)  # two families: rarely played in bulk
+    else:
+        options = ()
+    i = pick(len(options))
+    if not 0 <= i < len(options):
+        raise IndexError(f"no legal action {i}: there are {len(options)}")
+    return options[i]
 
 
 def choices(s: State) -> list[int]:

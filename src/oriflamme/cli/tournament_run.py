@@ -1,0 +1,137 @@
+"""``oriflamme tournament`` once its arguments are read: play the games, write the report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from oriflamme.tournament import (
+    BackendError,
+    GameFailed,
+    GameRecord,
+    Plan,
+    Settings,
+    SettingsError,
+    build_results,
+    milliseconds,
+    plan,
+    play,
+    write_report,
+)
+
+from .common import CliError, progress
+from .tournament import command_line, prepare_out
+
+
+def play_with_progress(laid_out: Plan, args: argparse.Namespace) -> list[GameRecord]:
+    """Play the games, with a progress bar on a terminal, else a line on stderr every 10%."""
+    with progress("tournament", laid_out.games, "games") as report:
+        return play(laid_out, args.backend, args.jobs, args.ray_address, report)
+
+
+def run(args: argparse.Namespace, console: Console | None = None) -> int:
+    """``oriflamme tournament``: plan, play, report."""
+    console = console or Console()
+    settings = Settings(
+        bots=tuple(spec.strip() for spec in args.bots.split(",")),
+        players=args.players,
+        cards=args.cards,
+        variant=args.variant,
+        edition=args.edition,
+        seed=args.seed,
+        games=args.games,
+    )
+    if args.jobs < 1:
+        raise CliError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.ray_address and args.backend != "ray":
+        raise CliError("--ray-address needs --backend ray")
+    try:
+        laid_out = plan(settings)
+    except SettingsError as exc:
+        raise CliError(str(exc)) from None
+    out: Path = args.out or Path(f"tournament-{datetime.now():%Y%m%d-%H%M%S}")
+    prepare_out(out, args.force)
+    rotation = len(laid_out.lineups)
+    if laid_out.games != settings.games:
+        print(
+            f"tournament: {settings.games} games rounded up to {laid_out.games}, a whole number"
+            f" of seat rotations ({rotation} lineups each)",
+            file=sys.stderr,
+        )
+    started = datetime.now().astimezone()
+    clock = time.perf_counter()
+    try:
+        records = play_with_progress(laid_out, args)
+    except BackendError as exc:
+        raise CliError(str(exc)) from None
+    except GameFailed as exc:
+        print(f"oriflamme tournament: {exc}", file=sys.stderr)
+        return 1
+    run = {
+        "command": command_line(args, out),
+        "started": started.isoformat(timespec="seconds"),
+        "seconds": round(time.perf_counter() - clock, 3),
+        "backend": args.backend,
+        "jobs": args.jobs,
+    }
+    results = build_results(settings, laid_out, records, run)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        write_report(results, out)
+    except OSError as exc:
+        raise CliError(f"cannot write the report into {out}: {exc.strerror}") from None
+    if args.json:
+        console.out(json.dumps(results), highlight=False)
+        return 0
+    console.print(bots_table(results))
+    console.print(seats_table(results))
+    console.print(
+        f"{results['games']} games in {run['seconds']:.1f} s; report: {out / 'report.md'}",
+        markup=False,
+        highlight=False,
+    )
+    return 0
+
+
+def bots_table(results: dict[str, Any]) -> Table:
+    """Per bot: seats, win share with its interval, mean score, time, rating."""
+    table = Table(title=f"{results['games']} games; Win: win share per seat played")
+    for i, heading in enumerate(
+        ("Bot", "Seats", "Win", "95% CI", "Score", "ms/dec", "μ", "σ", "μ−3σ")
+    ):
+        table.add_column(heading, justify="left" if i == 0 else "right", no_wrap=i == 0)
+    for b in results["bots"]:
+        low, high = b["win_share_ci95"]
+        rating = b["rating"]
+        table.add_row(
+            b["bot"],
+            str(b["seats"]),
+            f"{b['win_share']:.1%}",
+            f"{100 * low:.1f}–{high:.1%}",
+            f"{b['mean_score']:.2f}",
+            milliseconds(b["mean_decision_seconds"]),
+            f"{rating['mu']:.1f}",
+            f"{rating['sigma']:.1f}",
+            f"{rating['ordinal']:.1f}",
+        )
+    return table
+
+
+def seats_table(results: dict[str, Any]) -> Table:
+    """Per seat: win share with its interval and mean score (seat 0 places first)."""
+    table = Table(title="Seats (seat 0 places first)")
+    for heading in ("Seat", "Win share", "95% CI", "Score"):
+        table.add_column(heading, justify="right")
+    for s in results["seats"]:
+        low, high = s["win_share_ci95"]
+        share, score = f"{s['win_share']:.1%}", f"{s['mean_score']:.2f}"
+        table.add_row(str(s["seat"]), share, f"{100 * low:.1f}–{high:.1%}", score)
+    return table
