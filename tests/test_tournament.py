@@ -28,7 +28,8 @@ from openskill.models import PlackettLuce
 
 from oriflamme import tournament
 from oriflamme.api import Action, Game, new_game
-from oriflamme.bots import NO_OBSERVATION, Bot, make_bot, register_bot, unregister_bot
+from oriflamme.bots import NO_OBSERVATION, Bot, RandomBot, make_bot, register_bot, unregister_bot
+from oriflamme.bots.base import picks_by_position
 from oriflamme.cli import main
 from oriflamme.tournament import (
     GameRecord,
@@ -235,6 +236,24 @@ def test_timed_bots_declare_what_the_bot_they_time_needs() -> None:
     outcome = play_measured(new_game(players=3, seed=4), [Blind(), Blind(), Blind()])
     assert len(Blind.seen) == sum(outcome.decisions) > 0
     assert all(obs is NO_OBSERVATION for obs in Blind.seen)
+
+
+def test_timed_random_bots_pick_by_position_and_are_timed() -> None:
+    """Issue #13: the random bot's ``pick`` reaches the runner through the timing wrapper
+    (no list built), its decisions are counted and timed, and the games are those of the
+    bot choosing from the list."""
+    assert picks_by_position(TimedBot(make_bot("random", 1))) is not None
+    assert picks_by_position(TimedBot(make_bot("greedy", 1))) is None
+
+    class ListingRandom(RandomBot):
+        pick = None  # type: ignore[assignment]
+
+    picked, listed = new_game(players=4, seed=8), new_game(players=4, seed=8)
+    by_pick = play_measured(picked, [make_bot("random", s) for s in range(4)])
+    by_list = play_measured(listed, [ListingRandom(s) for s in range(4)])
+    assert picked.history == listed.history and by_pick.scores == by_list.scores
+    assert by_pick.decisions == by_list.decisions and sum(by_pick.decisions) == len(picked.history)
+    assert all(seconds > 0 for seconds in by_pick.seconds)
 
 
 def test_spy_and_trap_steals_credited_to_the_right_cards() -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from oriflamme.api import Action, Game, new_game
 from oriflamme.bots import Bot, make_bot, needs_observation, play_game
+from oriflamme.bots.base import Pick, picks_by_position
 
 from .schedule import GameJob
 
@@ -33,12 +34,16 @@ class GameFailed(RuntimeError):
 
 
 class TimedBot:
-    """Wraps a bot, counting its decisions and the time it takes over them."""
+    """Wraps a bot, counting its decisions and the time it takes over them; it declares what
+    the wrapped bot declares (its observation, choosing by position: ``pick``)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.name = bot.name
-        self.needs_observation = needs_observation(bot)  # what the wrapped bot declares
+        self.needs_observation = needs_observation(bot)
+        self._pick = picks_by_position(bot)
+        #: The wrapped bot's ``pick``, timed, if it chooses by position alone; else None.
+        self.pick: Pick | None = None if self._pick is None else self._timed_pick
         self.decisions = 0
         self.seconds = 0.0
 
@@ -46,6 +51,15 @@ class TimedBot:
         started = time.perf_counter()
         try:
             return self.bot.act(observation, legal)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.decisions += 1
+
+    def _timed_pick(self, count: int) -> int:
+        assert self._pick is not None
+        started = time.perf_counter()
+        try:
+            return self._pick(count)
         finally:
             self.seconds += time.perf_counter() - started
             self.decisions += 1
