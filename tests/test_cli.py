@@ -476,8 +476,11 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert figures["search"]["iterations_per_s"] > 0
     adapters = figures["adapters"]
     assert "missing" in adapters or adapters["openspiel_x"] > 0
+    if "missing" not in adapters:  # the protocols' own cost, on a trivial game
+        assert adapters["openspiel_floor_us"] > 0 and adapters["pettingzoo_floor_us"] > 0
     assert main(["bench", "--seconds", "0.02"]) == 0
     out = capsys.readouterr().out
+    assert "protocol alone" in out or "not measured" in out
     assert "games/s" in out and "decisions/s" in out and build_name() in out
     assert "ISMCTS" in out or "ismcts" in out
     assert all(str(row["setup"]) in out for row in rows)

@@ -4,6 +4,11 @@ against an engine step (``benchmarks/envs.py`` has every variant; docs/benchmark
 Random whole games, the deal included, counting the players' decisions; each figure is the
 fastest of 5 trials, the loops taken in turn. Needs the ``rl`` extra; without it
 :func:`measure_adapters` says so instead of measuring.
+
+The *floors* run the same loops on a trivial game (54 decisions of 8 options, no rules, no
+chance): what the OpenSpiel and PettingZoo protocols cost by themselves per decision, which
+no adapter of any game can go below (OpenSpiel: C++ to Python calls for the current player,
+the legal actions and the move; PettingZoo: ``agent_iter``, ``last``, a NumPy mask).
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from .api import Game, GameConfig
 
@@ -58,6 +63,156 @@ def openspiel_loop(params: dict[str, Any]) -> Loop:
                 continue
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
+            n += 1
+        return n, time.perf_counter() - start
+
+    return play
+
+
+#: The trivial game of the floors: decisions per game and legal actions per decision.
+FLOOR_DECISIONS, FLOOR_OPTIONS = 54, 8
+
+
+def openspiel_floor_loop() -> Loop:
+    """:func:`openspiel_loop` on a trivial Python OpenSpiel game (registered on first use)."""
+    import pyspiel
+
+    name = "python_protocol_floor"
+    if name not in pyspiel.registered_names():
+        _register_openspiel_floor(name)
+    game = pyspiel.load_game(name)
+    rng = random.Random(1)
+
+    def play(seed: int) -> tuple[int, float]:
+        start = time.perf_counter()
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                raise AssertionError("the floor game has no chance nodes")
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            n += 1
+        return n, time.perf_counter() - start
+
+    return play
+
+
+def _register_openspiel_floor(name: str) -> None:
+    import pyspiel
+
+    players = 3
+    game_type = pyspiel.GameType(
+        short_name=name, long_name="Protocol floor (trivial game)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players, min_num_players=players,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        parameter_specification={},
+    )
+    options = list(range(FLOOR_OPTIONS))
+
+    class FloorState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: pyspiel.Game) -> None:
+            super().__init__(game)
+            self.moves = 0
+
+        def current_player(self) -> int:
+            if self.moves >= FLOOR_DECISIONS:
+                return int(pyspiel.PlayerId.TERMINAL)
+            return self.moves % players
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return options
+
+        def _apply_action(self, action: int) -> None:
+            self.moves += 1
+
+        def is_terminal(self) -> bool:
+            return self.moves >= FLOOR_DECISIONS
+
+        def returns(self) -> list[float]:
+            return [1.0 / players] * players
+
+    class FloorGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            info = pyspiel.GameInfo(
+                num_distinct_actions=FLOOR_OPTIONS, max_chance_outcomes=0, num_players=players,
+                min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+                max_game_length=FLOOR_DECISIONS)
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> FloorState:
+            return FloorState(self)
+
+    pyspiel.register_game(game_type, FloorGame)
+
+
+def pettingzoo_floor_loop() -> Loop:
+    """:func:`pettingzoo_loop` (mask only) on a trivial AEC environment."""
+    import numpy as np
+    from pettingzoo import AECEnv
+
+    size = 551  # the action space of the 3-player base game
+
+    class FloorEnv(AECEnv):  # type: ignore[misc]
+        metadata: ClassVar[dict[str, Any]] = {"name": "protocol_floor"}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = ["player_0", "player_1", "player_2"]
+            self.moves = 0
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.moves = 0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self.agent_selection = self.agents[0]
+
+        def observe(self, agent: str) -> None:
+            return None
+
+        def action_mask(self, agent: str) -> Any:
+            mask = np.zeros(size, dtype=np.int8)
+            mask[list(range(0, 8 * FLOOR_OPTIONS, 8))] = 1
+            return mask
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            self._cumulative_rewards[agent] = 0.0
+            self.moves += 1
+            if self.moves < FLOOR_DECISIONS:
+                self.agent_selection = self.possible_agents[self.moves % 3]
+                return
+            self.rewards[self.possible_agents[0]] = 1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+
+    env = FloorEnv()
+    rng = random.Random(1)
+
+    def play(seed: int) -> tuple[int, float]:
+        start = time.perf_counter()
+        env.reset(seed=seed)
+        n = 0
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last(False)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = env.action_mask(agent).nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
             n += 1
         return n, time.perf_counter() - start
 
@@ -113,6 +268,8 @@ def measure_adapters(params: dict[str, Any], seconds: float) -> dict[str, Any]:
             "openspiel": openspiel_loop(params),
             "pettingzoo_mask": pettingzoo_loop(params, observe=False),
             "pettingzoo_observe": pettingzoo_loop(params, observe=True),
+            "openspiel_floor": openspiel_floor_loop(),
+            "pettingzoo_floor": pettingzoo_floor_loop(),
         }
     except ImportError as error:
         return {"missing": f"{error.name or error} (install the rl extra)"}

@@ -135,7 +135,9 @@ def summary_table(figures: dict[str, Any]) -> Table:
         for key, label in (("engine", "engine step (legal, checked apply) µs"),
                            ("openspiel", "OpenSpiel step (deal included) µs"),
                            ("pettingzoo_mask", "PettingZoo raw_env step, mask only µs"),
-                           ("pettingzoo_observe", "PettingZoo raw_env step, observation µs")):
+                           ("pettingzoo_observe", "PettingZoo raw_env step, observation µs"),
+                           ("openspiel_floor", "OpenSpiel protocol alone (trivial game) µs"),
+                           ("pettingzoo_floor", "PettingZoo protocol alone (trivial game) µs")):
             table.add_row(label, _cell(adapters[f"{key}_us"]), f"{adapters[f'{key}_x']:.2f}")
     return table
 
