@@ -20,7 +20,10 @@ own ``State.begin()`` deals 4), so it is compared with this engine's 3-player ba
   reference loop.
 * ``simulate``: whole processes, start-up included: ``oriflamme simulate --players 3 --cards
   base --games N`` (random bots) against a ``python -c`` that imports the reference and plays
-  N games; the ratio is the reference's wall time over ours.
+  N games; the ratio is the reference's wall time over ours. ``1 game s`` is the same
+  command for one game: its start-up.
+* ``tournament``: whole processes, ``oriflamme tournament`` of three random bots, N games,
+  one process (``--jobs 1``), its report and charts written; ratio as for ``simulate``.
 
 Each in-process figure is the fastest of 5 trials (the least disturbed by other work); whole
 processes take the fastest of ``--repeat`` runs. The different measures are taken in turn, so
@@ -36,6 +39,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -158,12 +162,23 @@ def main(argv: list[str] | None = None) -> int:
     ref_process = [ref, "-c", REFERENCE_PROCESS.format(hand=args.hand, games=args.games)]
     simulate = ["-m", "oriflamme", "simulate", "--players", "3", "--cards", "base",
                 "--games", str(args.games), "--json"]
+    startup = ["-m", "oriflamme", "simulate", "--players", "3", "--cards", "base",
+               "--games", "1", "--json"]
     ref_times: list[float] = []
     our_times: dict[str, list[float]] = {python: [] for python in ours}
-    for _ in range(args.repeat):
-        ref_times.append(wall_time(ref_process, ref))
-        for python in ours:
-            our_times[python].append(wall_time([python, *simulate], python))
+    start_times: dict[str, list[float]] = {python: [] for python in ours}
+    tournament_times: dict[str, list[float]] = {python: [] for python in ours}
+    with tempfile.TemporaryDirectory() as scratch:
+        for _ in range(args.repeat):
+            ref_times.append(wall_time(ref_process, ref))
+            for python in ours:
+                our_times[python].append(wall_time([python, *simulate], python))
+                start_times[python].append(wall_time([python, *startup], python))
+                # A tournament of three random bots, one process, report and charts included.
+                tournament = ["-m", "oriflamme", "tournament", "--bots", "random,random,random",
+                              "--players", "3", "--games", str(args.games), "--jobs", "1",
+                              "--out", str(Path(scratch, "t")), "--force", "--json"]
+                tournament_times[python].append(wall_time([python, *tournament], python))
     figures: dict[str, Any] = {
         "reference": {"games_per_s": round(ref_rate["games_per_s"], 1),
                       "decisions_per_game": round(ref_rate["decisions_per_game"], 1),
@@ -179,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
             "playouts_games_per_s": playouts["games_per_s"],
             "loop_games_per_s": loop["games_per_s"],
             "simulate_process_s": round(process, 4),
+            "simulate_one_game_s": round(min(start_times[python]), 4),
+            "tournament_process_s": round(min(tournament_times[python]), 4),
+            "tournament_x": round(min(ref_times) / min(tournament_times[python]), 2),
             "playouts_x": round(playouts["games_per_s"] / ref_rate["games_per_s"], 2),
             "loop_x": round(loop["games_per_s"] / ref_rate["games_per_s"], 2),
             "simulate_x": round(min(ref_times) / process, 2),
@@ -191,11 +209,13 @@ def main(argv: list[str] | None = None) -> int:
           f" game, hands of {', '.join(r['hand'])}); {args.games} games in a process:"
           f" {r['process_s']:.2f} s")
     print(f"{'build':44} {'playouts/s':>10} {'x':>5} {'loop/s':>8} {'x':>5}"
-          f" {'simulate s':>10} {'x':>5}")
+          f" {'simulate s':>10} {'x':>5} {'1 game s':>8} {'tournament s':>12} {'x':>5}")
     for row in figures["ours"]:
         print(f"{row['version']:44} {row['playouts_games_per_s']:>10,.0f} {row['playouts_x']:>5}"
               f" {row['loop_games_per_s']:>8,.0f} {row['loop_x']:>5}"
-              f" {row['simulate_process_s']:>10.2f} {row['simulate_x']:>5}")
+              f" {row['simulate_process_s']:>10.2f} {row['simulate_x']:>5}"
+              f" {row['simulate_one_game_s']:>8.2f} {row['tournament_process_s']:>12.2f}"
+              f" {row['tournament_x']:>5}")
     return 0
 
 

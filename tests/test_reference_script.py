@@ -94,3 +94,6 @@ def test_it_measures_both_engines_side_by_side(
         assert ours[f"{key}_x"] == pytest.approx(expected, rel=0.02, abs=0.006)
     assert ours["simulate_x"] == pytest.approx(
         reference["process_s"] / ours["simulate_process_s"], rel=0.02, abs=0.006)
+    assert ours["tournament_x"] == pytest.approx(
+        reference["process_s"] / ours["tournament_process_s"], rel=0.02, abs=0.006)
+    assert ours["simulate_one_game_s"] > 0 and ours["tournament_process_s"] > 0
