@@ -124,10 +124,8 @@ def progress(what: str, total: int, unit: str) -> Iterator[Callable[[int], None]
     """Report ``n`` more of ``total`` units done by calling the yielded function: a bar on a
     terminal (stderr), else one line on stderr at every tenth, with the time left (a long run
     whose output goes to a file or a pipe is never silent)."""
-    from rich.console import Console  # imported when used: start-up stays short
-
-    err = Console(stderr=True)
-    if err.is_terminal:
+    if sys.stderr.isatty():
+        from rich.console import Console  # imported when used: start-up stays short
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -146,7 +144,7 @@ def progress(what: str, total: int, unit: str) -> Iterator[Callable[[int], None]
             TextColumn("ETA"),
             TimeRemainingColumn(),
         )
-        with Progress(*columns, console=err, transient=True) as bar:
+        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(unit, total=total)
             yield lambda n: bar.advance(task, n)
         return

@@ -6,10 +6,11 @@ import argparse
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 from oriflamme.api import Game, new_game
 from oriflamme.bots import play_game
@@ -76,7 +77,6 @@ def simulate(
 
 
 def run_simulate(args: argparse.Namespace, console: Console | None = None) -> int:
-    console = console or Console()
     kwargs: dict[str, Any] = {
         "players": args.players,
         "cards": args.cards,
@@ -91,8 +91,14 @@ def run_simulate(args: argparse.Namespace, console: Console | None = None) -> in
     with progress("simulate", args.games, "games") as report:
         summary = simulate(**kwargs, on_game=lambda: report(1))
     if args.json:
-        console.out(json.dumps(summary), highlight=False)
+        if console is None:  # plain print: JSON needs no rich (part of a short run's start-up)
+            print(json.dumps(summary))
+        else:
+            console.out(json.dumps(summary), highlight=False)
         return 0
+    from rich.console import Console
+
+    console = console or Console()
     console.print(summary_table(summary))
     console.print(
         f"{summary['games']} games, {summary['tied_games']} with a shared victory (each"
@@ -104,6 +110,8 @@ def run_simulate(args: argparse.Namespace, console: Console | None = None) -> in
 
 
 def summary_table(summary: dict[str, Any]) -> Table:
+    from rich.table import Table
+
     games = summary["games"]
     table = Table(title=f"{games} games, {summary['players']} players, {summary['cards']} cards")
     for heading in ("Seat", "Bot", "Mean score", "Wins", "Win share"):
