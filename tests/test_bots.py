@@ -282,3 +282,41 @@ def test_bot_spec_options_reach_the_factory() -> None:
         parse_spec("x:depth")
     with pytest.raises(BotSpecError, match="twice"):
         parse_spec("x:a=1:a=2")
+
+
+def test_the_search_bots_are_registered_but_imported_when_first_made() -> None:
+    """Issue #13 (start-up): ``import oriflamme.bots`` registers every bot without importing
+    the search bots' modules; making one imports it; importing a bot module directly does
+    not register it twice. Runs in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import oriflamme.bots as bots\n"
+        "lazy = ['oriflamme.bots.greedy', 'oriflamme.bots.halving', 'oriflamme.bots.ismcts',\n"
+        "        'oriflamme.bots.levels', 'oriflamme.bots.evaluation', 'oriflamme.bots.policy',\n"
+        "        'numpy']\n"
+        "print(sorted(m for m in lazy if m in sys.modules))\n"
+        "print(sorted(bots.known_bots()))\n"
+        "import oriflamme.bots.ismcts, oriflamme.bots.halving, oriflamme.bots.greedy\n"
+        "import oriflamme.bots.levels\n"
+        "print(type(bots.make_bot('hard', 1)).__name__, bots.make_bot('hard', 1).name)\n"
+        "print(bots.IsmctsBot.__module__, bots.NoisyHeuristicBot.__module__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == "[]"
+    assert out[1] == str(["easy", "expert", "greedy", "halving", "hard", "ismcts", "medium",
+                          "policy", "random"])
+    assert out[2] == "IsmctsBot hard"
+    assert out[3] == "oriflamme.bots.ismcts oriflamme.bots.levels"
+
+
+def test_bots_docstring_examples() -> None:
+    from doctests import run_doctests
+    from oriflamme.bots import base, catalog, levels
+
+    for module in (base, catalog, levels):
+        failed, attempted = run_doctests(module)
+        assert attempted > 0 and failed == 0, module.__name__

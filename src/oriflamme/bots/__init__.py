@@ -1,7 +1,7 @@
 """Bots: the :class:`Bot` interface, the registry (:func:`make_bot`) and the runner."""
 
-from collections.abc import Mapping
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     NO_OBSERVATION,
@@ -15,32 +15,36 @@ from .base import (
     register_bot,
     unregister_bot,
 )
-from .greedy import GreedyBot
-from .halving import HalvingBot
-from .ismcts import IsmctsBot
-from .levels import NoisyHeuristicBot
+from .catalog import register_catalog
 from .random_bot import RandomBot
 from .runner import BotError, StepCallback, bot_move, play_game
 
+if TYPE_CHECKING:
+    from .greedy import GreedyBot
+    from .halving import HalvingBot
+    from .ismcts import IsmctsBot
+    from .levels import NoisyHeuristicBot
+    from .policy import PolicyBot as PolicyBot  # not in __all__: NumPy
 
-def _make_policy(seed: int, options: Mapping[str, str]) -> Bot:
-    # The policy bot needs NumPy: imported when one is made, not by every command at start-up.
-    from .policy import make_policy
+# Every bot is registered; the search bots' modules (and NumPy, for the policy bot) are
+# imported when one of them is first made or named (see oriflamme.bots.catalog).
+register_catalog()
 
-    return make_policy(seed, options)
-
-
-register_bot("policy", _make_policy,
-             "a trained policy network (NumPy weights saved by examples/train_policy.py)",
-             options=("path", "sample"))
+#: Classes exported by name but imported on first use.
+_LAZY = {
+    "GreedyBot": "greedy",
+    "HalvingBot": "halving",
+    "IsmctsBot": "ismcts",
+    "NoisyHeuristicBot": "levels",
+    "PolicyBot": "policy",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name == "PolicyBot":  # imported on first use (NumPy)
-        from .policy import PolicyBot
-
-        return PolicyBot
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 __all__ = [

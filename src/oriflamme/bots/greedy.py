@@ -26,11 +26,11 @@ from typing import Any
 
 from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
 
-from .base import Bot, BotSpecError, register_bot
+from .base import Bot, BotSpecError
+from .catalog import WORLDS
 from .evaluation import action_score, evaluate, greedy_action, state_of
 
 #: Worlds sampled per decision (the same worlds for every candidate action).
-WORLDS = 4
 #: Placements kept for the look-ahead, the best by the one-step heuristic.
 PLACEMENT_CANDIDATES = 6
 #: Weight of the one-step heuristic score added to the look-ahead's share of victory.
@@ -105,13 +105,10 @@ def look_ahead(world: Game, player: int, action: Action, rng: random.Random) -> 
 _GUARDS = frozenset({CardType.AMBUSH, CardType.TRAP})
 
 
-def _make_greedy(seed: int, options: Mapping[str, str]) -> Bot:
+def greedy_from_options(seed: int, options: Mapping[str, str]) -> Bot:
+    """The ``greedy`` bot of a spec (registered by :mod:`oriflamme.bots.catalog`)."""
     worlds = options.get("worlds", str(WORLDS))
     try:
         return GreedyBot(seed, int(worlds))
     except ValueError:
         raise BotSpecError(f"greedy: worlds must be a positive integer, not {worlds!r}") from None
-
-
-register_bot("greedy", _make_greedy, "heuristics with a one-round look-ahead on sampled worlds",
-             options=("worlds",))

@@ -38,17 +38,15 @@ from oriflamme.api import Action, Game
 
 from .base import (
     ON_OFF,
-    Bot,
     budget_options,
     check_budget,
     choice_option,
-    register_bot,
     whole_option,
 )
+from .catalog import DEFAULT_ROLLOUTS, HALVING_OPTIONS
 from .evaluation import evaluate_all, play_heuristic
 from .ismcts import Worlds
 
-DEFAULT_ROLLOUTS = 1000
 HORIZONS = ("round", "next")
 
 
@@ -119,7 +117,7 @@ class HalvingBot:
         return 1.0 / len(result.winners) if me in result.winners else 0.0
 
 
-OPTIONS = ("iterations", "time", "horizon", "infer", "seed")
+OPTIONS = HALVING_OPTIONS
 
 
 def halving_from_options(seed: int, options: Mapping[str, str]) -> HalvingBot:
@@ -132,15 +130,3 @@ def halving_from_options(seed: int, options: Mapping[str, str]) -> HalvingBot:
         horizon=choice_option("horizon", options.get("horizon", HORIZONS[0]), HORIZONS),
         infer=choice_option("infer", options.get("infer", "on"), ON_OFF) == "on",
     )
-
-
-def _make_halving(seed: int, options: Mapping[str, str]) -> Bot:
-    return halving_from_options(seed, options)
-
-
-register_bot(
-    "halving",
-    _make_halving,
-    f"sequential halving over paired sampled worlds ({DEFAULT_ROLLOUTS} rollouts unless told)",
-    options=OPTIONS,
-)

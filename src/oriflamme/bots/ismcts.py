@@ -89,15 +89,14 @@ from oriflamme.search import state_of
 
 from .base import (
     ON_OFF,
-    Bot,
     BotSpecError,
     budget_options,
     check_budget,
     choice_option,
     number_option,
-    register_bot,
     whole_option,
 )
+from .catalog import DEFAULT_ITERATIONS, ISMCTS_OPTIONS
 from .evaluation import (
     action_score,
     evaluate_all,
@@ -118,7 +117,6 @@ REWARDS = ("win", "margin")
 OPPONENTS = ("tree", "greedy")
 EXPANSIONS = ("random", "greedy")
 VALUES = ("hand", "fitted")
-DEFAULT_ITERATIONS = 1000
 LAST_ROUND = 6  # R-END-1
 DEFAULT_EXPLORATION = 0.7
 
@@ -543,12 +541,9 @@ def search_part(
     return bot.search(observation, legal, iterations, seconds)
 
 
-# -- the spec ``ismcts:key=value`` ----------------------------------------------------------------
+# -- the spec ``ismcts:key=value`` (registered by :mod:`oriflamme.bots.catalog`) --------------
 #: The options of an ``ismcts`` spec; a bare number is the first (``ismcts:500``).
-OPTIONS = (
-    "iterations", "time", "rollout", "horizon", "c", "reward", "infer", "candidates",
-    "opponents", "expand", "normalize", "workers", "noise", "value", "seed",
-)
+OPTIONS = ISMCTS_OPTIONS
 
 
 def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
@@ -579,15 +574,3 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
         return IsmctsBot(**settings)
     except ValueError as exc:  # options that are valid alone but not together
         raise BotSpecError(f"option {exc}") from None
-
-
-def _make_ismcts(seed: int, options: Mapping[str, str]) -> Bot:
-    return ismcts_from_options(seed, options)
-
-
-register_bot(
-    "ismcts",
-    _make_ismcts,
-    f"information-set Monte Carlo tree search ({DEFAULT_ITERATIONS} iterations unless told)",
-    options=OPTIONS,
-)

@@ -37,27 +37,12 @@ from typing import Any
 
 from oriflamme.api import Action, WorldSampler
 
-from .base import Bot, make_bot, register_bot
+from .base import Bot, make_bot
+from .catalog import LEVELS as LEVELS  # re-exported: the levels are read from here too
 from .evaluation import greedy_action
 
 #: Chance that the easy level plays a uniformly random legal action.
 EASY_NOISE = 1 / 3
-
-#: Level name -> (the spec of the bot it plays, or None for :class:`NoisyHeuristicBot`; a
-#: one-line description).
-LEVELS: dict[str, tuple[str | None, str]] = {
-    "easy": (None, "one-step heuristic, a random move one time in three"),
-    "medium": ("greedy", "heuristics with a one-round look-ahead"),
-    "hard": (
-        "ismcts:iterations=3000:time=1.5:opponents=greedy",
-        "ISMCTS, 3000 iterations (at most 1.5 s)",
-    ),
-    "expert": (
-        "ismcts:iterations=6000:time=2:opponents=greedy:value=fitted",
-        "ISMCTS with the fitted value, 6000 iterations (at most 2 s)",
-    ),
-}
-
 
 class NoisyHeuristicBot:
     """The one-step heuristic on a sampled world, with random moves mixed in (``noise``)."""
@@ -88,13 +73,7 @@ def make_level(level: str, seed: int) -> Bot:
     return bot
 
 
-def _register() -> None:
-    for level, (_, description) in LEVELS.items():
-
-        def factory(seed: int, options: Mapping[str, str], level: str = level) -> Bot:
-            return make_level(level, seed)
-
-        register_bot(level, factory, f"level: {description}")
-
-
-_register()
+def level_from_options(level: str, seed: int, options: Mapping[str, str]) -> Bot:
+    """The bot of ``level`` (registered by :mod:`oriflamme.bots.catalog`; levels take no
+    options)."""
+    return make_level(level, seed)
