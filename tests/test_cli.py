@@ -506,8 +506,8 @@ def test_bench_side_by_side_with_another_build(
 
 def test_simulate_imports_only_what_it_uses() -> None:
     """Issue #13: start-up is part of a short ``simulate``; the other commands' modules (the
-    tournament package, the server, asyncio, NumPy; with --json not even rich) are not
-    imported by it. Runs in a fresh interpreter, output to a pipe."""
+    tournament package, the server, asyncio, NumPy, the search bots; with --json not even
+    rich) are not imported by it. Runs in a fresh interpreter, output to a pipe."""
     import subprocess
 
     code = (
@@ -515,7 +515,8 @@ def test_simulate_imports_only_what_it_uses() -> None:
         "from oriflamme.cli.main import main\n"
         "assert main(['simulate', '--players', '3', '--games', '2', '--json']) == 0\n"
         "heavy = ['oriflamme.tournament', 'oriflamme.server', 'asyncio', 'rich',\n"
-        "         'oriflamme.cli.play', 'oriflamme.cli.bench', 'numpy', 'matplotlib']\n"
+        "         'oriflamme.cli.play', 'oriflamme.cli.bench', 'numpy', 'matplotlib',\n"
+        "         'oriflamme.bots.ismcts', 'oriflamme.bots.evaluation']\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -9,8 +9,8 @@ the build with :func:`build_name`.
 
 from __future__ import annotations
 
-import importlib
 import importlib.machinery
+import importlib.util
 
 #: The modules mypyc compiles (``setup.py`` reads this list): the rules and the search's hot
 #: modules. Their sources stay plain Python that mypy checks strictly. ``oriflamme.api`` stays
@@ -39,9 +39,10 @@ COMPILED_MODULES: tuple[str, ...] = (
 
 
 def is_compiled(module_name: str) -> bool:
-    """Whether ``module_name`` was loaded from a compiled extension rather than its source."""
-    module = importlib.import_module(module_name)
-    path = getattr(module, "__file__", None) or ""
+    """Whether ``module_name`` is (or will be) loaded from a compiled extension rather than
+    its source; the module itself is not imported (its package is)."""
+    spec = importlib.util.find_spec(module_name)
+    path = (spec.origin if spec is not None else None) or ""
     return path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 

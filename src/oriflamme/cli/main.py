@@ -9,7 +9,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from oriflamme import __version__
 from oriflamme.api import ConfigError, RecordError
@@ -32,6 +32,17 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+class _Version(argparse.Action):
+    """``--version``: the version and the build (compiled or pure), found only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"oriflamme {__version__} ({build_name()})")  # on stdout, as argparse's own
+        parser.exit()
 
 
 def _first_player(text: str) -> int | None:
@@ -111,9 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Oriflamme and Oriflamme Embrasement in the terminal.",
         epilog="Run 'oriflamme COMMAND --help' for the options of a command.",
     )
-    parser.add_argument(
-        "--version", action="version", version=f"oriflamme {__version__} ({build_name()})"
-    )
+    parser.add_argument("--version", action=_Version, help="show the version and the build")
     commands = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
     play = commands.add_parser(
