@@ -98,10 +98,12 @@ def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
     """Deal a new game; everything random comes from ``seed``."""
     rng = random.Random(seed)
     types: list[int] = []
+    kinds = [int(t) for t in config.card_types]
+    twin = config.has_twin
     for _ in range(config.families):
-        deck = [int(t) for t in config.card_types]
+        deck = kinds[:]
         rng.shuffle(deck)
-        if config.has_twin:
+        if twin:
             deck.append(int(CardType.TWIN))
         types.extend(deck)
     fp = config.first_player
@@ -169,6 +171,7 @@ def _set_up(config: GameConfig, types: tuple[int, ...], first_player: int,
     """The state at the start of a game whose card ``c`` is of type ``types[c]``."""
     size = config.family_size
     nf = config.families
+    twin, two = config.has_twin, config.two_families  # properties: read once
     s = State.__new__(State)
     s.config = config
     s.zones = [[] for _ in range(nf * N_ZONES)]
@@ -176,19 +179,19 @@ def _set_up(config: GameConfig, types: tuple[int, ...], first_player: int,
         base = f * size
         z = f * N_ZONES
         s.zones[z + SET_ASIDE] = [base, base + 1, base + 2]
-        if config.two_families:
+        if two:
             s.zones[z + HAND] = [base + 3, base + 4, base + 5]
             s.zones[z + PILE] = [base + k for k in range(6, 10)]
         else:
             s.zones[z + HAND] = [base + k for k in range(3, 10)]
-        if config.has_twin:
+        if twin:
             s.zones[z + RESERVE] = [base + 10]
     s.card_type = types
     s.card_family = tuple(c // size for c in range(nf * size))
     n = nf * size
     s.face_up = [False] * n
-    for f in range(nf):
-        if config.has_twin:
+    if twin:
+        for f in range(nf):
             s.face_up[f * size + 10] = True  # the Twin waits face up (R-PRINCE-1)
     s.tokens = [0] * n
     s.corrupt = [-1] * n
