@@ -33,3 +33,18 @@ def test_port_0_takes_a_free_port_and_prints_it(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+def test_request_lines_are_logged_without_their_tokens() -> None:
+    """The server's logging hides seat tokens in request lines (``?token=…``)."""
+    code = (
+        "import logging.config\n"
+        "from oriflamme.cli.serve import log_config\n"
+        "logging.config.dictConfig(log_config())\n"
+        "logging.getLogger('uvicorn.access').info('%s - \"%s %s HTTP/%s\" %d', '127.0.0.1',"
+        " 'GET', '/ws/t1?token=SECRET123&x=1', '1.1', 200)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    logged = done.stdout + done.stderr
+    assert "/ws/t1?token=…&x=1" in logged and "SECRET123" not in logged

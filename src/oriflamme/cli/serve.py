@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import copy
-import logging
 import os
 import re
-import socket
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from logging import LogRecord
 
 from .common import CliError, seconds, whole
 
@@ -24,10 +25,11 @@ WS_MAX_SIZE = 64 * 1024
 _TOKEN_PARAM = re.compile(r"\b(token|seat|watch)=[^&\s\"]+")
 
 
-class RedactTokens(logging.Filter):
-    """Hide the tokens of request lines (``?token=…``) in the server's logs."""
+class RedactTokens:
+    """Hide the tokens of request lines (``?token=…``) in the server's logs (a logging filter:
+    an object with ``filter``, so that this module does not import logging at start-up)."""
 
-    def filter(self, record: logging.LogRecord) -> bool:
+    def filter(self, record: LogRecord) -> bool:
         if isinstance(record.args, tuple):
             record.args = tuple(
                 _TOKEN_PARAM.sub(r"\1=…", a) if isinstance(a, str) else a for a in record.args
@@ -112,6 +114,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 
 def free_port(host: str) -> int:
     """A port free on ``host`` now (``--port 0``: the server says which it took)."""
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         with socket.socket(family) as probe:
