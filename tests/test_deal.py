@@ -160,3 +160,21 @@ def test_the_rules_function_checks_its_types_too(monkeypatch: pytest.MonkeyPatch
         engine.state_from_deal(config, named, 0)
     with pytest.raises(ValueError, match="card types are integers"):
         engine.state_from_deal(config, [True, *BASE[1:], *BASE, *BASE], 0)
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=ids)
+def test_a_seed_deals_what_random_shuffle_deals(setup: dict[str, Any]) -> None:
+    """The deal shuffles each family's cards in turn with ``random.Random(seed)``; the engine
+    spells the shuffle out for speed (issue #13), drawing exactly what ``random.shuffle``
+    draws, so every seed keeps its deal, and the first player (when random) comes after."""
+    config = GameConfig(**setup, first_player=None)
+    for seed in range(150):
+        rng = random.Random(seed)
+        expected: list[int] = []
+        for _ in range(config.families):
+            deck = [int(t) for t in config.card_types]
+            rng.shuffle(deck)
+            expected += deck + ([int(CardType.TWIN)] if config.has_twin else [])
+        dealt = state_of(Game.new(config, seed, log=False))
+        assert list(dealt.card_type) == expected
+        assert dealt.first_player == rng.randrange(config.players)
