@@ -141,14 +141,20 @@ def event_type_for(s: State, viewer: int | None, e: Event) -> int:
     return -1
 
 
+#: Slugs by value, looked up rather than built per event (views and tournaments read every
+#: event of a game).
+_KIND_SLUGS: dict[int, str] = {int(k): k.slug for k in EventKind}
+_TYPE_SLUGS: dict[int, str] = {int(t): t.slug for t in CardType}
+
+
 def event_json(s: State, viewer: int | None, e: Event) -> dict[str, Any]:
     t = event_type_for(s, viewer, e)
     return {
-        "kind": EventKind(e.kind).slug,
+        "kind": _KIND_SLUGS[e.kind],
         "round": e.round,
         "player": e.player if e.player >= 0 else None,
         "card": e.card if e.card >= 0 else None,
-        "card_type": CardType(t).slug if t >= 0 else None,
+        "card_type": _TYPE_SLUGS[t] if t >= 0 else None,
         "other": e.other,
         "amount": e.amount,
     }
