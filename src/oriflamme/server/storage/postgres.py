@@ -9,7 +9,8 @@ a table changed and refresh their copy (``listen``).
 
 The schema is created on first start and migrated from older versions under an advisory lock (two
 servers starting at once do it once); a database with a newer schema than this server knows is
-refused before anything is written.
+refused before anything is written (:mod:`.postgres_schema`). The SQL shared by several methods
+is in :mod:`.postgres_sql`, reaching the database in :mod:`.postgres_connect`.
 """
 
 from __future__ import annotations
@@ -44,16 +45,36 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .postgres_connect import (
+    LISTEN_ERRORS,
+    Acquire,
+    Unreachable,
+    keep_session,
+    receiver,
+    setter,
+)
+from .postgres_connect import redacted as redacted  # re-exported (messages, the CLI)
+from .postgres_schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported
+from .postgres_schema import migrate
+from .postgres_sql import (
+    ANALYSIS_COLUMNS,
+    AWAY_DEADLINE,
+    BACK_DEADLINE,
+    NOW,
+    START_IF_FULL,
+    Statement,
+    action_insert,
+    analysis_from_row,
+    seat_insert,
+    turn_update,
+)
 
 log = logging.getLogger("oriflamme.server")
 
-SCHEMA_VERSION = 5
 #: The notification channel of table changes (payload: the table id).
 CHANNEL = "oriflamme_tables"
 #: ``application_name`` of the servers' connections (visible in ``pg_stat_activity``).
 APPLICATION_NAME, LISTENER_NAME = "oriflamme", "oriflamme-listen"
-#: Any constant: the advisory lock key that serialises schema creation and migrations.
-_MIGRATION_LOCK = 0x0F1F1A33E
 #: Seconds a query may take before the database counts as unreachable.
 COMMAND_TIMEOUT = 10.0
 CONNECT_TIMEOUT = 5.0
@@ -61,172 +82,6 @@ CONNECT_TIMEOUT = 5.0
 LISTEN_CHECK = 5.0
 #: Pauses (seconds) between attempts to listen again while the database is away.
 RECONNECT_MIN, RECONNECT_MAX = 0.2, 5.0
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS oriflamme_meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    config TEXT NOT NULL,
-    lang TEXT NOT NULL,
-    creator_hash TEXT NOT NULL,
-    spectator_hash TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL,
-    origin TEXT NOT NULL DEFAULT '',
-    public BOOLEAN NOT NULL DEFAULT FALSE,
-    listed DOUBLE PRECISION,
-    closed BOOLEAN NOT NULL DEFAULT FALSE,
-    clock DOUBLE PRECISION,
-    absent_after DOUBLE PRECISION,
-    stand_in TEXT NOT NULL DEFAULT 'medium',
-    hints BOOLEAN NOT NULL DEFAULT FALSE
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    level TEXT,
-    token_hash TEXT,
-    away_since DOUBLE PRECISION,
-    origin TEXT NOT NULL DEFAULT '',
-    joined DOUBLE PRECISION,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    seed BIGINT NOT NULL,
-    finished BOOLEAN NOT NULL DEFAULT FALSE,
-    start TEXT,
-    turn_step INTEGER,
-    turn_seat INTEGER,
-    turn_bot BOOLEAN NOT NULL DEFAULT FALSE,
-    turn_since DOUBLE PRECISION,
-    turn_watched BOOLEAN NOT NULL DEFAULT FALSE,
-    lease_owner TEXT,
-    lease_until DOUBLE PRECISION,
-    turn_deadline DOUBLE PRECISION,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, game, idx),
-    FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
-);
-CREATE TABLE IF NOT EXISTS servers (
-    id TEXT PRIMARY KEY,
-    heartbeat DOUBLE PRECISION NOT NULL
-);
-CREATE TABLE IF NOT EXISTS presence (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    server TEXT NOT NULL,
-    connections INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat, server)
-);
-CREATE TABLE IF NOT EXISTS jobs (
-    name TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    until DOUBLE PRECISION NOT NULL
-);
-CREATE TABLE IF NOT EXISTS analyses (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    progress DOUBLE PRECISION NOT NULL DEFAULT 0,
-    steps TEXT NOT NULL DEFAULT '[]',
-    requested DOUBLE PRECISION NOT NULL,
-    lease_owner TEXT,
-    lease_until DOUBLE PRECISION,
-    PRIMARY KEY (table_id, game)
-);
-CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
-CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
-CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
-    WHERE turn_deadline IS NOT NULL;
-CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
-CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
-"""
-
-Statement = tuple[str, tuple[Any, ...]]
-
-#: Version 2 had no turns, claims or presence (the new tables come with the schema). The turn
-#: of an unfinished game is unknown: it is marked as a bot decision at step -1, which a server
-#: claims, finds wrong and corrects (``set_turn``), playing it if a bot must move.
-_MIGRATE_FROM_2 = """
-ALTER TABLE games ADD COLUMN turn_step INTEGER;
-ALTER TABLE games ADD COLUMN turn_seat INTEGER;
-ALTER TABLE games ADD COLUMN turn_bot BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE games ADD COLUMN turn_since DOUBLE PRECISION;
-ALTER TABLE games ADD COLUMN lease_owner TEXT;
-ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
-ALTER TABLE games ADD COLUMN turn_watched BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT '';
-UPDATE games SET turn_step = -1, turn_bot = TRUE, turn_since = 0 WHERE NOT finished;
-"""
-#: Version 3 had no learning tables (hints) nor analyses (their table comes with the schema).
-_MIGRATE_FROM_3 = "ALTER TABLE tables ADD COLUMN hints BOOLEAN NOT NULL DEFAULT FALSE;"
-#: Version 4 had no open seats, clocks or stand-ins: a bot decision was claimable at once
-#: (now: from its deadline, which for a bot is when its turn began).
-_MIGRATE_FROM_4 = """
-ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE tables ADD COLUMN listed DOUBLE PRECISION;
-ALTER TABLE tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE tables ADD COLUMN clock DOUBLE PRECISION;
-ALTER TABLE tables ADD COLUMN absent_after DOUBLE PRECISION;
-ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium';
-ALTER TABLE seats ADD COLUMN away_since DOUBLE PRECISION;
-ALTER TABLE seats ADD COLUMN origin TEXT NOT NULL DEFAULT '';
-ALTER TABLE seats ADD COLUMN joined DOUBLE PRECISION;
-ALTER TABLE games ADD COLUMN turn_deadline DOUBLE PRECISION;
-UPDATE games SET turn_deadline = turn_since WHERE turn_bot;
-DROP INDEX IF EXISTS games_bot_turns;
-"""
-#: The database's clock, in seconds (claims and heartbeats of every server use this one clock).
-NOW = "extract(epoch from clock_timestamp())"
-
-#: Errors that mean the database cannot be reached (or the connection broke), not a bad query.
-_UNREACHABLE: tuple[type[BaseException], ...] = (
-    OSError,
-    asyncio.TimeoutError,
-    asyncpg.exceptions.ConnectionDoesNotExistError,
-    asyncpg.exceptions.ConnectionFailureError,
-    asyncpg.exceptions.CannotConnectNowError,
-    asyncpg.exceptions.AdminShutdownError,
-    asyncpg.exceptions.CrashShutdownError,
-    asyncpg.exceptions.TooManyConnectionsError,
-    asyncpg.exceptions.InterfaceError,
-)
-
-_LISTEN_ERRORS: tuple[type[BaseException], ...] = (*_UNREACHABLE, asyncpg.PostgresError)
-
-
-def redacted(url: str) -> str:
-    """The DSN without its password, for messages and logs."""
-    head, sep, tail = url.partition("://")
-    if not sep or "@" not in tail:
-        return url
-    credentials, _, host = tail.rpartition("@")
-    user = credentials.split(":", 1)[0]
-    return f"{head}://{user}@{host}"
-
-
-class _Unreachable(StoreUnavailable):
-    """The database cannot be reached; ``reason`` says how the connection failed."""
-
-    def __init__(self, exc: BaseException) -> None:
-        self.reason = f"{type(exc).__name__}: {exc}"
-        super().__init__(f"the database cannot be reached ({self.reason})")
-
-
-def _unavailable(exc: BaseException) -> StoreUnavailable:
-    return _Unreachable(exc)
 
 
 class PostgresStore:
@@ -255,14 +110,14 @@ class PostgresStore:
                 command_timeout=COMMAND_TIMEOUT,
                 timeout=CONNECT_TIMEOUT,
                 server_settings={"application_name": APPLICATION_NAME},
-                reset=_keep_session,
+                reset=keep_session,
             )
             store = cls(pool, url)
         except (asyncpg.PostgresError, ValueError) as exc:  # a malformed address
             raise StoreError(f"cannot open the database {redacted(url)}: {exc}") from None
         try:
             await store._migrate()  # the first connection
-        except _Unreachable as exc:
+        except Unreachable as exc:
             await pool.close()
             raise StoreUnavailable(
                 f"cannot reach the database {redacted(url)} ({exc.reason})"
@@ -277,40 +132,14 @@ class PostgresStore:
 
     async def _migrate(self) -> None:
         async with self.connection() as db, db.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-            exists = await db.fetchval("SELECT to_regclass('oriflamme_meta') IS NOT NULL")
-            found = 0
-            if exists:
-                value = await db.fetchval(
-                    "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-                )
-                found = int(value) if value is not None else 0
-            if found > SCHEMA_VERSION:
-                raise StoreError(
-                    f"the database has storage version {found}, newer than this server's "
-                    f"({SCHEMA_VERSION}): upgrade oriflamme"
-                )
-            if found == SCHEMA_VERSION:
-                return
-            if found == 2:
-                await db.execute(_MIGRATE_FROM_2)
-            if found in (2, 3):
-                await db.execute(_MIGRATE_FROM_3)
-            if found in (2, 3, 4):
-                await db.execute(_MIGRATE_FROM_4)
-            await db.execute(_SCHEMA)
-            await db.execute(
-                "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"
-                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                str(SCHEMA_VERSION),
-            )
+            await migrate(db)
 
     def describe(self) -> str:
         return f"PostgreSQL database {redacted(self.url)}"
 
     def connection(self) -> Any:
         """A pooled connection (``async with``); a broken database is :class:`StoreUnavailable`."""
-        return _Acquire(self._pool)
+        return Acquire(self._pool)
 
     # -- writing ---------------------------------------------------------------------------
     async def _write(self, change: Change, statements: Sequence[Statement]) -> None:
@@ -359,9 +188,9 @@ class PostgresStore:
                 (table.table_id, seed, None if start is None else json.dumps(start)),
             ),
         ]
-        statements += [_seat_insert(table.table_id, seat) for seat in table.seats]
-        statements += [_action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
-        statements.append(_set_turn(table.table_id, 1, turn))
+        statements += [seat_insert(table.table_id, seat) for seat in table.seats]
+        statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
+        statements.append(turn_update(table.table_id, 1, turn))
         await self._write(Change(table.table_id, GAME, 1, turn.step), statements)
 
     async def append_action(
@@ -385,7 +214,7 @@ class PostgresStore:
             )
         else:
             insert = "INSERT INTO actions (table_id, game, idx, action) VALUES ($1, $2, $3, $4)"
-        update, params = _set_turn(table_id, game, turn, first=7)
+        update, params = turn_update(table_id, game, turn, first=7)
         try:
             async with self.connection() as db:
                 found = await db.fetchrow(
@@ -415,7 +244,7 @@ class PostgresStore:
                     "INSERT INTO games (table_id, number, seed) VALUES ($1, $2, $3)",
                     (table_id, game, seed),
                 ),
-                _set_turn(table_id, game, turn),
+                turn_update(table_id, game, turn),
             ],
         )
 
@@ -424,13 +253,13 @@ class PostgresStore:
             Change(table_id, SEATS, 0, turn.step),
             [
                 ("DELETE FROM seats WHERE table_id = $1 AND seat = $2", (table_id, seat.seat)),
-                _seat_insert(table_id, seat),
-                _set_turn(table_id, None, turn),
+                seat_insert(table_id, seat),
+                turn_update(table_id, None, turn),
             ],
         )
 
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
-        sql, params = _set_turn(table_id, game, turn)
+        sql, params = turn_update(table_id, game, turn)
         n = len(params)
         async with self.connection() as db, db.transaction():
             found = await db.fetchval(
@@ -469,7 +298,7 @@ class PostgresStore:
             if taken is None:
                 return None
             await db.execute(f"UPDATE tables SET listed = {NOW} WHERE id = $1 AND public", table_id)
-            await db.execute(_START_IF_FULL, table_id)
+            await db.execute(START_IF_FULL, table_id)
             change = Change(table_id, SEATS, 0, 0)
             await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return int(taken)
@@ -530,7 +359,7 @@ class PostgresStore:
                 alive,
             )
             if marked:
-                await db.execute(_AWAY_DEADLINE, table_id)
+                await db.execute(AWAY_DEADLINE, table_id)
                 change = Change(table_id, SEATS, 0, 0)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return bool(marked)
@@ -544,7 +373,7 @@ class PostgresStore:
                 seat,
             )
             if found is not None:
-                await db.execute(_BACK_DEADLINE, table_id, seat)
+                await db.execute(BACK_DEADLINE, table_id, seat)
                 change = Change(table_id, SEATS, 0, 0)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return found is not None
@@ -628,20 +457,20 @@ class PostgresStore:
                 FAILED,
             )
             row = await db.fetchrow(
-                f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = $1 AND game = $2",
+                f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = $1 AND game = $2",
                 table_id,
                 game,
             )
-        return _analysis(row)
+        return analysis_from_row(row)
 
     async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
         async with self.connection() as db:
             row = await db.fetchrow(
-                f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = $1 AND game = $2",
+                f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = $1 AND game = $2",
                 table_id,
                 game,
             )
-        return None if row is None else _analysis(row)
+        return None if row is None else analysis_from_row(row)
 
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
         async with self.connection() as db:
@@ -657,7 +486,7 @@ class PostgresStore:
                 ttl,
                 QUEUED,
             )
-        return None if row is None else _analysis(row)
+        return None if row is None else analysis_from_row(row)
 
     async def save_analysis(self, owner: str, record: AnalysisRecord, ttl: float) -> bool:
         finished = record.status in (DONE, FAILED)
@@ -901,15 +730,15 @@ class PostgresStore:
                     timeout=CONNECT_TIMEOUT,
                     server_settings={"application_name": LISTENER_NAME},
                 )
-            except _LISTEN_ERRORS as exc:
+            except LISTEN_ERRORS as exc:
                 log.warning("cannot listen for table changes (%s); retrying", type(exc).__name__)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, RECONNECT_MAX)
                 continue
             lost = asyncio.Event()
-            connection.add_termination_listener(_setter(lost))
+            connection.add_termination_listener(setter(lost))
             try:
-                await connection.add_listener(CHANNEL, _receiver(changed))
+                await connection.add_listener(CHANNEL, receiver(changed))
                 reset()
                 pause = RECONNECT_MIN
                 while not lost.is_set():
@@ -917,154 +746,10 @@ class PostgresStore:
                         await asyncio.wait_for(lost.wait(), LISTEN_CHECK)
                     except TimeoutError:
                         await connection.fetchval("SELECT 1", timeout=LISTEN_CHECK)
-            except _LISTEN_ERRORS as exc:
+            except LISTEN_ERRORS as exc:
                 log.warning("stopped listening for table changes (%s)", type(exc).__name__)
             finally:
                 connection.terminate()
 
     async def close(self) -> None:
         await self._pool.close()
-
-
-async def _keep_session(connection: asyncpg.Connection) -> None:
-    """Nothing to reset when a connection returns to the pool: the store keeps no session state
-    on pooled connections (no LISTEN, no session locks, no settings), and the default reset would
-    cost a round trip for every query."""
-
-
-def _receiver(changed: Callable[[Change], None]) -> Callable[[Any, int, str, object], None]:
-    def receive(_connection: Any, _pid: int, _channel: str, payload: object) -> None:
-        change = Change.decode(str(payload))
-        if change is not None:
-            changed(change)
-
-    return receive
-
-
-def _setter(event: asyncio.Event) -> Callable[[Any], None]:
-    return lambda _connection: event.set()
-
-
-class _Acquire:
-    """``async with`` a pooled connection, mapping a lost database to StoreUnavailable."""
-
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self._pool = pool
-        self._context: Any = None
-
-    async def __aenter__(self) -> asyncpg.Connection:
-        self._context = self._pool.acquire()
-        try:
-            connection: asyncpg.Connection = await self._context.__aenter__()
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc) from None
-        return connection
-
-    async def __aexit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
-        await self._context.__aexit__(kind, exc, tb)
-        if exc is not None and isinstance(exc, _UNREACHABLE):
-            raise _unavailable(exc) from None
-        return False
-
-
-#: The columns of an :class:`AnalysisRecord`, in its fields' order.
-_ANALYSIS = "table_id, game, status, progress, steps"
-
-
-def _analysis(row: Any) -> AnalysisRecord:
-    return AnalysisRecord(
-        row["table_id"],
-        row["game"],
-        row["status"],
-        row["progress"],
-        tuple(json.loads(row["steps"])),
-    )
-
-
-def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:
-    return (
-        "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
-        " VALUES ($1, $2, $3, $4, $5, $6)",
-        (table_id, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash),
-    )
-
-
-def _set_turn(table_id: str, game: int | None, turn: Turn, first: int = 1) -> Statement:
-    """Set the turn of game ``game`` (None: the table's latest game) and its deadline (when a
-    bot or a stand-in may play it); a claim ends with it. Parameters are numbered from
-    ``first`` (the statement may be part of a larger one)."""
-    params: list[Any] = []
-
-    def arg(value: Any) -> str:
-        params.append(value)
-        return f"${first + len(params) - 1}"
-
-    table = arg(table_id)
-    if turn.bot:
-        deadline = NOW
-    elif turn.timed and turn.seat is not None:
-        deadline = _timed_deadline(table, arg(turn.seat))
-    else:
-        deadline = "NULL"
-    latest = f"(SELECT MAX(number) FROM games WHERE table_id = {table})"
-    which = arg(game) if game is not None else latest
-    return (
-        f"UPDATE games SET finished = {arg(turn.over)}, turn_step = {arg(turn.step)},"
-        f" turn_seat = {arg(turn.seat)}, turn_bot = {arg(turn.bot)},"
-        f" turn_watched = {arg(turn.watched)}, turn_since = {NOW}, turn_deadline = {deadline},"
-        f" lease_owner = NULL, lease_until = NULL WHERE table_id = {table} AND number = {which}",
-        tuple(params),
-    )
-
-
-def _timed_deadline(table: str, seat: str) -> str:
-    """A human decision's deadline: the sooner of its clock from now and the end of its seat's
-    allowed absence; NULL if neither applies."""
-    return (
-        f"(SELECT MIN(d) FROM (SELECT {NOW} + clock AS d FROM tables WHERE id = {table}"
-        " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
-        f" ON t.id = s.table_id WHERE s.table_id = {table} AND s.seat = {seat}"
-        " AND s.kind = 'human') AS deadlines)"
-    )
-
-
-#: The latest game of table $1.
-_LATEST = "table_id = $1 AND number = (SELECT MAX(number) FROM games WHERE table_id = $1)"
-#: Start the latest game of table $1 once no seat is open: its turn, stored while it waited for
-#: players, becomes a bot's or a timed human's.
-_START_IF_FULL = (
-    f"UPDATE games SET turn_since = {NOW}, lease_owner = NULL, lease_until = NULL,"
-    " turn_bot = (SELECT kind = 'bot' FROM seats WHERE table_id = games.table_id"
-    " AND seat = games.turn_seat),"
-    " turn_deadline = CASE (SELECT kind FROM seats WHERE table_id = games.table_id"
-    f" AND seat = games.turn_seat) WHEN 'bot' THEN {NOW}"
-    f" WHEN 'human' THEN {NOW} + (SELECT clock FROM tables WHERE id = games.table_id) END"
-    f" WHERE {_LATEST} AND NOT finished AND turn_seat IS NOT NULL"
-    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = $1 AND kind = 'open')"
-)
-#: The decision of the latest game of table $1, if its human seat is away: the sooner of its
-#: deadline and the end of the seat's allowed absence.
-_AWAY_DEADLINE = (
-    "UPDATE games SET turn_deadline = (SELECT MIN(d) FROM (SELECT games.turn_deadline AS d"
-    " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
-    " ON t.id = s.table_id WHERE s.table_id = games.table_id AND s.seat = games.turn_seat"
-    " AND s.kind = 'human') AS deadlines)"
-    f" WHERE {_LATEST} AND NOT finished AND NOT turn_bot AND turn_seat IS NOT NULL"
-    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = $1 AND kind = 'open')"
-)
-#: Seat $2 of table $1 is back: its decision's deadline is its clock's again.
-_BACK_DEADLINE = (
-    "UPDATE games SET turn_deadline = turn_since"
-    " + (SELECT clock FROM tables WHERE id = games.table_id)"
-    f" WHERE {_LATEST} AND NOT finished AND NOT turn_bot AND turn_seat = $2"
-    " AND turn_deadline IS NOT NULL"
-)
-
-
-def _action_insert(
-    table_id: str, game: int, index: int, action: Mapping[str, Any]
-) -> Statement:
-    return (
-        "INSERT INTO actions (table_id, game, idx, action) VALUES ($1, $2, $3, $4)",
-        (table_id, game, index, json.dumps(action)),
-    )

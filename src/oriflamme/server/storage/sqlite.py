@@ -2,7 +2,9 @@
 
 An SQLite file serves one server process (the embedded default); several servers share a
 PostgreSQL database instead (:mod:`.postgres`). The methods are coroutines: writes go to the
-writer thread and are awaited without holding a thread, reads run in a worker thread.
+writer thread and are awaited without holding a thread, reads run in a worker thread. The
+schema and its migrations are in :mod:`.sqlite_schema`, the SQL shared by several methods in
+:mod:`.sqlite_sql`.
 """
 
 from __future__ import annotations
@@ -36,133 +38,23 @@ from .base import (
     TableRecord,
     Turn,
 )
-
-SCHEMA_VERSION = 5
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    config TEXT NOT NULL,
-    lang TEXT NOT NULL,
-    creator_hash TEXT NOT NULL,
-    spectator_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    origin TEXT NOT NULL DEFAULT '',
-    public INTEGER NOT NULL DEFAULT 0,
-    listed REAL,
-    closed INTEGER NOT NULL DEFAULT 0,
-    clock REAL,
-    absent_after REAL,
-    stand_in TEXT NOT NULL DEFAULT 'medium',
-    hints INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    level TEXT,
-    token_hash TEXT,
-    away_since REAL,
-    origin TEXT NOT NULL DEFAULT '',
-    joined REAL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    start TEXT,
-    turn_step INTEGER,
-    turn_seat INTEGER,
-    turn_bot INTEGER NOT NULL DEFAULT 0,
-    turn_since REAL,
-    turn_watched INTEGER NOT NULL DEFAULT 0,
-    lease_owner TEXT,
-    lease_until REAL,
-    turn_deadline REAL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, game, idx),
-    FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
-);
-CREATE TABLE IF NOT EXISTS servers (
-    id TEXT PRIMARY KEY,
-    heartbeat REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS presence (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    server TEXT NOT NULL,
-    connections INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat, server)
-);
-CREATE TABLE IF NOT EXISTS jobs (
-    name TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    until REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS analyses (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    progress REAL NOT NULL DEFAULT 0,
-    steps TEXT NOT NULL DEFAULT '[]',
-    requested REAL NOT NULL,
-    lease_owner TEXT,
-    lease_until REAL,
-    PRIMARY KEY (table_id, game)
-);
-CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
-    WHERE turn_deadline IS NOT NULL;
-CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
-CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
-CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
-"""
-
-#: Version 1 had no starting positions: every game was dealt from its seed.
-_MIGRATE_FROM_1 = ["ALTER TABLE games ADD COLUMN start TEXT"]
-#: Version 2 had no turns, claims or presence (the new tables come with the schema). The turn
-#: of an unfinished game is unknown: it is marked as a bot decision at step -1, which a server
-#: claims, finds wrong and corrects (``set_turn``), playing it if a bot must move.
-_MIGRATE_FROM_2 = [
-    "ALTER TABLE games ADD COLUMN turn_step INTEGER",
-    "ALTER TABLE games ADD COLUMN turn_seat INTEGER",
-    "ALTER TABLE games ADD COLUMN turn_bot INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN turn_since REAL",
-    "ALTER TABLE games ADD COLUMN lease_owner TEXT",
-    "ALTER TABLE games ADD COLUMN lease_until REAL",
-    "ALTER TABLE games ADD COLUMN turn_watched INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
-    "UPDATE games SET turn_step = -1, turn_bot = 1, turn_since = 0 WHERE finished = 0",
-]
-
-#: Version 3 had no learning tables (hints) nor analyses (their table comes with the schema).
-_MIGRATE_FROM_3 = ["ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0"]
-#: Version 4 had no open seats, clocks or stand-ins: a bot decision was claimable at once
-#: (now: from its deadline, which for a bot is when its turn began).
-_MIGRATE_FROM_4 = [
-    "ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE tables ADD COLUMN listed REAL",
-    "ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE tables ADD COLUMN clock REAL",
-    "ALTER TABLE tables ADD COLUMN absent_after REAL",
-    "ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium'",
-    "ALTER TABLE seats ADD COLUMN away_since REAL",
-    "ALTER TABLE seats ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE seats ADD COLUMN joined REAL",
-    "ALTER TABLE games ADD COLUMN turn_deadline REAL",
-    "UPDATE games SET turn_deadline = turn_since WHERE turn_bot = 1",
-    "DROP INDEX IF EXISTS games_bot_turns",
-]
-
-Statement = tuple[str, tuple[Any, ...]]
+from .sqlite_schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported
+from .sqlite_schema import migrate
+from .sqlite_sql import (
+    ABANDONED,
+    ANALYSIS_COLUMNS,
+    AWAY_DEADLINE,
+    BACK_DEADLINE,
+    LOBBY,
+    SELF_PLAYING,
+    START_IF_FULL,
+    Statement,
+    action_insert,
+    analysis_from_row,
+    seat_insert,
+    set_latest_turn_statement,
+    set_turn_statement,
+)
 
 
 @dataclass
@@ -190,26 +82,11 @@ class SqliteStore:
         if not memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = self._connect(path)
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
+        try:
+            migrate(self._db, path)
+        except StoreError:
             self._db.close()
-            raise StoreError(
-                f"{path}: storage version {version} is newer than this server's "
-                f"({SCHEMA_VERSION}): upgrade oriflamme"
-            )
-        if version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
-            self._db.close()
-            raise StoreError(f"{path}: unknown storage version {version}")
-        migrations = (
-            (_MIGRATE_FROM_1 if version == 1 else [])
-            + (_MIGRATE_FROM_2 if version in (1, 2) else [])
-            + (_MIGRATE_FROM_3 if version in (1, 2, 3) else [])
-            + (_MIGRATE_FROM_4 if version in (1, 2, 3, 4) else [])
-        )
-        for statement in migrations:
-            self._db.execute(statement)
-        self._db.executescript(_SCHEMA)
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            raise
         self._write_lock = threading.Lock()
         # An in-memory database has one connection: reads then share the writer's lock.
         self._reader = self._db if memory else self._connect(path)
@@ -338,9 +215,9 @@ class SqliteStore:
                 (table.table_id, seed, None if start is None else json.dumps(start)),
             ),
         ]
-        statements += [_seat_insert(table.table_id, seat) for seat in table.seats]
-        statements += [_action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
-        statements.append(_set_turn(table.table_id, 1, turn))
+        statements += [seat_insert(table.table_id, seat) for seat in table.seats]
+        statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
+        statements.append(set_turn_statement(table.table_id, 1, turn))
         await self._write(statements)
 
     async def append_action(
@@ -352,7 +229,7 @@ class SqliteStore:
         turn: Turn,
         stand_in: bool = False,
     ) -> None:
-        insert = _action_insert(table_id, game, index, action)
+        insert = action_insert(table_id, game, index, action)
         if stand_in:  # only while the human's deadline has passed (they did not come back)
             insert = (
                 "INSERT INTO actions (table_id, game, idx, action) SELECT ?, ?, ?, ?"
@@ -360,7 +237,7 @@ class SqliteStore:
                 " AND turn_step = ? AND turn_deadline <= ?)",
                 (*insert[1], table_id, game, index, time.time()),
             )
-        sql, params = _set_turn(table_id, game, turn)
+        sql, params = set_turn_statement(table_id, game, turn)
         turned = (
             sql + " AND EXISTS (SELECT 1 FROM actions WHERE table_id = ? AND game = ?"
             " AND idx = ?) RETURNING 1",
@@ -376,7 +253,7 @@ class SqliteStore:
                     "INSERT INTO games (table_id, number, seed) VALUES (?, ?, ?)",
                     (table_id, game, seed),
                 ),
-                _set_turn(table_id, game, turn),
+                set_turn_statement(table_id, game, turn),
             ]
         )
 
@@ -384,8 +261,8 @@ class SqliteStore:
         await self._write(
             [
                 ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat.seat)),
-                _seat_insert(table_id, seat),
-                _set_latest_turn(table_id, turn),
+                seat_insert(table_id, seat),
+                set_latest_turn_statement(table_id, turn),
             ]
         )
 
@@ -404,7 +281,7 @@ class SqliteStore:
                     + ((seat.seat,) if seat.seat >= 0 else (table_id,)),
                 ),
                 ("UPDATE tables SET listed = ? WHERE id = ? AND public = 1", (now, table_id)),
-                (_START_IF_FULL, (now, now, now, table_id, table_id, table_id)),
+                (START_IF_FULL, (now, now, now, table_id, table_id, table_id)),
             ],
             result_of=0,
         )
@@ -424,7 +301,7 @@ class SqliteStore:
 
     async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
         def query(db: sqlite3.Connection) -> list[LobbyEntry]:
-            rows = db.execute(_LOBBY, (listed_after, limit)).fetchall()
+            rows = db.execute(LOBBY, (listed_after, limit)).fetchall()
             entries = []
             for table_id, config, clock, created in rows:
                 seats = db.execute(
@@ -459,7 +336,7 @@ class SqliteStore:
                     " RETURNING seat",
                     (now, table_id, *(seats or ()), now - alive),
                 ),
-                (_AWAY_DEADLINE, (table_id, table_id)),
+                (AWAY_DEADLINE, (table_id, table_id)),
             ],
             result_of=0,
         )
@@ -473,7 +350,7 @@ class SqliteStore:
                     " AND away_since IS NOT NULL RETURNING seat",
                     (table_id, seat),
                 ),
-                (_BACK_DEADLINE, (table_id, table_id, seat)),
+                (BACK_DEADLINE, (table_id, table_id, seat)),
             ],
             result_of=0,
         )
@@ -572,7 +449,7 @@ class SqliteStore:
         return [r[0] for r in rows]
 
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
-        statement = _set_turn(table_id, game, turn)
+        statement = set_turn_statement(table_id, game, turn)
         rows = await self._write(
             [
                 (
@@ -663,20 +540,20 @@ class SqliteStore:
                     " lease_owner = NULL, lease_until = NULL WHERE analyses.status = ?",
                     (table_id, game, QUEUED, now, FAILED),
                 ),
-                (f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = ? AND game = ?",
+                (f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = ? AND game = ?",
                  (table_id, game)),
             ]
         )
-        return _analysis(rows[0])
+        return analysis_from_row(rows[0])
 
     async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
         row = await self._read(
             lambda db: db.execute(
-                f"SELECT {_ANALYSIS} FROM analyses WHERE table_id = ? AND game = ?",
+                f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = ? AND game = ?",
                 (table_id, game),
             ).fetchone()
         )
-        return None if row is None else _analysis(row)
+        return None if row is None else analysis_from_row(row)
 
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
         now = time.time()
@@ -686,12 +563,12 @@ class SqliteStore:
                     "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?"
                     " WHERE rowid = (SELECT rowid FROM analyses WHERE status IN (?, ?)"
                     " AND (lease_until IS NULL OR lease_until < ?) ORDER BY requested LIMIT 1)"
-                    f" RETURNING {_ANALYSIS}",
+                    f" RETURNING {ANALYSIS_COLUMNS}",
                     (RUNNING, owner, now + ttl, QUEUED, RUNNING, now),
                 )
             ]
         )
-        return _analysis(rows[0]) if rows else None
+        return analysis_from_row(rows[0]) if rows else None
 
     async def save_analysis(self, owner: str, record: AnalysisRecord, ttl: float) -> bool:
         finished = record.status in (DONE, FAILED)
@@ -777,7 +654,7 @@ class SqliteStore:
                 " + (SELECT COUNT(*) FROM seats WHERE origin = ? AND joined >= ?)",
                 (origin, since, origin, since),
             ).fetchone()[0]
-            playing = db.execute(_SELF_PLAYING, (origin,)).fetchone()[0]
+            playing = db.execute(SELF_PLAYING, (origin,)).fetchone()[0]
             return int(created), int(playing)
 
         counts: tuple[int, int] = await self._read(query)
@@ -785,7 +662,7 @@ class SqliteStore:
 
     async def delete_abandoned(self, before: float, limit: int) -> list[str]:
         rows = await self._read(
-            lambda db: db.execute(_ABANDONED, (before, before, limit)).fetchall()
+            lambda db: db.execute(ABANDONED, (before, before, limit)).fetchall()
         )
         ids = [row[0] for row in rows]
         statements: list[Statement] = []
@@ -840,129 +717,3 @@ class SqliteStore:
 
 
 #: The columns of an :class:`AnalysisRecord`, in its fields' order.
-_ANALYSIS = "table_id, game, status, progress, steps"
-
-
-def _analysis(row: Sequence[Any]) -> AnalysisRecord:
-    return AnalysisRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])))
-
-
-def _seat_insert(table_id: str, seat: SeatRecord) -> Statement:
-    return (
-        "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (table_id, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash),
-    )
-
-
-def _action_insert(table_id: str, game: int, index: int, action: Mapping[str, Any]) -> Statement:
-    return (
-        "INSERT INTO actions (table_id, game, idx, action) VALUES (?, ?, ?, ?)",
-        (table_id, game, index, json.dumps(action)),
-    )
-
-
-#: The unfinished tables of an origin where no human plays.
-_SELF_PLAYING = (
-    "SELECT COUNT(*) FROM tables t WHERE t.origin = ?"
-    " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id"
-    " AND s.kind IN ('human', 'open'))"
-    " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished = 0)"
-)
-#: Public tables with open seats, not closed, listed after a time (params: time, limit).
-_LOBBY = (
-    "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public = 1"
-    " AND t.closed = 0 AND t.listed > ? AND EXISTS"
-    " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
-    " ORDER BY t.listed DESC LIMIT ?"
-)
-#: Tables created before a time whose games have not moved since then either.
-_ABANDONED = (
-    "SELECT t.id FROM tables t WHERE t.created < ? AND NOT EXISTS"
-    " (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.turn_since >= ?) LIMIT ?"
-)
-
-
-def _deadline(table_id: str, turn: Turn, now: float) -> Statement:
-    """The SQL and parameters of a turn's deadline: when a bot (or a stand-in) may play it."""
-    if turn.bot:
-        return "?", (now,)
-    if turn.timed and turn.seat is not None:
-        # The sooner of the clock and the end of the seat's allowed absence (no such limit: NULL)
-        return _TIMED_DEADLINE, (now, table_id, table_id, turn.seat)
-    return "NULL", ()
-
-
-#: A human decision's deadline: its clock from now (params: now, table) or its seat's absence
-#: ending (params: table, seat); NULL if neither applies.
-_TIMED_DEADLINE = (
-    "(SELECT MIN(d) FROM (SELECT ? + clock AS d FROM tables WHERE id = ?"
-    " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
-    " ON t.id = s.table_id WHERE s.table_id = ? AND s.seat = ? AND s.kind = 'human'))"
-)
-
-
-def _turn_update(table_id: str, turn: Turn, where: str, where_params: tuple[Any, ...]) -> Statement:
-    now = time.time()
-    deadline, deadline_params = _deadline(table_id, turn, now)
-    return (
-        "UPDATE games SET finished = ?, turn_step = ?, turn_seat = ?, turn_bot = ?,"
-        f" turn_watched = ?, turn_since = ?, turn_deadline = {deadline},"
-        f" lease_owner = NULL, lease_until = NULL WHERE {where}",
-        (
-            int(turn.over),
-            turn.step,
-            turn.seat,
-            int(turn.bot),
-            int(turn.watched),
-            now,
-            *deadline_params,
-            *where_params,
-        ),
-    )
-
-
-def _set_turn(table_id: str, game: int, turn: Turn) -> Statement:
-    return _turn_update(table_id, turn, "table_id = ? AND number = ?", (table_id, game))
-
-
-def _set_latest_turn(table_id: str, turn: Turn) -> Statement:
-    return _turn_update(
-        table_id,
-        turn,
-        "table_id = ? AND number = (SELECT MAX(number) FROM games WHERE table_id = ?)",
-        (table_id, table_id),
-    )
-
-
-#: The latest game of a table (params: table, table).
-_LATEST = "table_id = ? AND number = (SELECT MAX(number) FROM games WHERE table_id = ?)"
-#: Start the latest game of a table once no seat is open (params: now ×3, table ×3):
-#: its turn, stored while it waited for players, becomes a bot's or a timed human's.
-_START_IF_FULL = (
-    "UPDATE games SET turn_since = ?, lease_owner = NULL, lease_until = NULL,"
-    " turn_bot = (SELECT kind = 'bot' FROM seats WHERE table_id = games.table_id"
-    " AND seat = games.turn_seat),"
-    " turn_deadline = CASE (SELECT kind FROM seats WHERE table_id = games.table_id"
-    " AND seat = games.turn_seat) WHEN 'bot' THEN ?"
-    " WHEN 'human' THEN ? + (SELECT clock FROM tables WHERE id = games.table_id) END"
-    f" WHERE {_LATEST} AND finished = 0 AND turn_seat IS NOT NULL"
-    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = ? AND kind = 'open')"
-)
-#: The decision of the latest game, if its human seat is away: the sooner of its deadline and
-#: the end of the seat's allowed absence (params: table, table).
-_AWAY_DEADLINE = (
-    "UPDATE games SET turn_deadline = (SELECT MIN(d) FROM (SELECT games.turn_deadline AS d"
-    " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
-    " ON t.id = s.table_id WHERE s.table_id = games.table_id AND s.seat = games.turn_seat"
-    " AND s.kind = 'human'))"
-    f" WHERE {_LATEST} AND finished = 0 AND turn_bot = 0 AND turn_seat IS NOT NULL"
-    " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = games.table_id AND kind = 'open')"
-)
-#: A seat back: its decision's deadline is its clock's again (params: table, table, seat).
-_BACK_DEADLINE = (
-    "UPDATE games SET turn_deadline = turn_since"
-    " + (SELECT clock FROM tables WHERE id = games.table_id)"
-    f" WHERE {_LATEST} AND finished = 0 AND turn_bot = 0 AND turn_seat = ?"
-    " AND turn_deadline IS NOT NULL"
-)

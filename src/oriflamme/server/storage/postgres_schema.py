@@ -1,0 +1,169 @@
+"""The PostgreSQL store's schema and its migrations from older versions (see
+:mod:`.postgres`): created on first start, migrated under an advisory lock, so that two servers
+starting at once do it once; a newer schema than this server knows is refused before anything
+is written."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from .base import StoreError
+
+SCHEMA_VERSION = 5
+#: Any constant: the advisory lock key that serialises schema creation and migrations.
+MIGRATION_LOCK = 0x0F1F1A33E
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS oriflamme_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    creator_hash TEXT NOT NULL,
+    spectator_hash TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    origin TEXT NOT NULL DEFAULT '',
+    public BOOLEAN NOT NULL DEFAULT FALSE,
+    listed DOUBLE PRECISION,
+    closed BOOLEAN NOT NULL DEFAULT FALSE,
+    clock DOUBLE PRECISION,
+    absent_after DOUBLE PRECISION,
+    stand_in TEXT NOT NULL DEFAULT 'medium',
+    hints BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    level TEXT,
+    token_hash TEXT,
+    away_since DOUBLE PRECISION,
+    origin TEXT NOT NULL DEFAULT '',
+    joined DOUBLE PRECISION,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
+    finished BOOLEAN NOT NULL DEFAULT FALSE,
+    start TEXT,
+    turn_step INTEGER,
+    turn_seat INTEGER,
+    turn_bot BOOLEAN NOT NULL DEFAULT FALSE,
+    turn_since DOUBLE PRECISION,
+    turn_watched BOOLEAN NOT NULL DEFAULT FALSE,
+    lease_owner TEXT,
+    lease_until DOUBLE PRECISION,
+    turn_deadline DOUBLE PRECISION,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, game, idx),
+    FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
+);
+CREATE TABLE IF NOT EXISTS servers (
+    id TEXT PRIMARY KEY,
+    heartbeat DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS presence (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    server TEXT NOT NULL,
+    connections INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, server)
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    progress DOUBLE PRECISION NOT NULL DEFAULT 0,
+    steps TEXT NOT NULL DEFAULT '[]',
+    requested DOUBLE PRECISION NOT NULL,
+    lease_owner TEXT,
+    lease_until DOUBLE PRECISION,
+    PRIMARY KEY (table_id, game)
+);
+CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
+CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
+CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
+    WHERE turn_deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
+CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
+"""
+
+
+#: Version 2 had no turns, claims or presence (the new tables come with the schema). The turn
+#: of an unfinished game is unknown: it is marked as a bot decision at step -1, which a server
+#: claims, finds wrong and corrects (``set_turn``), playing it if a bot must move.
+MIGRATE_FROM_2 = """
+ALTER TABLE games ADD COLUMN turn_step INTEGER;
+ALTER TABLE games ADD COLUMN turn_seat INTEGER;
+ALTER TABLE games ADD COLUMN turn_bot BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN turn_since DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN lease_owner TEXT;
+ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN turn_watched BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+UPDATE games SET turn_step = -1, turn_bot = TRUE, turn_since = 0 WHERE NOT finished;
+"""
+#: Version 3 had no learning tables (hints) nor analyses (their table comes with the schema).
+MIGRATE_FROM_3 = "ALTER TABLE tables ADD COLUMN hints BOOLEAN NOT NULL DEFAULT FALSE;"
+#: Version 4 had no open seats, clocks or stand-ins: a bot decision was claimable at once
+#: (now: from its deadline, which for a bot is when its turn began).
+MIGRATE_FROM_4 = """
+ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN listed DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE tables ADD COLUMN clock DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN absent_after DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium';
+ALTER TABLE seats ADD COLUMN away_since DOUBLE PRECISION;
+ALTER TABLE seats ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+ALTER TABLE seats ADD COLUMN joined DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN turn_deadline DOUBLE PRECISION;
+UPDATE games SET turn_deadline = turn_since WHERE turn_bot;
+DROP INDEX IF EXISTS games_bot_turns;
+"""
+
+
+async def migrate(db: asyncpg.Connection) -> None:
+    """Create or migrate the schema on ``db``, inside the caller's transaction."""
+    await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+    exists = await db.fetchval("SELECT to_regclass('oriflamme_meta') IS NOT NULL")
+    found = 0
+    if exists:
+        value = await db.fetchval("SELECT value FROM oriflamme_meta WHERE key = 'schema_version'")
+        found = int(value) if value is not None else 0
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database has storage version {found}, newer than this server's "
+            f"({SCHEMA_VERSION}): upgrade oriflamme"
+        )
+    if found == SCHEMA_VERSION:
+        return
+    if found == 2:
+        await db.execute(MIGRATE_FROM_2)
+    if found in (2, 3):
+        await db.execute(MIGRATE_FROM_3)
+    if found in (2, 3, 4):
+        await db.execute(MIGRATE_FROM_4)
+    await db.execute(SCHEMA)
+    await db.execute(
+        "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"
+        " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        str(SCHEMA_VERSION),
+    )

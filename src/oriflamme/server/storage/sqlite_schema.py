@@ -1,0 +1,157 @@
+"""The SQLite store's schema and its migrations from older versions (see :mod:`.sqlite`): the
+version is SQLite's ``user_version``; a file with a newer schema than this server knows is
+refused before anything is written."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from .base import StoreError
+
+SCHEMA_VERSION = 5
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    creator_hash TEXT NOT NULL,
+    spectator_hash TEXT NOT NULL,
+    created REAL NOT NULL,
+    origin TEXT NOT NULL DEFAULT '',
+    public INTEGER NOT NULL DEFAULT 0,
+    listed REAL,
+    closed INTEGER NOT NULL DEFAULT 0,
+    clock REAL,
+    absent_after REAL,
+    stand_in TEXT NOT NULL DEFAULT 'medium',
+    hints INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    level TEXT,
+    token_hash TEXT,
+    away_since REAL,
+    origin TEXT NOT NULL DEFAULT '',
+    joined REAL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    start TEXT,
+    turn_step INTEGER,
+    turn_seat INTEGER,
+    turn_bot INTEGER NOT NULL DEFAULT 0,
+    turn_since REAL,
+    turn_watched INTEGER NOT NULL DEFAULT 0,
+    lease_owner TEXT,
+    lease_until REAL,
+    turn_deadline REAL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, game, idx),
+    FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
+);
+CREATE TABLE IF NOT EXISTS servers (
+    id TEXT PRIMARY KEY,
+    heartbeat REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS presence (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    server TEXT NOT NULL,
+    connections INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, server)
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0,
+    steps TEXT NOT NULL DEFAULT '[]',
+    requested REAL NOT NULL,
+    lease_owner TEXT,
+    lease_until REAL,
+    PRIMARY KEY (table_id, game)
+);
+CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
+    WHERE turn_deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
+CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
+"""
+
+#: Version 1 had no starting positions: every game was dealt from its seed.
+MIGRATE_FROM_1 = ["ALTER TABLE games ADD COLUMN start TEXT"]
+#: Version 2 had no turns, claims or presence (the new tables come with the schema). The turn
+#: of an unfinished game is unknown: it is marked as a bot decision at step -1, which a server
+#: claims, finds wrong and corrects (``set_turn``), playing it if a bot must move.
+MIGRATE_FROM_2 = [
+    "ALTER TABLE games ADD COLUMN turn_step INTEGER",
+    "ALTER TABLE games ADD COLUMN turn_seat INTEGER",
+    "ALTER TABLE games ADD COLUMN turn_bot INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN turn_since REAL",
+    "ALTER TABLE games ADD COLUMN lease_owner TEXT",
+    "ALTER TABLE games ADD COLUMN lease_until REAL",
+    "ALTER TABLE games ADD COLUMN turn_watched INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+    "UPDATE games SET turn_step = -1, turn_bot = 1, turn_since = 0 WHERE finished = 0",
+]
+
+#: Version 3 had no learning tables (hints) nor analyses (their table comes with the schema).
+MIGRATE_FROM_3 = ["ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0"]
+#: Version 4 had no open seats, clocks or stand-ins: a bot decision was claimable at once
+#: (now: from its deadline, which for a bot is when its turn began).
+MIGRATE_FROM_4 = [
+    "ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN listed REAL",
+    "ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN clock REAL",
+    "ALTER TABLE tables ADD COLUMN absent_after REAL",
+    "ALTER TABLE tables ADD COLUMN stand_in TEXT NOT NULL DEFAULT 'medium'",
+    "ALTER TABLE seats ADD COLUMN away_since REAL",
+    "ALTER TABLE seats ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE seats ADD COLUMN joined REAL",
+    "ALTER TABLE games ADD COLUMN turn_deadline REAL",
+    "UPDATE games SET turn_deadline = turn_since WHERE turn_bot = 1",
+    "DROP INDEX IF EXISTS games_bot_turns",
+]
+
+
+def migrate(db: sqlite3.Connection, path: str | Path) -> None:
+    """Create or migrate the schema of the database ``db`` (the file ``path``, for messages)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path}: storage version {version} is newer than this server's "
+            f"({SCHEMA_VERSION}): upgrade oriflamme"
+        )
+    if version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
+        raise StoreError(f"{path}: unknown storage version {version}")
+    migrations = (
+        (MIGRATE_FROM_1 if version == 1 else [])
+        + (MIGRATE_FROM_2 if version in (1, 2) else [])
+        + (MIGRATE_FROM_3 if version in (1, 2, 3) else [])
+        + (MIGRATE_FROM_4 if version in (1, 2, 3, 4) else [])
+    )
+    for statement in migrations:
+        db.execute(statement)
+    db.executescript(SCHEMA)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
