@@ -249,6 +249,27 @@ def test_simulate_figures_match_the_games_it_plays(capsys: pytest.CaptureFixture
     assert summary["mean_decisions"] == decisions / 4
 
 
+def test_simulate_in_several_processes_gives_the_same_summary(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--jobs N`` shares the games among N processes; the summary (shared victories
+    included) is the same as in one process, and the progress reaches every game."""
+    argv = ["simulate", "--players", "4", "--cards", "embrasement", "--games", "120", "--seed",
+            "5", "--json"]
+    summaries = []
+    for jobs in ("1", "2", "3"):
+        assert main([*argv, "--jobs", jobs]) == 0
+        captured = capsys.readouterr()
+        summary = json.loads(captured.out)
+        summary.pop("seconds")
+        summaries.append(summary)
+        assert "simulate: 120/120 games (100%)" in captured.err
+    assert summaries[0] == summaries[1] == summaries[2]
+    assert summaries[0]["tied_games"] > 0 and sum(summaries[0]["wins"]) == pytest.approx(120)
+    assert main([*argv, "--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
 def test_simulate_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", "--players", "4", "--cards", "embrasement", "--games", "3"]
     assert main(argv) == 0
@@ -516,7 +537,7 @@ def test_simulate_imports_only_what_it_uses() -> None:
         "assert main(['simulate', '--players', '3', '--games', '2', '--json']) == 0\n"
         "heavy = ['oriflamme.tournament', 'oriflamme.server', 'asyncio', 'rich',\n"
         "         'oriflamme.cli.play', 'oriflamme.cli.bench', 'numpy', 'matplotlib',\n"
-        "         'oriflamme.bots.ismcts', 'oriflamme.bots.evaluation']\n"
+        "         'oriflamme.bots.ismcts', 'oriflamme.bots.evaluation', 'multiprocessing']\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

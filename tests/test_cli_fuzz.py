@@ -36,6 +36,7 @@ COMMANDS: list[tuple[list[str], dict[str, list[str]]]] = [
         {"--players": ["0", "6"], "--seed": [str(2**64)], "--first-player": ["5"]},
     ),
     (["simulate", "--players", "3"], {"--games": ["0", "-0x1", "0.5"]}),
+    (["simulate", "--players", "3", "--games", "2"], {"--jobs": ["0", "257", "1.5"]}),
     (["bench"], {"--seconds": ["0", "3601", "1e400"]}),
     (
         ["tournament", "--bots", "random", "--games", "1"],

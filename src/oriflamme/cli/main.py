@@ -186,6 +186,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed of the first game; game i uses S+i (default 0)",
     )
     simulate.add_argument(
+        "--jobs",
+        type=whole(1, 256),
+        default=1,
+        metavar="N",
+        help="worker processes (default 1); the summary is the same for any N",
+    )
+    simulate.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
 
