@@ -127,7 +127,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 actions = self.game.legal_actions()
                 self._legal = dict(zip(self.codec.encode_all(actions, player), actions,
                                        strict=True))
-            mask[list(self._legal)] = 1
+            for index in self._legal:  # item by item: faster than NumPy's fancy indexing
+                mask[index] = 1  # for lists this short
         return mask
 
     def observe(self, agent: str) -> Observation:
