@@ -384,6 +384,29 @@ def test_pick_action_is_the_legal_action_at_that_index(seed: int) -> None:
         game.pick_action(lambda n: 0)
 
 
+@pytest.mark.parametrize("setup", [
+    {"players": 3},
+    {"players": 2, "cards": "embrasement"},
+    {"players": 2, "variant": "standard", "first_player": None},
+    {"players": 4, "edition": "first",
+     "cards": "soldier,spy,heir,lord,prince,queen,trap,felon,schemer,archer"},
+], ids=str)
+def test_configurations_and_games_survive_pickling(setup: dict[str, Any]) -> None:
+    """Process pools (``simulate --jobs``, tournaments, parallel search) pickle set-ups and
+    games; on the compiled build too (its frozen classes cannot be rebuilt field by field)."""
+    import pickle
+
+    config = GameConfig(**setup)
+    assert pickle.loads(pickle.dumps(config)) == config
+    game = Game.new(config, 4)
+    rng = random.Random(4)
+    for _ in range(12):
+        game.apply(game.random_action(rng))
+    again = pickle.loads(pickle.dumps(game))
+    assert again == game and again.history == game.history and again.config == config
+    assert again.observe(1) == game.observe(1)
+
+
 # -- doctests -------------------------------------------------------------------------------------
 def rules_modules() -> list[ModuleType]:
     names = [m.name for m in pkgutil.iter_modules(oriflamme.rules.__path__)]

@@ -134,6 +134,11 @@ class GameConfig:
             "first_player": self.first_player,
         }
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its JSON form: the compiled build cannot set a frozen instance's fields
+        # one by one, as unpickling field by field does (process pools pass configurations).
+        return (_config_from_dict, (self.to_dict(),))
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameConfig:
         if not isinstance(data, Mapping):
@@ -152,6 +157,10 @@ class GameConfig:
         _checked(players, parsed, variant, edition, first_player)
         return cls(players=players, cards=parsed, variant=variant, edition=edition,
                    first_player=first_player)
+
+
+def _config_from_dict(data: dict[str, Any]) -> GameConfig:
+    return GameConfig.from_dict(data)
 
 
 def _checked(
