@@ -32,7 +32,6 @@ import platform
 import random
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pyspiel
@@ -40,6 +39,7 @@ from open_spiel.python.observation import make_observation
 
 import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
 from oriflamme.api import Game, GameConfig
+from oriflamme.benchmark_envs import TRIALS, Loop, aec_loop, decisions_per_second
 from oriflamme.envs.encoding import Layout, ObservationEncoder
 from oriflamme.envs.pettingzoo import env as make_env
 from oriflamme.envs.pettingzoo import raw_env
@@ -50,10 +50,6 @@ SETUPS: dict[str, dict[str, Any]] = {
     "5p embrasement": {"players": 5, "cards": "embrasement"},
     "2p two-families base": {"players": 2, "cards": "base"},
 }
-TRIALS = 5
-
-#: Plays one game from a seed; returns its decisions and the seconds they took.
-Loop = Callable[[int], tuple[int, float]]
 
 
 def engine_loop(config: GameConfig, observe: bool, encode: bool = False) -> Loop:
@@ -109,41 +105,7 @@ def openspiel_loop(params: dict[str, Any], tensor: bool, deal: bool = True,
 
 
 def pettingzoo_loop(params: dict[str, Any], observe: bool, wrapped: bool) -> Loop:
-    env = make_env(**params) if wrapped else raw_env(**params)
-    rng = random.Random(1)
-
-    def play(seed: int) -> tuple[int, float]:
-        start = time.perf_counter()
-        env.reset(seed=seed)
-        n = 0
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last(observe)
-            if terminated or truncated:
-                env.step(None)
-                continue
-            mask = observation["action_mask"] if observe else env.action_mask(agent)
-            legal = mask.nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
-            n += 1
-        return n, time.perf_counter() - start
-
-    return play
-
-
-def decisions_per_second(loops: dict[str, Loop], seconds: float) -> dict[str, float]:
-    """For each loop, the fastest of :data:`TRIALS` trials of ``seconds / TRIALS`` each; the
-    trials of the loops alternate, so that a change of load on the machine hits them all."""
-    best = dict.fromkeys(loops, 0.0)
-    seed = 0
-    for _ in range(TRIALS):
-        for name, loop in loops.items():
-            decisions, timed = 0, 0.0
-            start = time.perf_counter()
-            while time.perf_counter() - start < seconds / TRIALS:
-                n, spent = loop(seed)
-                decisions, timed, seed = decisions + n, timed + spent, seed + 1
-            best[name] = max(best[name], decisions / timed)
-    return best
+    return aec_loop(make_env(**params) if wrapped else raw_env(**params), observe)
 
 
 def main() -> None:

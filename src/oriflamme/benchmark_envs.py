@@ -49,7 +49,12 @@ def openspiel_loop(params: dict[str, Any]) -> Loop:
 
     import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
 
-    game = pyspiel.load_game("python_oriflamme", params)
+    return spiel_loop(pyspiel.load_game("python_oriflamme", params))
+
+
+def spiel_loop(game: Any) -> Loop:
+    """Random games of the OpenSpiel ``game``, chance outcomes drawn with ``chance_outcomes()``
+    (timed, not counted as decisions)."""
     rng = random.Random(1)
 
     def play(seed: int) -> tuple[int, float]:
@@ -80,22 +85,7 @@ def openspiel_floor_loop() -> Loop:
     name = "python_protocol_floor"
     if name not in pyspiel.registered_names():
         _register_openspiel_floor(name)
-    game = pyspiel.load_game(name)
-    rng = random.Random(1)
-
-    def play(seed: int) -> tuple[int, float]:
-        start = time.perf_counter()
-        state = game.new_initial_state()
-        n = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                raise AssertionError("the floor game has no chance nodes")
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            n += 1
-        return n, time.perf_counter() - start
-
-    return play
+    return spiel_loop(pyspiel.load_game(name))
 
 
 def _register_openspiel_floor(name: str) -> None:
@@ -199,24 +189,7 @@ def pettingzoo_floor_loop() -> Loop:
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
 
-    env = FloorEnv()
-    rng = random.Random(1)
-
-    def play(seed: int) -> tuple[int, float]:
-        start = time.perf_counter()
-        env.reset(seed=seed)
-        n = 0
-        for agent in env.agent_iter():
-            _, _, terminated, truncated, _ = env.last(False)
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = env.action_mask(agent).nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
-            n += 1
-        return n, time.perf_counter() - start
-
-    return play
+    return aec_loop(FloorEnv(), observe=False)
 
 
 def pettingzoo_loop(params: dict[str, Any], observe: bool) -> Loop:
@@ -224,7 +197,12 @@ def pettingzoo_loop(params: dict[str, Any], observe: bool) -> Loop:
     observation vector and its action mask, else only the mask (``action_mask()``)."""
     from .envs.pettingzoo import raw_env
 
-    env = raw_env(**params)
+    return aec_loop(raw_env(**params), observe)
+
+
+def aec_loop(env: Any, observe: bool) -> Loop:
+    """Random games of the AEC environment ``env``: ``last(observe)`` then ``step()``, the
+    mask taken from the observation or, without one, from ``env.action_mask(agent)``."""
     rng = random.Random(1)
 
     def play(seed: int) -> tuple[int, float]:
