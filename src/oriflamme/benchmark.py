@@ -35,23 +35,11 @@ def measure_playouts(
     trial (the least disturbed by other work on the machine), with the median beside them.
     """
     rng = random.Random(seed)
-    games = decisions = 0
-    rates: list[tuple[float, float]] = []
-    for _ in range(trials):
-        trial_games = trial_decisions = 0
-        start = time.perf_counter()
-        deadline = start + seconds / trials
-        while True:
-            for _ in range(20):
-                trial_decisions += Game.new(config, seed + games, log=False).playout(rng)
-                trial_games += 1
-                games += 1
-            if time.perf_counter() >= deadline:
-                break
-        elapsed = time.perf_counter() - start
-        rates.append((trial_games / elapsed, trial_decisions / elapsed))
-        decisions += trial_decisions
-    rates.sort()
+
+    def play(game_seed: int) -> int:
+        return Game.new(config, game_seed, log=False).playout(rng)
+
+    rates, games, decisions = _trials(play, seed, seconds, trials, batch=20)
     best, median = rates[-1], rates[len(rates) // 2]
     return {
         "games": games,
@@ -69,6 +57,27 @@ def measure_loop(
     check=False)`` (what search code does, where :meth:`Game.playout` does not fit): games/s and
     decisions/s of the fastest trial, as :func:`measure_playouts`."""
     rng = random.Random(seed)
+
+    def play(game_seed: int) -> int:
+        game = Game.new(config, game_seed, log=False)
+        n = 0
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))], check=False)
+            n += 1
+        return n
+
+    rates = _trials(play, seed, seconds, trials, batch=10)[0]
+    best = rates[-1]
+    return {"games_per_s": round(best[0], 1), "decisions_per_s": round(best[1], 1)}
+
+
+def _trials(
+    play: Callable[[int], int], seed: int, seconds: float, trials: int, batch: int
+) -> tuple[list[tuple[float, float]], int, int]:
+    """Games ``play(seed + i)`` (each returns its decisions) in ``trials`` timed trials of
+    ``seconds / trials``, ``batch`` games between looks at the clock: the (games/s,
+    decisions/s) of each trial, slowest first, and the games and decisions in all."""
     games = decisions = 0
     rates: list[tuple[float, float]] = []
     for _ in range(trials):
@@ -76,12 +85,8 @@ def measure_loop(
         start = time.perf_counter()
         deadline = start + seconds / trials
         while True:
-            for _ in range(10):
-                game = Game.new(config, seed + games, log=False)
-                while not game.is_over:
-                    legal = game.legal_actions()
-                    game.apply(legal[rng.randrange(len(legal))], check=False)
-                    trial_decisions += 1
+            for _ in range(batch):
+                trial_decisions += play(seed + games)
                 trial_games += 1
                 games += 1
             if time.perf_counter() >= deadline:
@@ -90,8 +95,7 @@ def measure_loop(
         rates.append((trial_games / elapsed, trial_decisions / elapsed))
         decisions += trial_decisions
     rates.sort()
-    best = rates[-1]
-    return {"games_per_s": round(best[0], 1), "decisions_per_s": round(best[1], 1)}
+    return rates, games, decisions
 
 
 def measure_copy(config: GameConfig, samples: int = 5000, seed: int = 0) -> float:
