@@ -234,10 +234,52 @@ def test_a_bot_that_picks_by_position_plays_the_same_games(config: dict[str, Any
     assert picks_by_position(make_bot("medium", 0)) is None
     for seed in range(3):
         picked, listed = new_game(**config, seed=seed), new_game(**config, seed=seed)
+        stepped = new_game(**config, seed=seed)
         players = picked.config.players
+        # Every seat picks and no callback: the whole loop runs in the rules (play_by_position).
         play_game(picked, {p: RandomBot(seed * 10 + p) for p in range(players)})
         play_game(listed, {p: ActingRandomBot(seed * 10 + p) for p in range(players)})
-        assert picked.history == listed.history and picked.result() == listed.result()
+        # With a callback the runner asks move by move (pick_action).
+        steps: list[int] = []
+
+        def count_step(game: Game, player: int, action: Action, steps: list[int] = steps) -> None:
+            steps.append(player)
+
+        play_game(stepped, {p: RandomBot(seed * 10 + p) for p in range(players)},
+                  on_step=count_step)
+        assert picked.is_over
+        assert picked.history == listed.history == stepped.history
+        assert picked.result() == listed.result() == stepped.result()
+        assert len(steps) == len(picked.history)
+
+
+class LateBadPickBot(RandomBot):
+    """Picks at random, then out of range at its ``fail_at``-th decision."""
+
+    def __init__(self, seed: int, fail_at: int) -> None:
+        super().__init__(seed)
+        self.fail_at, self.calls = fail_at, 0
+
+    def pick(self, count: int) -> int:
+        self.calls += 1
+        return count if self.calls == self.fail_at else super().pick(count)
+
+
+def test_a_bad_pick_in_a_whole_game_names_its_bot_and_stops_there() -> None:
+    """Issue #13: when every seat picks by position the loop runs in the rules; a pick out of
+    range is still a BotError naming the bot and its player, and the game stays at that
+    decision with the moves before it played (the same as move by move)."""
+    game, reference = new_game(players=3, seed=4), new_game(players=3, seed=4)
+    bots = {0: RandomBot(1), 1: LateBadPickBot(2, fail_at=5), 2: RandomBot(3)}
+    with pytest.raises(BotError, match="bot 'random' \\(player 1\\) picked no legal action"):
+        play_game(game, bots)
+    assert game.current_player == 1 and not game.is_over and len(game.history) > 4
+    again = {0: RandomBot(1), 1: LateBadPickBot(2, fail_at=5), 2: RandomBot(3)}
+    with pytest.raises(BotError, match="\\(player 1\\)"):
+        play_game(reference, again, on_step=lambda *_: None)
+    assert game.position() == reference.position() and game.history == reference.history
+    with pytest.raises(ValueError, match="one pick per player"):
+        new_game(players=3, seed=4).play_by_position([RandomBot(0).pick])
 
 
 @pytest.mark.parametrize("answer", [-1, 7, 99, 1.5, "0", None])

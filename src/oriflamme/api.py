@@ -46,7 +46,7 @@ from .rules.engine import (
     state_from_deal,
 )
 from .rules.observe import events_for, observe
-from .rules.playout import random_action, random_playout
+from .rules.playout import pick_playout, random_action, random_playout
 from .rules.records import (
     REPLAY_FORMAT,
     SAVE_FORMAT,
@@ -101,6 +101,7 @@ __all__ = [
 
 
 _CARD_TYPES = len(CardType)  # their values are 0 .. _CARD_TYPES - 1
+_CARD_TYPE_OF = tuple(CardType)  # by value
 
 
 def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
@@ -320,6 +321,24 @@ class Game:
         """
         return pick_legal(self._state, pick)
 
+    def play_by_position(self, picks: Sequence[Callable[[int], int]]) -> int:
+        """Play to the end, each player's decisions taken by ``picks[player]`` as in
+        :meth:`pick_action` (bots that choose by position alone: the loop runs in the rules);
+        return how many actions were played. ``IndexError`` if a pick is out of range: that
+        decision is left pending, the actions before it stay played.
+
+        >>> import random
+        >>> game = new_game(players=3, seed=2)
+        >>> rngs = [random.Random(seat) for seat in range(3)]
+        >>> moves = game.play_by_position([rng.randrange for rng in rngs])
+        >>> game.is_over and moves == len(game.history)
+        True
+        """
+        if len(picks) != self.config.players:
+            raise ValueError(f"play_by_position needs one pick per player"
+                             f" ({self.config.players}), not {len(picks)}")
+        return pick_playout(self._state, picks, self._history)
+
     def random_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action, drawn with ``rng`` (fast: no option list)."""
         if self.is_over:
@@ -360,6 +379,16 @@ class Game:
         if found < 0:
             raise ValueError(f"no card {ref!r} in this game")
         return found
+
+    def card_types(self) -> tuple[CardType, ...]:
+        """The type of every card, by id: omniscient, like :meth:`position` (a player's own
+        view is :meth:`observe`). Cheap: for statistics over finished games.
+
+        >>> game = new_game(3, seed=1)
+        >>> game.card_types()[game.card("red:soldier")]
+        <CardType.SOLDIER: 1>
+        """
+        return tuple(_CARD_TYPE_OF[t] for t in self._state.card_type)
 
     # -- records ------------------------------------------------------------------------
     def position(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ end. The caller passes the random generator: the rules keep no random state of t
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from .abilities import (
     ABILITIES,
@@ -27,7 +28,9 @@ from .engine import (
     REVEAL_OR_LEAVE,
     TARGETS,
     apply_unchecked,
+    current_player,
     legal_actions,
+    pick_legal,
     placement_targets,
 )
 from .state import HAND, N_ZONES, OVER, State
@@ -84,6 +87,25 @@ def random_playout(s: State, rng: random.Random, history: list[Action] | None = 
     n = 0
     while s.phase != OVER:
         action = random_action(s, rng)
+        apply_unchecked(s, action)
+        if history is not None:
+            history.append(action)
+        n += 1
+    return n
+
+
+def pick_playout(
+    s: State, picks: Sequence[Callable[[int], int]], history: list[Action] | None = None
+) -> int:
+    """Play to the end, each decision taken by ``picks[player]``, which is given the number of
+    legal options and returns the index of its choice (as :func:`pick_legal`); return how many
+    actions were played, appended to ``history`` if given. An index out of range raises
+    ``IndexError`` at that decision, which is left pending (what was played before stays)."""
+    n = 0
+    while s.phase != OVER:
+        player = current_player(s)
+        assert player is not None
+        action = pick_legal(s, picks[player])
         apply_unchecked(s, action)
         if history is not None:
             history.append(action)

@@ -85,7 +85,7 @@ class CardCounts:
 
 def count_cards(game: Game) -> CardCounts:
     """Card-type statistics of a finished game (see the module docstring)."""
-    type_of = {card: ref.partition(":")[2] for ref, card in game.position()["ids"].items()}
+    type_of = [t.slug for t in game.card_types()]
     counts = CardCounts()
     for e in game.events(None):
         kind = e["kind"]
