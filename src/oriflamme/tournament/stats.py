@@ -6,10 +6,12 @@ players evenly matched bots all have a win share near 1/P. Confidence intervals 
 intervals at 95% on the win share (shared wins enter as fractions; seats of one game are
 treated as independent, which they are not quite when a bot holds several of them).
 
-Ratings use openskill's Plackett-Luce model, one update per game in game order, each seat a
-team of one ranked by the game's result: score first, then the tie-break (cards controlled in
-the Queue, R-END-1); seats equal on both are tied. A bot holding several seats of a game is
-rated once per seat from its rating before the game, and moves by the mean of those updates.
+Ratings use the Plackett-Luce model of Weng and Lin as openskill computes it with its default
+parameters (:mod:`.rating`), one update per game in game order, each seat a player ranked by the
+game's result: score first, then the tie-break (cards controlled in the Queue, R-END-1); seats
+equal on both are tied. A bot holding several seats of a game is rated once per seat from its
+rating before the game, and moves by the mean of those updates (its sigma becomes the mean of
+the seats' new sigmas).
 """
 
 from __future__ import annotations
@@ -19,10 +21,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from openskill.models import PlackettLuce
-
 from oriflamme.api import CardType, Result, card_name
 
+from .rating import Rating, rate
 from .schedule import Settings
 from .worker import UNKNOWN, GameRecord
 
@@ -61,22 +62,30 @@ def ranks(record: GameRecord) -> list[int]:
     """Each seat's place (1 = best) by score then tie-break; equal seats share a place."""
     o = record.outcome
     keys = list(zip(o.scores, o.queue_cards, strict=True))
-    return [1 + sum(other > key for other in keys) for key in keys]
+    best_first = sorted(keys, reverse=True)
+    # 1 + the number of seats strictly ahead = 1 + the first position of the key, best first.
+    return [1 + best_first.index(key) for key in keys]
 
 
 def ratings(n_bots: int, records: Sequence[GameRecord]) -> list[dict[str, float]]:
     """Plackett-Luce ratings of the bots (mu, sigma, ordinal = mu - 3 sigma), in list order."""
-    model = PlackettLuce()
-    current = [model.rating() for _ in range(n_bots)]
+    current = [Rating()] * n_bots
     for record in sorted(records, key=lambda r: r.index):
-        teams = [[model.rating(mu=current[b].mu, sigma=current[b].sigma)] for b in record.lineup]
-        rated = model.rate(teams, ranks=[float(r) for r in ranks(record)])
-        for bot in set(record.lineup):
-            seats = [s for s, b in enumerate(record.lineup) if b == bot]
-            mu = current[bot].mu + sum(rated[s][0].mu - current[bot].mu for s in seats) / len(seats)
-            sigma = sum(rated[s][0].sigma for s in seats) / len(seats)
-            current[bot] = model.rating(mu=mu, sigma=sigma)
-    return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in current]
+        lineup = record.lineup
+        rated = rate([current[b] for b in lineup], ranks(record))
+        if len(set(lineup)) == len(lineup):
+            for bot, new in zip(lineup, rated, strict=True):
+                current[bot] = new
+            continue
+        seats_of: dict[int, list[int]] = {}
+        for seat, bot in enumerate(lineup):
+            seats_of.setdefault(bot, []).append(seat)
+        for bot, seats in seats_of.items():
+            old = current[bot]
+            mu = old.mu + sum(rated[s].mu - old.mu for s in seats) / len(seats)
+            sigma = sum(rated[s].sigma for s in seats) / len(seats)
+            current[bot] = Rating(mu, sigma)
+    return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in current]
 
 
 def bot_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str, Any]]:
@@ -118,9 +127,10 @@ def bot_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str
 def seat_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str, Any]]:
     """Per seat (0 places first in round 1): win share with its interval and mean score."""
     n = len(records)
+    shares = [win_shares(r) for r in records]
     rows = []
     for seat in range(settings.players):
-        wins = sum(win_shares(r)[seat] for r in records)
+        wins = sum(s[seat] for s in shares)
         points = sum(r.outcome.scores[seat] for r in records)
         low, high = wilson_interval(wins, n)
         rows.append(
