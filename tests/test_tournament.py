@@ -14,9 +14,10 @@ import logging
 import math
 import sys
 import time
+import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
@@ -35,16 +36,19 @@ from oriflamme.tournament import (
     GameRecord,
     Settings,
     build_results,
+    charts,
     lineups,
     milliseconds,
     plan,
     play,
+    report,
     schedule,
     stats,
     summarise,
     wilson_interval,
     write_report,
 )
+from oriflamme.tournament.report import results_json
 from oriflamme.tournament.stats import ranks, ratings
 from oriflamme.tournament.worker import CardCounts, Outcome, TimedBot, play_measured
 from scenarios import setup
@@ -441,21 +445,23 @@ def test_report_files(tmp_path: Path) -> None:
         [
             "results.json",
             "report.md",
-            "win_share.png",
-            "rating.png",
-            "seats.png",
-            "card_influence.png",
+            "win_share.svg",
+            "rating.svg",
+            "seats.svg",
+            "card_influence.svg",
         ]
     )
     for path in written:
-        if path.suffix == ".png":
-            assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        if path.suffix == ".svg":
+            _svg(path.read_text(encoding="utf-8"))
     data = json.loads((tmp_path / "results.json").read_text())
+    assert data == json.loads(json.dumps(results))
     assert data["format"] == "oriflamme-tournament"
     assert len(data["records"]) == data["games"] == 4
     assert data["settings"]["rotation"] == [["random", FIRST], [FIRST, "random"]]
     report = (tmp_path / "report.md").read_text()
-    assert "| `random` | 4 | 4 |" in report and "![Seats](seats.png)" in report
+    assert "| `random` | 4 | 4 |" in report and "![Seats](seats.svg)" in report
+    assert ".png" not in report
 
 
 def test_cli_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -570,7 +576,9 @@ def test_cli_ray_missing(
     assert "the ray backend needs Ray: pip install 'oriflamme[ray]'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("module", [schedule, stats, tournament], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [schedule, stats, tournament, charts, report], ids=lambda m: m.__name__
+)
 def test_doctests(module: ModuleType) -> None:
     failed, attempted = doctest.testmod(module, report=False)
     assert attempted > 0 and failed == 0
@@ -634,7 +642,8 @@ def test_a_bot_that_never_wins_still_gets_its_report(
     assert main(argv) == 0
     results = json.loads(capsys.readouterr().out)
     assert any(b["wins"] in (0, b["seats"]) for b in results["bots"])  # the edge case was met
-    assert (out / "win_share.png").read_bytes()[:4] == b"\x89PNG"
+    shares = _svg((out / "win_share.svg").read_text(encoding="utf-8"))
+    assert len(_marks(shares, "bar")) == len(results["bots"])
 
 
 def test_an_existing_report_is_not_overwritten_and_an_interrupted_run_leaves_nothing(
@@ -676,3 +685,274 @@ def test_the_command_line_offers_the_backends_of_the_package() -> None:
     from oriflamme.cli.tournament import BACKEND_CHOICES
 
     assert BACKEND_CHOICES == tournament.BACKENDS
+
+
+# -- issue #13: SVG charts without a plotting library, results.json written faster -------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+ODD = 'evil <&> "bot"'
+
+
+def _svg(text: str) -> ET.Element:
+    """A chart parsed: standalone SVG with its size."""
+    root = ET.fromstring(text.encode("utf-8"))
+    assert root.tag == f"{SVG}svg"
+    width, height = float(root.attrib["width"]), float(root.attrib["height"])
+    assert root.attrib["viewBox"] == f"0 0 {width:g} {height:g}" and width > 0 and height > 0
+    assert "nan" not in text and "inf" not in text
+    return root
+
+
+def _marks(root: ET.Element, kind: str) -> list[ET.Element]:
+    return [e for e in root.iter() if e.get("class") == kind]
+
+
+def _tip(mark: ET.Element) -> str:
+    title = mark.find(f"{SVG}title")
+    assert title is not None and title.text
+    return title.text
+
+
+def _texts(root: ET.Element, kind: str | None = None) -> list[str]:
+    return [
+        "".join(e.itertext())
+        for e in root.iter(f"{SVG}text")
+        if kind is None or e.get("class") == kind
+    ]
+
+
+def _path_ys(mark: ET.Element) -> list[float]:
+    """The y of each point of an error bar's path (``Mx yVy2M...h..``)."""
+    d = mark.attrib["d"]
+    first, vertical = d[1:].split("V", 1)
+    return [float(first.split()[1]), float(vertical.split("M", 1)[0])]
+
+
+def _chart_results(
+    bots: Sequence[tuple[str, float, float, float]],
+    influence: Sequence[tuple[str, float]] = (("Heir", 6.2), ("Spy", 0.5), ("Lord", 3.0)),
+    players: int = 3,
+) -> dict[str, Any]:
+    """What ``charts`` reads: bots as (name, win share, μ, σ), card types as (name, value)."""
+
+    def interval(share: float) -> list[float]:
+        return [max(0.0, share - 0.05), min(1.0, share + 0.07)]
+
+    return {
+        "settings": {"config": {"players": players}},
+        "bots": [
+            {
+                "bot": name,
+                "win_share": share,
+                "win_share_ci95": interval(share),
+                "rating": {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma},
+            }
+            for name, share, mu, sigma in bots
+        ],
+        "seats": [
+            {"seat": s, "win_share": 0.3 + 0.05 * s, "win_share_ci95": interval(0.3 + 0.05 * s)}
+            for s in range(players)
+        ],
+        "card_types": [{"name": name, "influence_per_game": v} for name, v in influence],
+    }
+
+
+BOTS = [
+    ("random", 0.1, 18.0, 2.0),
+    ("ismcts:iterations=200 #2", 0.45, 31.5, 1.5),
+    (ODD, 0.25, 25.0, 3.0),
+    ("greedy", 0.2, -4.2, 2.5),
+]
+
+
+def _draw(tmp_path: Path, results: dict[str, Any]) -> dict[str, ET.Element]:
+    paths = report.charts(results, tmp_path)
+    assert sorted(p.name for p in paths) == sorted(report.CHARTS)
+    return {p.name: _svg(p.read_text(encoding="utf-8")) for p in paths}
+
+
+def test_the_win_share_chart_draws_the_shares_faithfully(tmp_path: Path) -> None:
+    root = _draw(tmp_path, _chart_results(BOTS))["win_share.svg"]
+    bars = sorted(_marks(root, "bar"), key=lambda e: float(e.attrib["x"]))
+    assert len(bars) == len(BOTS)
+    heights = [float(b.attrib["height"]) for b in bars]
+    pixels = heights[1] / 0.45  # per unit of share, from the tallest bar
+    for (name, share, _, _), bar, height in zip(BOTS, bars, heights, strict=True):
+        assert height == pytest.approx(pixels * share, abs=0.02)
+        low, high = max(0.0, share - 0.05), min(1.0, share + 0.07)
+        assert _tip(bar) == f"{name}: {100 * share:.1f}% ({100 * low:.1f}% – {100 * high:.1f}%)"
+    bottom = float(bars[0].attrib["y"]) + heights[0]
+    errors = _marks(root, "error")
+    assert len(errors) == len(BOTS)
+    for (_, share, _, _), error in zip(BOTS, errors, strict=True):
+        top, foot = sorted(_path_ys(error))
+        assert (bottom - foot) / pixels == pytest.approx(max(0.0, share - 0.05), abs=1e-3)
+        assert (bottom - top) / pixels == pytest.approx(share + 0.07, abs=1e-3)
+    (even,) = _marks(root, "reference")
+    assert even.attrib["y1"] == even.attrib["y2"]
+    assert (bottom - float(even.attrib["y1"])) / pixels == pytest.approx(1 / 3, abs=1e-3)
+    assert "even (33.3%)" in _texts(root) and _tip(even) == "even (33.3%)"
+    assert _texts(root, "tick") == ["0%", "20%", "40%", "60%", "80%", "100%"]
+    labels = ["".join(t.split()) for t in _texts(root, "category")]
+    assert labels == ["".join(name.split()) for name, *_ in BOTS]
+    text = (tmp_path / "win_share.svg").read_text(encoding="utf-8")
+    assert ODD not in text and "evil &lt;&amp;&gt; &quot;bot&quot;" in text
+
+
+def test_the_rating_chart_places_the_points_by_rating(tmp_path: Path) -> None:
+    root = _draw(tmp_path, _chart_results(BOTS))["rating.svg"]
+    points = _marks(root, "point")
+    ordinals = _marks(root, "ordinal")
+    assert len(points) == len(ordinals) == len(_marks(root, "error")) == len(BOTS)
+    ys = [float(p.attrib["cy"]) for p in points]
+    mus = [mu for _, _, mu, _ in BOTS]
+    assert sorted(range(len(BOTS)), key=lambda i: ys[i]) == sorted(
+        range(len(BOTS)), key=lambda i: -mus[i]
+    )
+    # The ticks are round, cover every value and place the points on their scale.
+    grid = [float(g.attrib["y1"]) for g in _marks(root, "grid")]
+    ticks = [float(t.replace("−", "-")) for t in _texts(root, "tick")]
+    steps = {round(b - a, 9) for a, b in pairwise(ticks)}
+    assert len(steps) == 1 and steps.pop() in (1, 2, 2.5, 5, 10, 20, 25, 50)
+    assert ticks[0] <= min(mu - 3 * s for *_, mu, s in BOTS)
+    assert ticks[-1] >= max(mu + s for *_, mu, s in BOTS)
+
+    def y(v: float) -> float:
+        return grid[0] + (grid[-1] - grid[0]) * (v - ticks[0]) / (ticks[-1] - ticks[0])
+
+    for (name, _, mu, sigma), point, ordinal in zip(BOTS, points, ordinals, strict=True):
+        assert float(point.attrib["cy"]) == pytest.approx(y(mu), abs=0.02)
+        assert _tip(point) == f"{name}: μ ± σ = {mu:.2f} ± {sigma:.2f}"
+        assert _tip(ordinal) == f"{name}: ordinal μ − 3σ = {mu - 3 * sigma:.2f}"
+        assert ordinal.attrib["d"].startswith("M")
+    for (_, _, mu, sigma), error in zip(BOTS, _marks(root, "error"), strict=True):
+        assert sorted(_path_ys(error)) == pytest.approx(sorted([y(mu - sigma), y(mu + sigma)]),
+                                                         abs=0.02)
+    assert "μ ± σ" in _texts(root) and "ordinal μ − 3σ" in _texts(root)
+
+
+def test_the_card_chart_has_one_bar_per_card_type_largest_on_top(tmp_path: Path) -> None:
+    influence = [("Heir", 6.2), ("Spy", 0.5), ("Lord", 3.0), ("Royal Decree", 0.0)]
+    root = _draw(tmp_path, _chart_results(BOTS, influence))["card_influence.svg"]
+    bars = _marks(root, "bar")
+    assert len(bars) == len(influence)
+    top_down = sorted(bars, key=lambda b: float(b.attrib["y"]))
+    expected = sorted(influence, key=lambda c: -c[1])
+    assert [_tip(b) for b in top_down] == [f"{name}: {v:.2f}" for name, v in expected]
+    widths = [float(b.attrib["width"]) for b in top_down]
+    for (_, value), width in zip(expected, widths, strict=True):
+        assert width == pytest.approx(widths[0] * value / 6.2, abs=0.02)
+    labels = sorted(_marks(root, "category"), key=lambda t: float(t.attrib["y"]))
+    assert [t.text for t in labels] == [name for name, _ in expected]
+
+
+def test_charts_of_flat_negative_and_empty_figures(tmp_path: Path) -> None:
+    """All ratings equal with σ = 0, shares 0 and 1, no Influence at all, a negative value."""
+    flat = _chart_results(
+        [("a", 0.0, 25.0, 0.0), ("b", 1.0, 25.0, 0.0)], [("Heir", 0.0), ("Spy", 0.0)], 2
+    )
+    drawn = _draw(tmp_path, flat)
+    assert [float(b.attrib["width"]) for b in _marks(drawn["card_influence.svg"], "bar")] == [0, 0]
+    heights = [float(b.attrib["height"]) for b in _marks(drawn["win_share.svg"], "bar")]
+    assert heights[0] == 0 and heights[1] > 0
+    ys = {p.attrib["cy"] for p in _marks(drawn["rating.svg"], "point")}
+    assert len(ys) == 1 and len(_texts(drawn["rating.svg"], "tick")) >= 2
+    negative = _chart_results(
+        [("a", 0.5, -12.0, 4.0), ("b", 0.5, -3.0, 1.0)], [("Heir", -1.5), ("Spy", 2.0)], 2
+    )
+    drawn = _draw(tmp_path, negative)
+    spy, heir = sorted(
+        _marks(drawn["card_influence.svg"], "bar"), key=lambda b: float(b.attrib["y"])
+    )
+    assert _tip(spy) == "Spy: 2.00" and _tip(heir) == "Heir: -1.50"
+    zero = float(spy.attrib["x"])  # Spy's bar starts at zero, Heir's ends there
+    assert float(heir.attrib["x"]) + float(heir.attrib["width"]) == pytest.approx(zero)
+    assert float(heir.attrib["width"]) == pytest.approx(float(spy.attrib["width"]) * 1.5 / 2)
+    assert any(t.startswith("−") for t in _texts(drawn["rating.svg"], "tick"))
+
+
+def test_long_and_many_bot_names_stay_readable(tmp_path: Path) -> None:
+    """Wrapped on lines, or turned, never wider than the slot; the chart widens with the bots."""
+    few = _draw(tmp_path, _chart_results(BOTS[:2]))["win_share.svg"]
+    many_bots = [(f"ismcts:iterations={100 * i},c=0.{i} #{i}", 0.1, 20.0, 1.0) for i in range(9)]
+    many = _draw(tmp_path, _chart_results(many_bots))["win_share.svg"]
+    assert float(many.attrib["width"]) > float(few.attrib["width"]) + 300
+    wrapped = next(e for e in few.iter(f"{SVG}text") if e.get("class") == "category"
+                   and "iterations" in "".join(e.itertext()))
+    assert [t.text for t in wrapped] == ["ismcts:", "iterations=200 #2"]
+    assert all(1 <= len(list(t)) <= 3 for t in _marks(many, "category"))
+    xs = [float(b.attrib["x"]) for b in _marks(many, "bar")]
+    assert min(xs) > 0 and all(b > a for a, b in pairwise(xs))
+    unbreakable = [("random", 0.3, 25.0, 1.0), ("x" * 30, 0.3, 25.0, 1.0)]
+    turned = _marks(_draw(tmp_path, _chart_results(unbreakable))["rating.svg"], "category")
+    assert [t.text for t in turned] == ["random", "x" * 30]
+    assert all(t.attrib["transform"].startswith("rotate(-40 ") for t in turned)
+    assert all(t.attrib["text-anchor"] == "end" for t in turned)
+
+
+@given(low=st.floats(-1e6, 1e6), span=st.floats(0, 1e6), count=st.integers(2, 10))
+def test_nice_ticks_cover_the_range_in_round_steps(low: float, span: float, count: int) -> None:
+    high = low + span
+    ticks = charts.nice_ticks(low, high, count)
+    steps = [b - a for a, b in pairwise(ticks)]
+    slack = 1e-6 * steps[0]  # floating-point noise, far below a pixel
+    assert ticks[0] <= low + slack and ticks[-1] >= high - slack
+    assert 3 <= len(ticks) <= 2 * count + 3
+    assert max(steps) - min(steps) <= 1e-6 * steps[0] + 1e-14 * max(map(abs, ticks))
+    mantissa = steps[0] / 10 ** math.floor(math.log10(steps[0]))
+    assert any(mantissa == pytest.approx(m) for m in (1, 2, 2.5, 5, 10))
+
+
+def test_escape_keeps_any_name_valid_xml() -> None:
+    name = 'a<b>&"c"\x00\x1b é'
+    root = ET.fromstring(f"<t>{charts.escape(name)}</t>")
+    assert root.text == 'a<b>&"c"\ufffd\ufffd é'
+
+
+@pytest.mark.parametrize(
+    "records",
+    [
+        [],
+        [{"index": 0, "bots": [ODD, "\n\\ \u2028 é"], "scores": [1, 2], "x": 1.5e-7}],
+        [{"index": i, "cards": {"influence": {"spy": i}}, "winners": [], "n": None}
+         for i in range(3)],
+    ],
+    ids=["none", "odd strings", "three"],
+)
+def test_results_json_is_json_with_one_line_per_record(records: list[dict[str, Any]]) -> None:
+    results = {"format": "oriflamme-tournament", "settings": {"bots": [ODD, "b"]},
+               "games": len(records), "records": records}
+    text = results_json(results)
+    assert json.loads(text) == results and text.endswith("}\n")
+    lines = text.splitlines()
+    assert text.startswith(json.dumps({k: v for k, v in results.items() if k != "records"},
+                                      indent=1)[:-2] + ",\n")
+    body = lines[lines.index(' "records": [') + 1 : -2] if records else []
+    assert [json.loads(line.strip().rstrip(",")) for line in body] == records
+    assert json.loads(results_json({"records": records})) == {"records": records}
+    assert json.loads(results_json({"games": 0})) == {"games": 0}
+
+
+def test_reports_do_not_import_matplotlib(tmp_path: Path) -> None:
+    """Issue #13: importing matplotlib alone took 0.45 s; the report needs no plotting library.
+    A fresh interpreter writes a whole report."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "import oriflamme.tournament.report as report\n"
+        "from oriflamme.tournament import Settings, build_results, plan, play\n"
+        "settings = Settings(bots=('random',), players=3, games=3, seed=1)\n"
+        "laid_out = plan(settings)\n"
+        "run = {'command': 't', 'started': 'now', 'seconds': 0.1, 'backend': 'local', 'jobs': 1}\n"
+        "results = build_results(settings, laid_out, play(laid_out), run)\n"
+        "written = report.write_report(results, Path(sys.argv[1]))\n"
+        "print(len(written), sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.split(maxsplit=1) == ["6", "[]\n"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".svg") == sorted(
+        report.CHARTS
+    )

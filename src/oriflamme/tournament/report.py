@@ -1,28 +1,28 @@
-"""The tournament's outputs: ``results.json``, ``report.md`` and PNG charts (matplotlib, no
-display needed: figures are drawn with the Agg canvas, without pyplot)."""
+"""The tournament's outputs: ``results.json``, ``report.md`` and four SVG charts, drawn by
+:mod:`oriflamme.tournament.charts` without a plotting library (matplotlib's import and drawing
+took longer than a tournament of random bots plays: issue #13)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from oriflamme import __version__
 
+from . import charts as svg
+from .charts import percent
 from .schedule import Plan, Settings
 from .stats import summarise
 from .worker import GameRecord
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
 RESULTS_FORMAT = "oriflamme-tournament"
 CHARTS = {
-    "win_share.png": "Win share per bot, with its 95% interval",
-    "rating.png": "Rating per bot",
-    "seats.png": "Win share per seat",
-    "card_influence.png": "Influence earned per game, by card type",
+    "win_share.svg": "Win share per bot, with its 95% interval",
+    "rating.svg": "Rating per bot",
+    "seats.svg": "Win share per seat",
+    "card_influence.svg": "Influence earned per game, by card type",
 }
 
 
@@ -58,10 +58,6 @@ def milliseconds(seconds: float) -> str:
     if ms >= 100:
         return f"{ms:,.0f}"
     return f"{ms:.2g}" if ms < 1 else f"{ms:.1f}"
-
-
-def percent(x: float) -> str:
-    return f"{100 * x:.1f}%"
 
 
 def _table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -119,7 +115,7 @@ def markdown(results: dict[str, Any]) -> str:
             for b in results["bots"]
         ],
     )
-    lines += ["", "![Win share](win_share.png) ![Rating](rating.png)", "", "## Seats", ""]
+    lines += ["", "![Win share](win_share.svg) ![Rating](rating.svg)", "", "## Seats", ""]
     lines += _table(
         ["Seat", "Win share", "95% interval", "Mean score"],
         [
@@ -132,7 +128,7 @@ def markdown(results: dict[str, Any]) -> str:
             for s in results["seats"]
         ],
     )
-    lines += ["", "![Seats](seats.png)", "", "## Card types (per game)", ""]
+    lines += ["", "![Seats](seats.svg)", "", "## Card types (per game)", ""]
     lines += _table(
         ["Card", "Influence earned", "Revealed", "Eliminated", "Left face down"],
         [
@@ -148,7 +144,7 @@ def markdown(results: dict[str, Any]) -> str:
     )
     lines += [
         "",
-        "![Influence per card type](card_influence.png)",
+        "![Influence per card type](card_influence.svg)",
         "",
         "## What the figures mean",
         "",
@@ -168,85 +164,81 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _bar_chart(
-    labels: Sequence[str],
-    values: Sequence[float],
-    intervals: Sequence[Sequence[float]],
-    title: str,
-    even: float,
-) -> Figure:
-    fig = _figure(figsize=(max(4.0, 1.2 * len(labels) + 2), 4))
-    ax = fig.add_subplot()
-    below = [max(0.0, v - lo) for v, (lo, _) in zip(values, intervals, strict=True)]
-    above = [max(0.0, hi - v) for v, (_, hi) in zip(values, intervals, strict=True)]
-    ax.bar(labels, values, yerr=[below, above], capsize=6, color="tab:blue")
-    ax.axhline(even, color="grey", linestyle="--", label=f"even ({percent(even)})")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("win share")
-    ax.set_title(title)
-    ax.legend()
-    return fig
-
-
 def charts(results: dict[str, Any], out: Path) -> list[Path]:
     """Draw the charts of ``CHARTS`` into ``out``; return their paths."""
-    even = 1 / results["settings"]["config"]["players"]
-    bots = results["bots"]
-    figures: dict[str, Figure] = {}
-    figures["win_share.png"] = _bar_chart(
-        [b["bot"] for b in bots],
-        [b["win_share"] for b in bots],
-        [b["win_share_ci95"] for b in bots],
-        CHARTS["win_share.png"],
-        even,
-    )
-    seats = results["seats"]
-    figures["seats.png"] = _bar_chart(
-        [f"seat {s['seat']}" for s in seats],
-        [s["win_share"] for s in seats],
-        [s["win_share_ci95"] for s in seats],
-        CHARTS["seats.png"],
-        even,
-    )
-    fig = _figure(figsize=(max(4.0, 1.2 * len(bots) + 2), 4))
-    ax = fig.add_subplot()
-    names = [b["bot"] for b in bots]
-    ax.errorbar(
-        names, [b["rating"]["mu"] for b in bots], yerr=[b["rating"]["sigma"] for b in bots],
-        fmt="o", capsize=6, label="μ ± σ",
-    )
-    ax.scatter(names, [b["rating"]["ordinal"] for b in bots], marker="x", label="ordinal μ − 3σ")
-    ax.set_xlim(-0.5, len(bots) - 0.5)
-    ax.set_ylabel("rating")
-    ax.set_title(CHARTS["rating.png"])
-    ax.legend()
-    figures["rating.png"] = fig
+    even: float = 1 / results["settings"]["config"]["players"]
+    even_label = f"even ({percent(even)})"
+    bots, seats = results["bots"], results["seats"]
     cards = sorted(results["card_types"], key=lambda c: c["influence_per_game"])
-    fig = _figure(figsize=(6, 0.35 * len(cards) + 1.5))
-    ax = fig.add_subplot()
-    ax.barh([c["name"] for c in cards], [c["influence_per_game"] for c in cards], color="tab:red")
-    ax.set_xlabel("Influence per game")
-    ax.set_title(CHARTS["card_influence.png"])
-    figures["card_influence.png"] = fig
+    drawn = {
+        "win_share.svg": svg.share_chart(
+            [b["bot"] for b in bots],
+            [b["win_share"] for b in bots],
+            [b["win_share_ci95"] for b in bots],
+            title=CHARTS["win_share.svg"],
+            axis_label="win share",
+            reference=even,
+            reference_label=even_label,
+        ),
+        "rating.svg": svg.rating_chart(
+            [b["bot"] for b in bots],
+            [b["rating"]["mu"] for b in bots],
+            [b["rating"]["sigma"] for b in bots],
+            [b["rating"]["ordinal"] for b in bots],
+            title=CHARTS["rating.svg"],
+        ),
+        "seats.svg": svg.share_chart(
+            [f"seat {s['seat']}" for s in seats],
+            [s["win_share"] for s in seats],
+            [s["win_share_ci95"] for s in seats],
+            title=CHARTS["seats.svg"],
+            axis_label="win share",
+            reference=even,
+            reference_label=even_label,
+        ),
+        "card_influence.svg": svg.bar_chart(
+            [c["name"] for c in cards],
+            [c["influence_per_game"] for c in cards],
+            title=CHARTS["card_influence.svg"],
+            axis_label="Influence per game",
+        ),
+    }
     paths = []
-    for name, figure in figures.items():
+    for name, text in drawn.items():
         path = out / name
-        figure.savefig(path, dpi=100)
+        path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def results_json(results: dict[str, Any]) -> str:
+    """``results`` as JSON text: indented, except that each game record holds one line.
+
+    ``json.dumps`` with an indent runs the pure-Python encoder (0.15 s for 3000 games); one
+    record per line lets the C encoder write the records, and keeps the file readable.
+    ``json.loads`` gives ``results`` back.
+
+    >>> print(results_json({"games": 2, "records": [{"seed": 1}, {"seed": 2}]}), end="")
+    {
+     "games": 2,
+     "records": [
+      {"seed":1},
+      {"seed":2}
+     ]
+    }
+    """
+    records = results.get("records")
+    if not isinstance(records, list):
+        return json.dumps(results, indent=1) + "\n"
+    rest = json.dumps({k: v for k, v in results.items() if k != "records"}, indent=1)
+    lines = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in records)
+    spliced = f' "records": [\n{lines}\n ]' if records else ' "records": []'
+    return ("{\n" if rest == "{}" else rest[:-2] + ",\n") + spliced + "\n}\n"
 
 
 def write_report(results: dict[str, Any], out: Path) -> list[Path]:
     """Write ``results.json``, ``report.md`` and the charts into ``out`` (which must exist)."""
     written = [out / "results.json", out / "report.md"]
-    written[0].write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    written[0].write_text(results_json(results), encoding="utf-8")
     written[1].write_text(markdown(results), encoding="utf-8")
     return written + charts(results, out)
-
-
-def _figure(figsize: tuple[float, float]) -> Figure:
-    """A new chart. matplotlib is imported here, when a report draws one: importing it takes
-    about 0.3 s, which every ``oriflamme`` command would otherwise pay at start-up."""
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=figsize)
