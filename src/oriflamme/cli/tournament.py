@@ -22,7 +22,7 @@ BACKEND_CHOICES = ("local", "ray")
 
 DESCRIPTION = """\
 Play bots against each other and report win shares with 95% intervals, mean scores, time per
-decision, openskill ratings, the seat effect and per-card-type statistics.
+decision, Plackett-Luce ratings, the seat effect and per-card-type statistics.
 
 Seats are rotated so that every bot takes every seat equally often. With B bots and P players:
 if B <= P, B lineups where seat s of lineup r is bot (r + s) mod B (B == P: the P cyclic

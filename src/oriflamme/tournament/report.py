@@ -153,8 +153,9 @@ def markdown(results: dict[str, Any]) -> str:
         " *Seats* counts seat-games (a bot may hold several seats of a game), *Games* the games"
         " it took part in.",
         "- *95% interval*: the Wilson score interval of the win share.",
-        "- *Rating*: openskill Plackett-Luce, updated game by game from the ranking (score, then"
-        " cards controlled in the Queue; equal on both is a tie). Ordinal = μ − 3σ.",
+        "- *Rating*: Plackett-Luce (Weng-Lin, as openskill computes it), updated game by game"
+        " from the ranking (score, then cards controlled in the Queue; equal on both is a tie)."
+        " Ordinal = μ − 3σ.",
         "- *Seats*: seat 0 places first in round 1, the first player moves on each round.",
         "- *Card types*: Influence gained or stolen credited to the card that earned it; cards"
         " revealed and eliminated during the game; cards still face down in the Queue at the"
