@@ -58,6 +58,7 @@ from .rules.records import (
     state_from_save,
 )
 from .rules.state import OVER, State
+from .rules.tally import CardTally, card_tally
 from .rules.texts import (
     CARD_TEXTS,
     FAMILY_COLOURS,
@@ -80,6 +81,7 @@ __all__ = [
     "Action",
     "ActionError",
     "ActionKind",
+    "CardTally",
     "CardType",
     "ConfigError",
     "Decision",
@@ -389,6 +391,21 @@ class Game:
         <CardType.SOLDIER: 1>
         """
         return tuple(_CARD_TYPE_OF[t] for t in self._state.card_type)
+
+    def card_tally(self) -> CardTally:
+        """What each card type did so far: Influence earned (credited to the card an event
+        names as its source), cards revealed, eliminated and left face down in the Queue, as
+        lists by :class:`CardType` value. Omniscient like :meth:`position`; ``ValueError`` for
+        a game without a log (``log=False``).
+
+        >>> import random
+        >>> game = new_game(3, seed=1)
+        >>> _ = game.playout(random.Random(1))
+        >>> tally = game.card_tally()
+        >>> tally.influence[CardType.SOLDIER], tally.eliminated[CardType.HEIR]
+        (2, 1)
+        """
+        return card_tally(self._state)
 
     # -- records ------------------------------------------------------------------------
     def position(self) -> dict[str, Any]:

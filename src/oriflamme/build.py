@@ -31,6 +31,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "oriflamme.rules.playout",
     "oriflamme.rules.records",
     "oriflamme.rules.state",
+    "oriflamme.rules.tally",
     "oriflamme.rules.texts",
     "oriflamme.search",
     "oriflamme.bots.evaluation",

@@ -1,13 +1,10 @@
 """Playing one tournament game and extracting its statistics.
 
 The bots play through :func:`oriflamme.bots.runner.play_game`, so each sees only its own
-observation. Statistics come from the public event log (``game.events(None)``), split by action,
-and, once the game is over, from the final position, which tells the type of every card.
-
-Influence earned is credited to card types: a GAINED event to the type of its ``card`` (the
-source of the gain: the acting card, a revealed card's tokens, an eliminated Ambush, or an
-eliminated Queen, whose bonus goes to the eliminator);
-a STOLE event likewise to its ``card`` (the Spy, a Shapeshifter copying it, or the Trap).
+observation. The card-type statistics are the finished game's :meth:`Game.card_tally`: Influence
+earned, credited to the type of the card each GAINED or STOLE event names as its source (the
+acting card, a revealed card's tokens, an eliminated Ambush or Queen, the Spy, a Shapeshifter
+copying it, the Trap), cards revealed and eliminated, and cards left face down in the Queue.
 Influence lost is not counted.
 """
 
@@ -19,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from oriflamme.api import Action, Game, new_game
+from oriflamme.api import Action, CardType, Game, new_game
 from oriflamme.bots import Bot, make_bot, needs_observation, play_game
 from oriflamme.bots.base import Pick, picks_by_position
 
@@ -27,6 +24,7 @@ from .schedule import GameJob
 
 #: The key of Influence whose source card is not known (never expected with this engine).
 UNKNOWN = "unknown"
+_SLUGS = tuple(t.slug for t in CardType)
 
 
 class GameFailed(RuntimeError):
@@ -84,22 +82,21 @@ class CardCounts:
 
 
 def count_cards(game: Game) -> CardCounts:
-    """Card-type statistics of a finished game (see the module docstring)."""
-    type_of = [t.slug for t in game.card_types()]
+    """Card-type statistics of a finished game (see the module docstring), by slug; types
+    with nothing to count are left out."""
+    tally = game.card_tally()
     counts = CardCounts()
-    for e in game.events(None):
-        kind = e["kind"]
-        if kind == "revealed":
-            counts.revealed[type_of[e["card"]]] += 1
-        elif kind == "eliminated":
-            counts.eliminated[type_of[e["card"]]] += 1
-        elif kind in ("gained", "stole"):
-            source = e["card"]
-            counts.influence[type_of[source] if source is not None else UNKNOWN] += e["amount"]
-    for stack in game.observe(None)["queue"]:
-        for entry in stack:
-            if not entry["face_up"]:
-                counts.hidden[type_of[entry["id"]]] += 1
+    for counter, by_type in (
+        (counts.influence, tally.influence),
+        (counts.revealed, tally.revealed),
+        (counts.eliminated, tally.eliminated),
+        (counts.hidden, tally.hidden),
+    ):
+        for t, n in enumerate(by_type):
+            if n:
+                counter[_SLUGS[t]] = n
+    if tally.unknown_influence:
+        counts.influence[UNKNOWN] = tally.unknown_influence
     return counts
 
 
