@@ -12,6 +12,7 @@ _AMBUSH = CardType.AMBUSH
 _TRAP = CardType.TRAP
 _PRINCE = CardType.PRINCE
 _TWIN = CardType.TWIN
+_new = tuple.__new__  # Event(...) through its NamedTuple constructor costs twice as much
 
 
 def log(
@@ -24,7 +25,7 @@ def log(
     amount: int = 0,
 ) -> None:
     if s.log is not None:
-        s.log.append(Event(kind, s.round, player, card, card_type, other, amount))
+        s.log.append(_new(Event, (kind, s.round, player, card, card_type, other, amount)))
 
 
 def public_type(s: State, card: int) -> int:

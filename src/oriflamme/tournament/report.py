@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from oriflamme import __version__
 
 from . import charts as svg
@@ -216,8 +218,8 @@ def results_json(results: dict[str, Any]) -> str:
     """``results`` as JSON text: indented, except that each game record holds one line.
 
     ``json.dumps`` with an indent runs the pure-Python encoder (0.15 s for 3000 games); one
-    record per line lets the C encoder write the records, and keeps the file readable.
-    ``json.loads`` gives ``results`` back.
+    record per line lets orjson write the records (0.06 s with ``json.dumps``, 6 ms with
+    orjson), and keeps the file readable. ``json.loads`` gives ``results`` back.
 
     >>> print(results_json({"games": 2, "records": [{"seed": 1}, {"seed": 2}]}), end="")
     {
@@ -232,9 +234,16 @@ def results_json(results: dict[str, Any]) -> str:
     if not isinstance(records, list):
         return json.dumps(results, indent=1) + "\n"
     rest = json.dumps({k: v for k, v in results.items() if k != "records"}, indent=1)
-    lines = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in records)
+    lines = ",\n".join("  " + _record_line(r) for r in records)
     spliced = f' "records": [\n{lines}\n ]' if records else ' "records": []'
     return ("{\n" if rest == "{}" else rest[:-2] + ",\n") + spliced + "\n}\n"
+
+
+def _record_line(record: Any) -> str:
+    """One record as compact JSON, in ASCII like ``json.dumps`` (orjson writes other
+    characters as they are, and some, such as U+2028, split lines for some readers)."""
+    line = orjson.dumps(record).decode()
+    return line if line.isascii() else json.dumps(record, separators=(",", ":"))
 
 
 def write_report(results: dict[str, Any], out: Path) -> list[Path]:
