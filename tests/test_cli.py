@@ -545,3 +545,25 @@ def test_simulate_imports_only_what_it_uses() -> None:
     summary, imported = done.stdout.strip().splitlines()
     assert json.loads(summary)["games"] == 2
     assert imported == "[]"
+
+
+def test_a_tournament_in_one_process_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """Issue #13: a short tournament in this process (``--jobs 1``) with ``--json`` starts
+    without rich, a process pool, the server or a plotting library; its JSON is the results."""
+    import subprocess
+
+    out = tmp_path / "t"
+    code = (
+        "import sys\n"
+        "from oriflamme.cli.main import main\n"
+        "assert main(['tournament', '--bots', 'random,random', '--games', '4', '--jobs', '1',\n"
+        f"             '--out', {str(out)!r}, '--json']) == 0\n"
+        "heavy = ['rich', 'multiprocessing', 'concurrent.futures', 'logging', 'asyncio',\n"
+        "         'oriflamme.server', 'matplotlib', 'numpy', 'oriflamme.bots.ismcts']\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    results, imported = done.stdout.strip().splitlines()
+    assert json.loads(results) == json.loads((out / "results.json").read_text())
+    assert imported == "[]"

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from oriflamme.tournament import (
     BackendError,
@@ -21,6 +17,7 @@ from oriflamme.tournament import (
     Settings,
     SettingsError,
     build_results,
+    compact_json,
     milliseconds,
     plan,
     play,
@@ -29,6 +26,10 @@ from oriflamme.tournament import (
 
 from .common import CliError, progress
 from .tournament import command_line, prepare_out
+
+if TYPE_CHECKING:  # rich is imported when tables are printed: --json needs none of it
+    from rich.console import Console
+    from rich.table import Table
 
 
 def play_with_progress(laid_out: Plan, args: argparse.Namespace) -> list[GameRecord]:
@@ -39,7 +40,6 @@ def play_with_progress(laid_out: Plan, args: argparse.Namespace) -> list[GameRec
 
 def run(args: argparse.Namespace, console: Console | None = None) -> int:
     """``oriflamme tournament``: plan, play, report."""
-    console = console or Console()
     settings = Settings(
         bots=tuple(spec.strip() for spec in args.bots.split(",")),
         players=args.players,
@@ -89,8 +89,14 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     except OSError as exc:
         raise CliError(f"cannot write the report into {out}: {exc.strerror}") from None
     if args.json:
-        console.out(json.dumps(results), highlight=False)
+        if console is None:  # plain print: JSON needs no rich
+            print(compact_json(results))
+        else:
+            console.out(compact_json(results), highlight=False)
         return 0
+    from rich.console import Console
+
+    console = console or Console()
     console.print(bots_table(results))
     console.print(seats_table(results))
     console.print(
@@ -103,6 +109,8 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
 
 def bots_table(results: dict[str, Any]) -> Table:
     """Per bot: seats, win share with its interval, mean score, time, rating."""
+    from rich.table import Table
+
     table = Table(title=f"{results['games']} games; Win: win share per seat played")
     for i, heading in enumerate(
         ("Bot", "Seats", "Win", "95% CI", "Score", "ms/dec", "μ", "σ", "μ−3σ")
@@ -127,6 +135,8 @@ def bots_table(results: dict[str, Any]) -> Table:
 
 def seats_table(results: dict[str, Any]) -> Table:
     """Per seat: win share with its interval and mean score (seat 0 places first)."""
+    from rich.table import Table
+
     table = Table(title="Seats (seat 0 places first)")
     for heading in ("Seat", "Win share", "95% CI", "Score"):
         table.add_column(heading, justify="right")

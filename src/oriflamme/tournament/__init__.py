@@ -10,7 +10,7 @@ See docs/tournaments.md.
 """
 
 from .backends import BACKENDS, BackendError, play
-from .report import build_results, milliseconds, write_report
+from .report import build_results, compact_json, milliseconds, write_report
 from .schedule import GameJob, Plan, Settings, SettingsError, lineups, plan
 from .stats import summarise, wilson_interval
 from .worker import GameFailed, GameRecord
@@ -25,6 +25,7 @@ __all__ = [
     "Settings",
     "SettingsError",
     "build_results",
+    "compact_json",
     "lineups",
     "milliseconds",
     "plan",

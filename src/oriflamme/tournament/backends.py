@@ -8,15 +8,15 @@ number of workers, only the timings do.
 from __future__ import annotations
 
 import importlib
-import logging
-import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .schedule import GameJob, Plan, SettingsError
 from .worker import GameFailed, GameRecord, play_batch, play_one
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 BACKENDS = ("local", "ray")
 #: Called with the number of games just finished.
@@ -45,6 +45,11 @@ def run_local(
         for job in jobs:
             records.extend(_reported([play_one(job)], on_done))
         return records
+    # A process pool (and logging, for Ray) is imported only when used: a tournament in one
+    # process starts faster without them.
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     # Forked workers inherit the bots registered at run time (e.g. by a script or a test);
     # elsewhere (macOS, Windows) the workers know the bots their imports register.
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
@@ -76,6 +81,8 @@ def run_ray(
         raise BackendError(
             "the ray backend needs Ray: pip install 'oriflamme[ray]' (or 'ray[default]')"
         ) from None
+    import logging
+
     started = not ray.is_initialized()
     if started:
         try:
