@@ -362,3 +362,35 @@ def test_bots_docstring_examples() -> None:
     for module in (base, catalog, levels):
         failed, attempted = run_doctests(module)
         assert attempted > 0 and failed == 0, module.__name__
+
+
+def test_a_spec_read_once_follows_the_registry() -> None:
+    """make_bot remembers the specs it has read (issue #13: a bot per seat per game), but a
+    bot registered again under the same name is the new one, and a bad spec stays an error."""
+    made: list[tuple[str, int, dict[str, str]]] = []
+
+    def first(seed: int, options: Mapping[str, str]) -> Bot:
+        made.append(("first", seed, dict(options)))
+        return RandomBot(seed)
+
+    def second(seed: int, options: Mapping[str, str]) -> Bot:
+        made.append(("second", seed, dict(options)))
+        return RandomBot(seed)
+
+    register_bot("cached-test", first, "test", options=("depth",))
+    try:
+        make_bot("cached-test:depth=2", 1)
+        make_bot("cached-test:depth=2", 2)
+        unregister_bot("cached-test")
+        register_bot("cached-test", second, "test", options=("depth",))
+        make_bot("cached-test:depth=2", 3)
+        assert made == [("first", 1, {"depth": "2"}), ("first", 2, {"depth": "2"}),
+                        ("second", 3, {"depth": "2"})]
+        unregister_bot("cached-test")
+        with pytest.raises(BotSpecError, match="unknown bot 'cached-test'"):
+            make_bot("cached-test:depth=2", 4)
+        for _ in range(2):
+            with pytest.raises(BotSpecError, match="does not take option"):
+                make_bot("random:depth=3", 1)
+    finally:
+        unregister_bot("cached-test")

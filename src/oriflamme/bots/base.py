@@ -133,8 +133,24 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip().lower(), options
 
 
+#: Specs already read, with the registry entry they were checked against: tournaments and
+#: simulations make the same few bots for every game.
+_READ_SPECS: dict[str, tuple[BotEntry, dict[str, str]]] = {}
+
+
 def make_bot(spec: str, seed: int) -> Bot:
     """Build the bot a spec names; raises :class:`BotSpecError` listing what is known."""
+    read = _READ_SPECS.get(spec)
+    if read is not None and _REGISTRY.get(read[0].name) is read[0]:
+        return read[0].factory(seed, dict(read[1]))
+    entry, options = _read_spec(spec)
+    if len(_READ_SPECS) < 256:
+        _READ_SPECS[spec] = (entry, dict(options))
+    return entry.factory(seed, options)
+
+
+def _read_spec(spec: str) -> tuple[BotEntry, dict[str, str]]:
+    """The registry entry and the options of a spec, checked."""
     name, options = parse_spec(spec)
     entry = _REGISTRY.get(name)
     if entry is None:
@@ -152,7 +168,7 @@ def make_bot(spec: str, seed: int) -> Bot:
         raise BotSpecError(
             f"bot {name!r} does not take option(s) {', '.join(unknown)} (it takes {allowed})"
         )
-    return entry.factory(seed, options)
+    return entry, options
 
 
 # -- parsing the options of a spec, with clear errors ----------------------------------------
