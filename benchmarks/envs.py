@@ -30,7 +30,6 @@ from __future__ import annotations
 import os
 import platform
 import random
-import sys
 import time
 from typing import Any
 
@@ -39,6 +38,7 @@ from open_spiel.python.observation import make_observation
 
 import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
 from oriflamme.api import Game, GameConfig
+from oriflamme.benchmark import seconds_argument
 from oriflamme.benchmark_envs import TRIALS, Loop, aec_loop, decisions_per_second
 from oriflamme.envs.encoding import Layout, ObservationEncoder
 from oriflamme.envs.pettingzoo import env as make_env
@@ -109,7 +109,7 @@ def pettingzoo_loop(params: dict[str, Any], observe: bool, wrapped: bool) -> Loo
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    seconds = seconds_argument(5.0, __doc__)
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, {seconds} s"
           f" per figure (fastest of {TRIALS} trials); load average"
           f" {os.getloadavg()[0]:.2f}")

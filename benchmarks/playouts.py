@@ -6,13 +6,12 @@ Run: ``python benchmarks/playouts.py [SECONDS]`` (the same figures as ``oriflamm
 from __future__ import annotations
 
 import platform
-import sys
 
-from oriflamme.benchmark import run
+from oriflamme.benchmark import run, seconds_argument
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    seconds = seconds_argument(3.0, __doc__)
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, {seconds} s each")
     print("games/s and decisions/s: fastest of 5 trials; median games/s beside them")
     print(

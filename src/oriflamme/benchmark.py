@@ -6,6 +6,7 @@ measures the cost of copying a mid-game state (search bots copy millions of them
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from collections.abc import Callable
@@ -24,6 +25,18 @@ SETUPS: tuple[tuple[str, GameConfig], ...] = (
     ("2p 2-family base", GameConfig(players=2, cards="base")),
     ("2p 2-family embrasement", GameConfig(players=2, cards="embrasement")),
 )
+
+
+def seconds_argument(default: float, doc: str | None) -> float:
+    """The optional SECONDS (time per figure) of a benchmark script's command line, a positive
+    number; ``--help`` describes the script from the first paragraph of ``doc``."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("seconds", nargs="?", type=float, default=default,
+                        help=f"time per figure, in seconds (default {default:g})")
+    seconds: float = parser.parse_args().seconds
+    if not seconds > 0:
+        parser.error(f"SECONDS must be a positive number, not {seconds:g}")
+    return seconds
 
 
 def measure_playouts(
