@@ -17,7 +17,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from oriflamme.api import Action, Game, new_game
+from oriflamme.api import Action, GameConfig
+from oriflamme.benchmark_search import search_positions
 from oriflamme.bots import IsmctsBot, make_bot
 
 DEFAULT_BOTS = "easy,medium,hard,expert"
@@ -27,28 +28,10 @@ WIDTHS = (9, 10, 8, 8, 9)
 
 
 def positions(players: int, cards: str, count: int, seed: int) -> list[Position]:
-    """``count`` decisions with a choice, as (observation, legal actions), from greedy self-play."""
-    found: list[Position] = []
-    game_seed = seed
-    while len(found) < count:
-        game = new_game(players=players, cards=cards, seed=game_seed)
-        bots = [make_bot("greedy", seed=game_seed * 8 + p) for p in range(players)]
-        kept = _play_and_collect(game, bots)
-        step = max(1, len(kept) // max(1, count // 4))  # about a quarter of the sample per game
-        found.extend(kept[::step])
-        game_seed += 1
-    return found[:count]
-
-
-def _play_and_collect(game: Game, bots: Sequence[Any]) -> list[Position]:
-    kept = []
-    while (decision := game.decision()) is not None:
-        legal = game.legal_actions()
-        observation = game.observe(decision.player)
-        if len(legal) > 1:
-            kept.append((observation, legal))
-        game.apply(bots[decision.player].act(observation, legal))
-    return kept
+    """``count`` decisions with a choice, as (observation, legal actions), from greedy
+    self-play: about a quarter of the sample per game."""
+    config = GameConfig(players=players, cards=cards, first_player=0)
+    return search_positions(config, count, seed, per_game=count // 4)
 
 
 def measure(spec: str, sample: Sequence[Position]) -> dict[str, Any]:

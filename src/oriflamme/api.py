@@ -103,7 +103,6 @@ __all__ = [
 
 
 _CARD_TYPES = len(CardType)  # their values are 0 .. _CARD_TYPES - 1
-_CARD_TYPE_OF = tuple(CardType)  # by value
 
 
 def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
@@ -381,16 +380,6 @@ class Game:
         if found < 0:
             raise ValueError(f"no card {ref!r} in this game")
         return found
-
-    def card_types(self) -> tuple[CardType, ...]:
-        """The type of every card, by id: omniscient, like :meth:`position` (a player's own
-        view is :meth:`observe`). Cheap: for statistics over finished games.
-
-        >>> game = new_game(3, seed=1)
-        >>> game.card_types()[game.card("red:soldier")]
-        <CardType.SOLDIER: 1>
-        """
-        return tuple(_CARD_TYPE_OF[t] for t in self._state.card_type)
 
     def card_tally(self) -> CardTally:
         """What each card type did so far: Influence earned (credited to the card an event

@@ -34,10 +34,10 @@ def measure_simulate(config: GameConfig, seconds: float, seed: int = 0) -> dict[
             "decisions_per_s": round(decisions / elapsed, 1)}
 
 
-def search_positions(config: GameConfig, count: int, seed: int = 0) -> list[
+def search_positions(config: GameConfig, count: int, seed: int = 0, per_game: int = 4) -> list[
         tuple[dict[str, Any], list[Action]]]:
     """``count`` decisions with a choice (observation, legal actions) from greedy self-play,
-    spread over each game."""
+    about ``per_game`` from each game, spread over it (early, middle and late positions)."""
     found: list[tuple[dict[str, Any], list[Action]]] = []
     game_seed = seed
     while len(found) < count:
@@ -51,7 +51,7 @@ def search_positions(config: GameConfig, count: int, seed: int = 0) -> list[
                 kept.append((observation, legal))
             action = bots[decision.player].act(observation, tuple(legal))
             game.apply(action)
-        found.extend(kept[:: max(1, len(kept) // 4)])
+        found.extend(kept[:: max(1, len(kept) // max(1, per_game))])
         game_seed += 1
     return found[:count]
 

@@ -24,6 +24,7 @@ RED = "#d62728"
 INK = "#222222"
 MUTED = "#777777"
 GRID = "#e4e4e4"
+ZERO_LINE = "#b0b0b0"  # the grid line at zero, inside an axis that spans negative values
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 SIZE = 12
 TITLE_SIZE = 14
@@ -261,8 +262,8 @@ def _y_axis(
     step = ticks[1] - ticks[0]
     for t in ticks:
         y = _scale(t, ticks[0], ticks[-1], PLOT_TOP + PLOT_HEIGHT, PLOT_TOP)
-        colour = "#b0b0b0" if t == 0 and t != ticks[0] else GRID
-        drawing.line(left, y, right, y, stroke=colour, stroke_width=1, class_="grid")
+        drawing.line(left, y, right, y, stroke=_grid_colour(t, ticks), stroke_width=1,
+                     class_="grid")
         drawing.text(left - 6, y + 4, _tick_text(t, step, percent), text_anchor="end",
                      class_="tick")
     middle = PLOT_TOP + PLOT_HEIGHT / 2
@@ -299,15 +300,41 @@ def _title_room(title: str) -> float:
     return 1.1 * text_width(title, TITLE_SIZE) + 24
 
 
-def _category_plot(
-    labels: Sequence[str], ticks: Sequence[float], percent: bool
-) -> tuple[_Categories, float, float]:
-    """The x layout of a chart with one slot per category: its labels, the plot's left edge
-    and its slot width (at least 340 pixels in all, growing with the number of categories)."""
-    categories = _Categories.layout(labels)
-    slot = max(len(labels) * categories.slot, 340.0) / max(len(labels), 1)
-    left = max(36 + _tick_room(ticks, percent), categories.margin(slot))
-    return categories, left, slot
+class _CategoryPlot:
+    """A chart with one slot per category along the bottom and a value axis up the side (the
+    share and rating charts): the layout, the axis and the frame; the chart adds its marks to
+    ``drawing``. The plot is at least 340 pixels wide, growing with the number of categories."""
+
+    def __init__(
+        self, labels: Sequence[str], ticks: Sequence[float], percent: bool, axis_label: str
+    ) -> None:
+        self.categories = _Categories.layout(labels)
+        self.slot = max(len(labels) * self.categories.slot, 340.0) / max(len(labels), 1)
+        self.left = max(36 + _tick_room(ticks, percent), self.categories.margin(self.slot))
+        self.right = self.left + self.slot * max(len(labels), 1)
+        self.bottom = PLOT_TOP + PLOT_HEIGHT
+        self.drawing = _Drawing()
+        _y_axis(self.drawing, ticks, self.left, self.right, axis_label, percent)
+
+    def centre(self, i: int) -> float:
+        """The x of category ``i``'s slot centre."""
+        return self.left + (i + 0.5) * self.slot
+
+    def finish(self, legend: Sequence[tuple[str, str]], title: str) -> str:
+        """The SVG text: the marks added, then the frame, the category labels, the legend
+        and the title."""
+        drawing = self.drawing
+        drawing.parts.append(_frame(self.left, self.right, PLOT_TOP, self.bottom))
+        self.categories.draw(drawing, self.left, self.slot, self.bottom)
+        drawing.legend(self.right, legend)
+        width = max(self.right + 20, _title_room(title))
+        drawing.title(title, width)
+        return drawing.svg(width, self.bottom + self.categories.depth + 8, title)
+
+
+def _grid_colour(tick: float, ticks: Sequence[float]) -> str:
+    """A grid line's colour: darker at zero when zero is inside the axis."""
+    return ZERO_LINE if tick == 0 and tick != ticks[0] else GRID
 
 
 def share_chart(
@@ -316,34 +343,26 @@ def share_chart(
 ) -> str:
     """Vertical bars of shares (axis 0 to 100%), each with its interval as an error bar, and a
     dashed reference line named in the legend (the even share)."""
-    ticks = nice_ticks(0.0, 1.0, 5)
-    categories, left, slot = _category_plot(labels, ticks, True)
-    right = left + slot * max(len(labels), 1)
-    bottom = PLOT_TOP + PLOT_HEIGHT
-    drawing = _Drawing()
-    _y_axis(drawing, ticks, left, right, axis_label, True)
+    plot = _CategoryPlot(labels, nice_ticks(0.0, 1.0, 5), True, axis_label)
+    drawing, bottom = plot.drawing, plot.bottom
 
     def y(v: float) -> float:
         return _scale(min(max(v, 0.0), 1.0), 0.0, 1.0, bottom, PLOT_TOP)
 
-    bar = min(0.6 * slot, 64.0)
+    bar = min(0.6 * plot.slot, 64.0)
     for i, (label, share, (low, high)) in enumerate(zip(labels, shares, intervals, strict=True)):
-        x = left + (i + 0.5) * slot
+        x = plot.centre(i)
         tip = f"{label}: {percent(share)} ({percent(low)} – {percent(high)})"
         drawing.add("rect", tip=tip, class_="bar", x=x - bar / 2, y=y(share), width=bar,
                     height=bottom - y(share), fill=colour)
         drawing.add("path", tip=tip, class_="error", fill="none", stroke=INK, stroke_width=1.5,
                     d=_cap_path(x, y(min(low, share)), y(max(high, share)), min(12.0, bar / 2)))
     dash = f'stroke="{MUTED}" stroke-width="1.5" stroke-dasharray="6 4"'
-    drawing.add("line", tip=reference_label, class_="reference", x1=left, y1=y(reference),
-                x2=right, y2=y(reference), stroke=MUTED, stroke_width=1.5,
-                stroke_dasharray="6 4")
-    drawing.parts.append(_frame(left, right, PLOT_TOP, bottom))
-    categories.draw(drawing, left, slot, bottom)
-    drawing.legend(right, [(f'<line x1="0" y1="0" x2="24" y2="0" {dash}/>', reference_label)])
-    width = max(right + 20, _title_room(title))
-    drawing.title(title, width)
-    return drawing.svg(width, bottom + categories.depth + 8, title)
+    drawing.add("line", tip=reference_label, class_="reference", x1=plot.left,
+                y1=y(reference), x2=plot.right, y2=y(reference), stroke=MUTED,
+                stroke_width=1.5, stroke_dasharray="6 4")
+    sample = f'<line x1="0" y1="0" x2="24" y2="0" {dash}/>'
+    return plot.finish([(sample, reference_label)], title)
 
 
 def rating_chart(
@@ -355,11 +374,8 @@ def rating_chart(
     values = [v for m, s, o in zip(mus, sigmas, ordinals, strict=True) for v in (m - s, m + s, o)]
     finite = [v for v in values if math.isfinite(v)]
     ticks = nice_ticks(min(finite, default=0.0), max(finite, default=1.0))
-    categories, left, slot = _category_plot(labels, ticks, False)
-    right = left + slot * max(len(labels), 1)
-    bottom = PLOT_TOP + PLOT_HEIGHT
-    drawing = _Drawing()
-    _y_axis(drawing, ticks, left, right, axis_label, False)
+    plot = _CategoryPlot(labels, ticks, False, axis_label)
+    drawing, bottom = plot.drawing, plot.bottom
 
     def y(v: float) -> float:
         return _scale(v, ticks[0], ticks[-1], bottom, PLOT_TOP)
@@ -367,23 +383,18 @@ def rating_chart(
     for i, (label, mu, sigma, ordinal) in enumerate(
         zip(labels, mus, sigmas, ordinals, strict=True)
     ):
-        x = left + (i + 0.5) * slot
+        x = plot.centre(i)
         tip = f"{label}: μ ± σ = {mu:.2f} ± {sigma:.2f}"
         drawing.add("path", tip=tip, class_="error", fill="none", stroke=colour, stroke_width=1.5,
                     d=_cap_path(x, y(mu - sigma), y(mu + sigma), 12))
         drawing.add("circle", tip=tip, class_="point", cx=x, cy=y(mu), r=4.5, fill=colour)
         drawing.add("path", tip=f"{label}: ordinal μ − 3σ = {ordinal:.2f}", class_="ordinal",
                     fill="none", stroke=colour, stroke_width=2, d=_cross(x, y(ordinal), 4.5))
-    drawing.parts.append(_frame(left, right, PLOT_TOP, bottom))
-    categories.draw(drawing, left, slot, bottom)
     stroke = f'fill="none" stroke="{colour}"'
     point = (f'<path d="{_cap_path(12, -8, 8, 10)}" {stroke} stroke-width="1.5"/>'
              f'<circle cx="12" cy="0" r="4.5" fill="{colour}"/>')
     cross = f'<path d="{_cross(12, 0, 4.5)}" {stroke} stroke-width="2"/>'
-    drawing.legend(right, [(point, "μ ± σ"), (cross, "ordinal μ − 3σ")])
-    width = max(right + 20, _title_room(title))
-    drawing.title(title, width)
-    return drawing.svg(width, bottom + categories.depth + 8, title)
+    return plot.finish([(point, "μ ± σ"), (cross, "ordinal μ − 3σ")], title)
 
 
 def _cross(x: float, y: float, half: float) -> str:
@@ -413,8 +424,7 @@ def bar_chart(
         return _scale(v, ticks[0], ticks[-1], left, right)
 
     for t in ticks:
-        colour_of_line = "#b0b0b0" if t == 0 and t != ticks[0] else GRID
-        drawing.line(x(t), top, x(t), bottom, stroke=colour_of_line, stroke_width=1,
+        drawing.line(x(t), top, x(t), bottom, stroke=_grid_colour(t, ticks), stroke_width=1,
                      class_="grid")
         drawing.text(x(t), bottom + 18, _tick_text(t, step, False), text_anchor="middle",
                      class_="tick")

@@ -170,19 +170,22 @@ def markdown(results: dict[str, Any]) -> str:
 def charts(results: dict[str, Any], out: Path) -> list[Path]:
     """Draw the charts of ``CHARTS`` into ``out``; return their paths."""
     even: float = 1 / results["settings"]["config"]["players"]
-    even_label = f"even ({percent(even)})"
     bots, seats = results["bots"], results["seats"]
     cards = sorted(results["card_types"], key=lambda c: c["influence_per_game"])
-    drawn = {
-        "win_share.svg": svg.share_chart(
-            [b["bot"] for b in bots],
-            [b["win_share"] for b in bots],
-            [b["win_share_ci95"] for b in bots],
-            title=CHARTS["win_share.svg"],
+
+    def shares(name: str, labels: list[str], rows: list[dict[str, Any]]) -> str:
+        return svg.share_chart(
+            labels,
+            [row["win_share"] for row in rows],
+            [row["win_share_ci95"] for row in rows],
+            title=CHARTS[name],
             axis_label="win share",
             reference=even,
-            reference_label=even_label,
-        ),
+            reference_label=f"even ({percent(even)})",
+        )
+
+    drawn = {
+        "win_share.svg": shares("win_share.svg", [b["bot"] for b in bots], bots),
         "rating.svg": svg.rating_chart(
             [b["bot"] for b in bots],
             [b["rating"]["mu"] for b in bots],
@@ -190,15 +193,7 @@ def charts(results: dict[str, Any], out: Path) -> list[Path]:
             [b["rating"]["ordinal"] for b in bots],
             title=CHARTS["rating.svg"],
         ),
-        "seats.svg": svg.share_chart(
-            [f"seat {s['seat']}" for s in seats],
-            [s["win_share"] for s in seats],
-            [s["win_share_ci95"] for s in seats],
-            title=CHARTS["seats.svg"],
-            axis_label="win share",
-            reference=even,
-            reference_label=even_label,
-        ),
+        "seats.svg": shares("seats.svg", [f"seat {s['seat']}" for s in seats], seats),
         "card_influence.svg": svg.bar_chart(
             [c["name"] for c in cards],
             [c["influence_per_game"] for c in cards],
