@@ -276,6 +276,14 @@ def test_simulate_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Mean score" in out and "Wins" in out
     assert "3 games" in out and "decisions per game" in out
+    assert re.search(r"decisions per game; \d+ ms\.", " ".join(out.split()))  # not "0.00 s"
+
+
+def test_simulate_durations_read_well() -> None:
+    from oriflamme.cli.simulate import _duration
+
+    assert [_duration(s) for s in (0.0, 0.004, 0.5, 1.0, 12.345)] == [
+        "0 ms", "4 ms", "500 ms", "1.00 s", "12.35 s"]
 
 
 # -- replay ---------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "oriflamme.rules.tally",
     "oriflamme.rules.texts",
     "oriflamme.search",
+    "oriflamme.bots.draws",
     "oriflamme.bots.evaluation",
     "oriflamme.bots.ismcts",
 )
@@ -53,7 +54,7 @@ def compiled_modules() -> list[str]:
 
 
 def build_name() -> str:
-    """``"compiled (mypyc, 18 of 18 modules)"`` or ``"pure Python"``; a partly compiled
+    """``"compiled (mypyc, 19 of 19 modules)"`` or ``"pure Python"``; a partly compiled
     install (never produced by ``setup.py``) says so."""
     compiled = len(compiled_modules())
     if compiled == 0:

@@ -2,44 +2,40 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from oriflamme.api import Action
 
-from .base import Bot, register_bot
+from .base import Bot, Pick, register_bot
+from .draws import Draws
 
 
 class RandomBot:
-    """Uniform over the legal actions; the same seed gives the same choices."""
+    """Uniform over the legal actions; the same seed gives the same choices.
+
+    Its generator is :class:`~oriflamme.bots.draws.Draws`, which costs next to nothing to
+    seed: simulations make a bot per seat per game.
+    """
 
     name = "random"
     #: It never reads its observation: the runner builds none (see ``needs_observation``).
     needs_observation = False
 
     def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
+        self._draws = Draws(seed)
 
     def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        return legal[self._rng.randrange(len(legal))]
+        return legal[self._draws.below(len(legal))]
 
-    def pick(self, count: int) -> int:
-        """The position :meth:`act` would choose among ``count`` legal actions (the same draw
-        of the generator): the runner asks this instead and builds no list
-        (``picks_by_position``)."""
-        if count < 1:
-            raise ValueError("no legal action to choose from")
-        # randrange(count), spelled out: the same draws from getrandbits (rejection below the
-        # next power of two), two calls fewer; tests play the same games through act.
-        k = count.bit_length()
-        bits = self._rng.getrandbits
-        r = bits(k)
-        while r >= count:
-            r = bits(k)
-        return r
+    @property
+    def pick(self) -> Pick:
+        """``pick(count)``: the position :meth:`act` would choose among ``count`` legal
+        actions (the same draw): the runner asks this instead and builds no list
+        (``picks_by_position``). It is the generator's own method, so that the rules' loop
+        (``Game.play_by_position``) calls compiled code directly. A subclass may override
+        ``pick`` with a method."""
+        return self._draws.below
 
 
 def _make_random(seed: int, options: Mapping[str, str]) -> Bot:

@@ -187,10 +187,15 @@ def run_simulate(args: argparse.Namespace, console: Console | None = None) -> in
     console.print(
         f"{summary['games']} games, {summary['tied_games']} with a shared victory (each"
         " co-winner counts 1/k of a win);"
-        f" {summary['mean_decisions']:.1f} decisions per game; {summary['seconds']:.2f} s.",
+        f" {summary['mean_decisions']:.1f} decisions per game; {_duration(summary['seconds'])}.",
         markup=False,
     )
     return 0
+
+
+def _duration(seconds: float) -> str:
+    """``"0.85 s"``, or in milliseconds below a second (a short run would read ``0.00 s``)."""
+    return f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.0f} ms"
 
 
 def summary_table(summary: dict[str, Any]) -> Table:

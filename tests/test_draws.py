@@ -1,0 +1,81 @@
+"""The random bot's generator (:mod:`oriflamme.bots.draws`, issue #13): exact numbers, uniform
+draws, and the same numbers on the pure and the compiled build."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriflamme.bots import RandomBot
+from oriflamme.bots import draws as draws_module
+from oriflamme.bots.draws import Draws
+
+#: Draws for the counts 2, 3, 7, 10, 1000000007, 4294967295 in turn (twice), computed by an
+#: independent C reading of the generator (uint64 arithmetic that wraps by itself, Lemire's
+#: bounded draw as published), for seeds 0, 2026 and 2**64 - 1.
+COUNTS = (2, 3, 7, 10, 1000000007, 4294967295)
+KNOWN = {
+    0: [0, 1, 2, 3, 560859637, 339776367, 0, 1, 3, 6, 365193228, 208906764],
+    2026: [0, 2, 1, 7, 295101443, 320328073, 1, 1, 5, 4, 928724396, 1060574584],
+    2**64 - 1: [1, 1, 2, 9, 604285343, 2776866094, 0, 2, 3, 1, 313596318, 3769105076],
+}
+
+
+@pytest.mark.parametrize("seed", sorted(KNOWN))
+def test_known_answers(seed: int) -> None:
+    draws = Draws(seed)
+    assert [draws.below(COUNTS[k % len(COUNTS)]) for k in range(12)] == KNOWN[seed]
+
+
+def test_seeds_equal_modulo_2_64_draw_the_same_and_others_differ() -> None:
+    def first(seed: int) -> list[int]:
+        draws = Draws(seed)
+        return [draws.below(1000) for _ in range(20)]
+
+    assert first(-1) == first(2**64 - 1)
+    assert first(5) == first(5 + 2**64) == first(5 - 2**64)
+    assert len({tuple(first(seed)) for seed in range(200)}) == 200
+
+
+def test_every_index_equally_likely() -> None:
+    """A chi-squared test over 70,000 draws of 7 (99.9999% of honest runs pass: the bound
+    is the 1 - 1e-6 quantile of chi-squared with 6 degrees of freedom)."""
+    draws, counts = Draws(11), [0] * 7
+    for _ in range(70_000):
+        counts[draws.below(7)] += 1
+    chi2 = sum((c - 10_000) ** 2 / 10_000 for c in counts)
+    assert chi2 < 37.0, counts
+
+
+def test_the_excess_draws_are_rejected() -> None:
+    """With 3 * 2**30 options a bare multiply-and-shift would give every third index two of
+    the four words in its reach and the others one (index mod 3 = 0 half the time); Lemire's
+    rejection step makes the residues equally likely."""
+    draws, residues = Draws(1), [0, 0, 0]
+    for _ in range(30_000):
+        residues[draws.below(3 << 30) % 3] += 1
+    assert all(abs(r - 10_000) < 500 for r in residues), residues
+
+
+def test_one_option_draws_nothing_and_none_is_an_error() -> None:
+    a, b = Draws(3), Draws(3)
+    assert a.below(1) == 0
+    assert [a.below(9) for _ in range(5)] == [b.below(9) for _ in range(5)]
+    for count in (0, -4):
+        with pytest.raises(ValueError, match="no legal action to choose from"):
+            a.below(count)
+    with pytest.raises(ValueError, match="no legal action to choose from"):
+        RandomBot(0).act({}, [])
+
+
+def test_words_are_32_bits() -> None:
+    draws = Draws(99)
+    words = [draws.word() for _ in range(2000)]
+    assert all(0 <= w < 2**32 for w in words)
+    assert max(words) >= 2**31 and min(words) < 2**28  # the top bit is used
+
+
+def test_docstring_examples() -> None:
+    from doctests import run_doctests
+
+    failed, attempted = run_doctests(draws_module)
+    assert attempted > 0 and failed == 0
