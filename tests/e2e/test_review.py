@@ -182,10 +182,15 @@ def test_finish_replay_and_analyse_a_game(browser: Browser, review_url: str) -> 
     assert step_shown(page) == total
     expect(page.get_by_test_id("step-counter")).to_have_text(f"Step {total} / {total}")
 
-    # Views: as Ann saw it (others' cards hidden), then everything (every card's type shown).
-    page.get_by_test_id("previous-step").click()
+    # Views: as Ann saw it (others' cards hidden), then everything (every card's type shown),
+    # at the last step where Ann saw cards of others face down (her frames tell which).
+    unseen = [sum(card["type"] is None for stack in f["observation"]["queue"] for card in stack)
+              for f in frames]
+    step = max(i for i, n in enumerate(unseen) if n > 0)
+    page.get_by_test_id("step-slider").fill(str(step))
+    assert step_shown(page) == step
     hidden = '[data-testid="queue-card"]:not([data-card-type])'
-    assert page.locator(hidden).count() > 0
+    expect(page.locator(hidden)).to_have_count(unseen[step])
     assert page.get_by_test_id("replay-hand").count() == 0
     page.get_by_test_id("view-select").select_option("all")
     expect(page.get_by_test_id("replay-hand")).to_have_count(3)
