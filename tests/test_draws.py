@@ -10,14 +10,17 @@ from oriflamme.bots import draws as draws_module
 from oriflamme.bots.draws import Draws
 
 #: Draws for the counts 2, 3, 7, 10, 1000000007, 4294967295 in turn (twice), computed by an
-#: independent C reading of the generator (uint64 arithmetic that wraps by itself, Lemire's
-#: bounded draw as published), for seeds 0, 2026 and 2**64 - 1.
+#: independent C reading of the generator (SplitMix64's first output seeding a multiply-with-
+#: carry in uint64/uint32 arithmetic that wraps by itself, Lemire's bounded draw as published),
+#: for seeds 0, 2026 and 2**64 - 1.
 COUNTS = (2, 3, 7, 10, 1000000007, 4294967295)
 KNOWN = {
-    0: [0, 1, 2, 3, 560859637, 339776367, 0, 1, 3, 6, 365193228, 208906764],
-    2026: [0, 2, 1, 7, 295101443, 320328073, 1, 1, 5, 4, 928724396, 1060574584],
-    2**64 - 1: [1, 1, 2, 9, 604285343, 2776866094, 0, 2, 3, 1, 313596318, 3769105076],
+    0: [1, 2, 5, 6, 985108583, 545887508, 1, 2, 0, 4, 4169856, 3335182739],
+    2026: [0, 2, 4, 5, 131954526, 408327788, 0, 2, 4, 0, 704244983, 3517911107],
+    2**64 - 1: [0, 2, 6, 3, 107389869, 2691527096, 1, 2, 5, 5, 257467073, 1237803573],
 }
+#: The first words for seed 99, from the same C reading.
+KNOWN_WORDS = [794856688, 1476944125, 34189740, 3215247042, 4151733656]
 
 
 @pytest.mark.parametrize("seed", sorted(KNOWN))
@@ -70,6 +73,7 @@ def test_one_option_draws_nothing_and_none_is_an_error() -> None:
 def test_words_are_32_bits() -> None:
     draws = Draws(99)
     words = [draws.word() for _ in range(2000)]
+    assert words[:5] == KNOWN_WORDS
     assert all(0 <= w < 2**32 for w in words)
     assert max(words) >= 2**31 and min(words) < 2**28  # the top bit is used
 
