@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -353,6 +355,31 @@ def test_the_search_bots_are_registered_but_imported_when_first_made() -> None:
                           "policy", "random"])
     assert out[2] == "IsmctsBot hard"
     assert out[3] == "oriflamme.bots.ismcts oriflamme.bots.levels"
+
+
+#: Every built-in bot class, with small iteration budgets: ``hard`` and ``expert`` are ISMCTS
+#: bots with time limits (so not reproducible choice for choice) and ``policy`` needs a weights
+#: file (tests/test_policy_bot.py).
+COPYABLE = ["random", "greedy", "easy", "medium", "ismcts:iterations=40",
+            "ismcts:iterations=40:opponents=greedy:value=fitted", "halving:iterations=40"]
+
+
+@pytest.mark.parametrize("spec", COPYABLE)
+def test_a_bot_can_be_pickled_and_copied_and_decides_the_same(spec: str) -> None:
+    """On either build (compiled classes are not rebuilt field by field as plain objects are):
+    a pickled or deep-copied bot, even after it has searched, makes the original's next
+    choices."""
+    assert {s.split(":")[0] for s in COPYABLE} | {"hard", "expert", "policy"} == set(known_bots())
+    bot, game = make_bot(spec, 5), new_game(players=3, seed=8)
+    bot_move(game, bot)  # the bot has played (and, for the search bots, searched) once
+    twins = [pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot)]
+    for _ in range(3):
+        player = game.current_player
+        assert player is not None
+        observation, legal = game.observe(player), game.legal_actions()
+        chosen = bot.act(observation, legal)
+        assert [twin.act(observation, legal) for twin in twins] == [chosen, chosen]
+        game.apply(chosen)
 
 
 def test_bots_docstring_examples() -> None:

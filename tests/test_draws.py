@@ -3,6 +3,9 @@ draws, and the same numbers on the pure and the compiled build."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from oriflamme.bots import RandomBot
@@ -76,6 +79,25 @@ def test_words_are_32_bits() -> None:
     assert words[:5] == KNOWN_WORDS
     assert all(0 <= w < 2**32 for w in words)
     assert max(words) >= 2**31 and min(words) < 2**28  # the top bit is used
+
+
+def test_a_copy_or_a_pickle_draws_on_where_the_original_is() -> None:
+    """The random bot and its generator can be copied and pickled on either build, and the
+    copy continues the same numbers (process pools, users forking a bot)."""
+    bot = RandomBot(3)
+    assert bot.pick is not None
+    before = [bot.pick(9) for _ in range(5)]
+    bots = [pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot)]
+    following = [bot.pick(9) for _ in range(20)]
+    assert before != following[:5]
+    for other in bots:
+        assert other.pick is not None
+        assert [other.pick(9) for _ in range(20)] == following
+    draws = Draws(5)
+    draws.word()
+    copies = [copy.copy(draws), copy.deepcopy(draws), pickle.loads(pickle.dumps(draws))]
+    words = [draws.word() for _ in range(10)]
+    assert all([c.word() for _ in range(10)] == words for c in copies)
 
 
 def test_docstring_examples() -> None:

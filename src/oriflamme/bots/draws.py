@@ -51,6 +51,11 @@ class Draws:
         if (self._word, self._carry) in ((0, 0), (_WORD, _MULTIPLIER - 1)):
             self._word = 1  # the two states the generator never leaves
 
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        # Pickled (and copied) as its state: a compiled class is not rebuilt attribute by
+        # attribute the way plain objects are.
+        return (_resumed, (self._word, self._carry))
+
     def word(self) -> int:
         """The next 32 random bits, as a whole number from 0 to 2**32 - 1."""
         t = _MULTIPLIER * self._word + self._carry
@@ -83,3 +88,10 @@ class Draws:
         if count == 1:
             return 0
         raise ValueError("no legal action to choose from")
+
+
+def _resumed(word: int, carry: int) -> Draws:
+    """The generator in the state ``Draws.__reduce__`` gave (unpickling, ``copy``)."""
+    draws = Draws(0)
+    draws._word, draws._carry = word, carry
+    return draws

@@ -130,6 +130,11 @@ class SearchStats:
     seconds: float
     visits: Mapping[Action, int] = field(default_factory=dict)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt by its constructor: the compiled build cannot set a frozen instance's fields
+        # one by one, as unpickling and copy.deepcopy do (a bot that is copied or pickled).
+        return (SearchStats, (self.iterations, self.seconds, dict(self.visits)))
+
 
 class _Node:
     """A tree node: the statistics of the edge that leads to it, and its children by mover."""
