@@ -37,6 +37,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "oriflamme.bots.draws",
     "oriflamme.bots.evaluation",
     "oriflamme.bots.ismcts",
+    "oriflamme.envs.encoding",
 )
 
 
@@ -54,7 +55,7 @@ def compiled_modules() -> list[str]:
 
 
 def build_name() -> str:
-    """``"compiled (mypyc, 19 of 19 modules)"`` or ``"pure Python"``; a partly compiled
+    """``"compiled (mypyc, 20 of 20 modules)"`` or ``"pure Python"``; a partly compiled
     install (never produced by ``setup.py``) says so."""
     compiled = len(compiled_modules())
     if compiled == 0:

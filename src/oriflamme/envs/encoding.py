@@ -422,12 +422,14 @@ class ObservationEncoder:
             c["resolving"], c["decision_card"],
         )
 
-    def encode_game(self, game: Game, perspective: int, out: Vector | None = None,
+    def encode_game(self, game: Game, perspective: object, out: Vector | None = None,
                     public: bool = False) -> Vector:
         """:meth:`encode_state` of ``state_of(game)``."""
         return self.encode_state(state_of(game), perspective, out, public)
 
-    def encode_state(self, s: State, perspective: int, out: Vector | None = None,
+    # ``perspective: object``, checked here: a compiled ``int`` parameter would take ``True``
+    # as 1 before the check could refuse it.
+    def encode_state(self, s: State, perspective: object, out: Vector | None = None,
                      public: bool = False) -> Vector:
         """The vector :meth:`encode` makes of ``observe(perspective)`` (of the public view
         with ``public``), read straight from the raw state, about 6 times faster.
@@ -437,6 +439,12 @@ class ObservationEncoder:
         cards; hidden cards (others' and the viewer's own pile) only as counts. The tests check
         it equals :meth:`encode` of the observation at every step of random games.
         """
+        players: int = self._consts[0]
+        if (isinstance(perspective, bool) or not isinstance(perspective, int)
+                or not 0 <= perspective < players):
+            raise ValueError(
+                f"perspective must be a player 0 to {players - 1}, not {perspective!r}")
+        viewer: int = perspective
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:
@@ -446,10 +454,8 @@ class ObservationEncoder:
          g_winners, g_decision, g_kind, g_decider, g_mine, g_frames, g_held, g_queue_length,
          c_zone, c_up, c_tokens, c_index, c_top, c_cursor, c_resolving,
          c_decision) = self._consts
-        if isinstance(perspective, bool) or not 0 <= perspective < n:
-            raise ValueError(f"perspective must be a player 0 to {n - 1}, not {perspective!r}")
         (rel, start, family_base, family_sizes, hidden, shown, corrupted_col,
-         own) = self._views[2 * perspective + public]
+         own) = self._views[2 * viewer + public]
         type_col = self._type_col
         card_type, face_up = s.card_type, s.face_up
 
@@ -473,7 +479,7 @@ class ObservationEncoder:
                 m[g_decision] = 1.0
                 m[g_kind + d.kind] = 1.0
                 m[g_decider + rel[d.player]] = 1.0
-                if d.player == perspective:
+                if d.player == viewer:
                     m[g_mine] = 1.0
                 if d.ability >= 0:
                     m[self._ability[d.ability]] = 1.0
@@ -484,7 +490,7 @@ class ObservationEncoder:
             m[g_decision] = 1.0
             m[g_kind + _PLACE_KIND] = 1.0
             m[g_decider + rel[placer]] = 1.0
-            if placer == perspective:
+            if placer == viewer:
                 m[g_mine] = 1.0
         if pending:
             held = 0
