@@ -3,6 +3,7 @@ independent reading of the public event log and the final public view."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -79,3 +80,39 @@ def test_a_game_without_a_log_has_no_tally() -> None:
     fresh = new_game(3, seed=1).card_tally()
     assert fresh.by_type() == {"influence": {}, "revealed": {}, "eliminated": {}, "hidden": {}}
     assert len(fresh.influence) == len(CardType)
+
+
+def test_tallies_compare_by_their_counts() -> None:
+    def played(seed: int, moves: int) -> Game:
+        game = new_game(3, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            game.apply(game.random_action(rng))
+        return game
+
+    tally = played(4, 30).card_tally()
+    same = played(4, 30).card_tally()
+    assert tally is not same
+    assert tally == same
+    assert pickle.loads(pickle.dumps(tally)) == tally
+    assert tally != played(4, 12).card_tally()
+    assert tally != tally.by_type()
+    for name in ("influence", "revealed", "eliminated", "hidden"):
+        other = played(4, 30).card_tally()
+        getattr(other, name)[CardType.LORD] += 1
+        assert other != tally, name
+    same.unknown_influence += 1
+    assert same != tally
+    # Mutable: equal tallies could not keep one hash.
+    with pytest.raises(TypeError):
+        hash(tally)
+
+
+def test_a_tally_shows_its_counts() -> None:
+    tally = new_game(3, seed=1).card_tally()
+    assert repr(tally) == (
+        "CardTally(influence={}, revealed={}, eliminated={}, hidden={}, unknown_influence=0)"
+    )
+    tally.influence[CardType.SPY] = 2
+    tally.revealed[CardType.ROYAL_DECREE] = 1
+    assert repr(tally).startswith("CardTally(influence={spy: 2}, revealed={royal_decree: 1},")

@@ -7,6 +7,8 @@ types, and the hidden cards really are dealt anew.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections import Counter
 
@@ -15,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oriflamme.api import CHOOSABLE, CardType, Game, WorldSampler, new_game, sample_world
+from oriflamme.rules import determinize
 
 SETUPS = [
     {"players": 3, "cards": "base"},
@@ -113,3 +116,50 @@ def test_sample_world_from_a_game_or_an_observation() -> None:
         sample_world(game.observe(1), 2)
     with pytest.raises(ValueError, match="observation"):
         WorldSampler(game.observe(None))
+
+
+COPIES = {
+    "pickle": lambda sampler: pickle.loads(pickle.dumps(sampler)),
+    "copy": copy.copy,
+    "deepcopy": copy.deepcopy,
+}
+
+
+@pytest.mark.parametrize("how", COPIES)
+def test_a_copied_sampler_samples_as_the_original(how: str) -> None:
+    """Bots keep their sampler (ISMCTS): a pickled or copied one, taken mid-use, must go on
+    exactly as the original, on the compiled build too (its class has no attribute dict)."""
+    game = new_game(players=4, cards="embrasement", seed=8)
+    rng = random.Random(2)
+    for _ in range(25):
+        game.apply(game.random_action(rng))
+    sampler = WorldSampler(game.observe(1))
+    for _ in range(3):
+        sampler.sample(rng)
+        sampler.deal(rng)
+    twin = COPIES[how](sampler)
+    assert type(twin) is WorldSampler and twin is not sampler
+    twin_rng = random.Random()
+    twin_rng.setstate(rng.getstate())
+    for _ in range(3):
+        types = sampler.deal(rng)
+        assert twin.deal(twin_rng) == types
+        world = sampler.sample(rng, log=True, deal=types)
+        assert twin.sample(twin_rng, log=True, deal=types) == world
+        world = sampler.sample(rng)
+        assert twin.sample(twin_rng) == world
+        assert world.observe(1) == game.observe(1)
+
+
+@pytest.mark.parametrize("how", COPIES)
+def test_the_engines_sampler_copies_too(how: str) -> None:
+    """The compiled class under the public one: pickled or copied on its own (copy.copy of
+    the public sampler shares it, so the test above does not reach it for that case)."""
+    game = new_game(players=2, cards="embrasement", seed=3)
+    sampler = determinize.WorldSampler(game.observe(0))
+    twin = COPIES[how](sampler)
+    assert type(twin) is determinize.WorldSampler
+    for k in range(3):
+        types = sampler.deal(random.Random(k))
+        assert twin.deal(random.Random(k)) == types
+        assert twin.sample(random.Random(k), types) == sampler.sample(random.Random(k), types)

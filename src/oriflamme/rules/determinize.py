@@ -41,6 +41,8 @@ _FRAMES = {
     "tokens": TOKENS,
     "discard": DISCARD,
 }
+# What each family hides, as WorldSampler.__init__ describes it.
+_Hidden = list[tuple[int, list[int], list[int], list[tuple[int, int]], list[int]]]
 
 
 class WorldSampler:
@@ -92,7 +94,7 @@ class WorldSampler:
         s.zones = [[] for _ in range(nf * N_ZONES)]
         # For each family: the ids whose type is hidden (face down in the Queue, then unplaced),
         # the unplaced ones, the sizes of their hidden zones, and the types left to deal them.
-        hidden: list[tuple[int, list[int], list[int], list[tuple[int, int]], list[int]]] = []
+        hidden: _Hidden = []
         family_types = [int(t) for t in cfg.card_types]
         if cfg.has_twin:
             family_types.append(int(CardType.TWIN))
@@ -138,6 +140,11 @@ class WorldSampler:
         self._template = s
         self._hidden = hidden
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and copied) as what it built from its observation, which it does not keep:
+        # the compiled class is not rebuilt attribute by attribute. Sampling never changes it.
+        return (_resumed, (self._template, self._hidden))
+
     def deal(self, rng: random.Random) -> tuple[int, ...]:
         """The card type of every id in a world: the hidden ones dealt at random with ``rng``.
 
@@ -170,6 +177,23 @@ class WorldSampler:
                 s.zones[f * N_ZONES + zone] = order[k:k + count]
                 k += count
         return s
+
+
+# The smallest observation the constructor accepts (no family to check): ``_resumed`` builds
+# from it, then sets what a sampler holds. The compiled class has no ``__new__`` that skips
+# ``__init__``, and a sampler does not keep the observation it was built from.
+_BLANK_VIEW: dict[str, Any] = {
+    "viewer": 0, "config": {}, "queue": [], "families": [], "influence": [], "round": 1,
+    "phase": PHASE_NAMES[0], "first_player": 0, "placed": 0, "cursor": None,
+    "resolving": None, "pending": [], "scores_by_round": [],
+}
+
+
+def _resumed(template: State, hidden: _Hidden) -> WorldSampler:
+    """The sampler ``WorldSampler.__reduce__`` gave (unpickling, ``copy``)."""
+    sampler = WorldSampler(_BLANK_VIEW)
+    sampler._template, sampler._hidden = template, hidden
+    return sampler
 
 
 def sample_world(view: Mapping[str, Any], rng: random.Random) -> State:

@@ -35,6 +35,27 @@ class CardTally:
         self.hidden = [0] * _TYPES
         self.unknown_influence = 0
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CardTally):
+            return NotImplemented
+        return (
+            self.influence == other.influence
+            and self.revealed == other.revealed
+            and self.eliminated == other.eliminated
+            and self.hidden == other.hidden
+            and self.unknown_influence == other.unknown_influence
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # its counts are mutable lists
+
+    def __repr__(self) -> str:
+        # The non-zero counts only: the lists hold a zero for every type not in the game.
+        figures = [
+            name + "={" + ", ".join(f"{t.slug}: {n}" for t, n in counts.items()) + "}"
+            for name, counts in self.by_type().items()
+        ]
+        return f"CardTally({', '.join(figures)}, unknown_influence={self.unknown_influence})"
+
     def by_type(self) -> dict[str, dict[CardType, int]]:
         """The non-zero counts by figure (``influence``, ``revealed``, ``eliminated``,
         ``hidden``) and card type."""
