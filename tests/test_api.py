@@ -384,6 +384,28 @@ def test_pick_action_is_the_legal_action_at_that_index(seed: int) -> None:
         game.pick_action(lambda n: 0)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_random_action_is_the_legal_action_its_draw_points_at(seed: int) -> None:
+    """``random_action`` draws one number ``r`` in [0, 1) per decision and hands out
+    ``legal_actions()[int(r * len(legal))]`` without building the list: uniform over exactly
+    the legal actions, every kind of decision and set-up."""
+    variant = "two-families" if seed % 4 == 3 else None
+    players = 2 if variant else 3 + seed % 3
+    game = new_game(players=players, cards="embrasement" if seed % 2 else "base",
+                    variant=variant, seed=seed)
+    rng, twin = random.Random(seed), random.Random(seed)
+    kinds: set[str] = set()
+    while not game.is_over:
+        d = game.decision()
+        assert d is not None
+        kinds.add(d.kind.slug)
+        legal = game.legal_actions()
+        action = game.random_action(rng)
+        assert action == legal[int(twin.random() * len(legal))]
+        game.apply(action)
+    assert {"place", "reveal"} <= kinds
+
+
 @pytest.mark.parametrize("setup", [
     {"players": 3},
     {"players": 2, "cards": "embrasement"},

@@ -1,4 +1,4 @@
-"""The random bot's generator (:mod:`oriflamme.bots.draws`, issue #13): exact numbers, uniform
+"""The random bot's generator (:mod:`oriflamme.rules.draws`, issue #13): exact numbers, uniform
 draws, and the same numbers on the pure and the compiled build."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import pickle
 
 import pytest
 
+from oriflamme.api import Draws, new_game
 from oriflamme.bots import RandomBot
-from oriflamme.bots import draws as draws_module
-from oriflamme.bots.draws import Draws
+from oriflamme.rules import draws as draws_module
 
 #: Draws for the counts 2, 3, 7, 10, 1000000007, 4294967295 in turn (twice), computed by an
 #: independent C reading of the generator (SplitMix64's first output seeding a multiply-with-
@@ -98,6 +98,28 @@ def test_a_copy_or_a_pickle_draws_on_where_the_original_is() -> None:
     copies = [copy.copy(draws), copy.deepcopy(draws), pickle.loads(pickle.dumps(draws))]
     words = [draws.word() for _ in range(10)]
     assert all([c.word() for _ in range(10)] == words for c in copies)
+
+
+@pytest.mark.parametrize(("players", "cards", "variant"), [
+    (3, "base", None), (5, "embrasement", None), (2, "base", "two-families")])
+def test_a_draws_is_a_pick_and_plays_as_one(players: int, cards: str, variant: str | None) -> None:
+    """A Draws handed to the rules as a pick (called directly there) plays exactly the game
+    its ``below`` does as a plain Python callable, and ends in the same state."""
+    direct = [Draws(10 + p) for p in range(players)]
+    wrapped = [Draws(10 + p) for p in range(players)]
+    games = [new_game(players=players, cards=cards, variant=variant, seed=4) for _ in "ab"]
+    games[0].play_by_position(direct)
+    games[1].play_by_position([lambda n, d=d: d.below(n) for d in wrapped])
+    assert games[0].is_over and games[0].history == games[1].history
+    assert [d.word() for d in direct] == [d.word() for d in wrapped]
+    step = new_game(players=players, cards=cards, variant=variant, seed=4)
+    picks = [Draws(10 + p) for p in range(players)]
+    while not step.is_over:
+        player = step.current_player
+        assert player is not None
+        step.apply(step.pick_action(picks[player]))
+    assert step.history == games[0].history
+    assert Draws(8)(5) == Draws(8).below(5)
 
 
 def test_docstring_examples() -> None:

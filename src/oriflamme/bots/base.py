@@ -149,6 +149,20 @@ def make_bot(spec: str, seed: int) -> Bot:
     return entry.factory(seed, options)
 
 
+def bot_maker(spec: str) -> Callable[[int], Bot]:
+    """``make_bot(spec, seed)`` as a function of the seed, the spec read and checked once
+    (simulations make a bot per seat per game); raises :class:`BotSpecError` at once.
+
+    >>> make = bot_maker("random")
+    >>> make(5).pick(10) == make_bot("random", 5).pick(10)
+    True
+    """
+    entry, options = _read_spec(spec)
+    factory = entry.factory
+    # Each bot gets its own copy of the options, as from make_bot: a factory may keep them.
+    return lambda seed: factory(seed, dict(options))
+
+
 def _read_spec(spec: str) -> tuple[BotEntry, dict[str, str]]:
     """The registry entry and the options of a spec, checked."""
     name, options = parse_spec(spec)

@@ -5,16 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from oriflamme.api import Action
+from oriflamme.api import Action, Draws
 
 from .base import Bot, Pick, register_bot
-from .draws import Draws
 
 
 class RandomBot:
     """Uniform over the legal actions; the same seed gives the same choices.
 
-    Its generator is :class:`~oriflamme.bots.draws.Draws`, which costs next to nothing to
+    Its generator is :class:`~oriflamme.api.Draws`, which costs next to nothing to
     seed: simulations make a bot per seat per game.
     """
 
@@ -32,10 +31,10 @@ class RandomBot:
     def pick(self) -> Pick:
         """``pick(count)``: the position :meth:`act` would choose among ``count`` legal
         actions (the same draw): the runner asks this instead and builds no list
-        (``picks_by_position``). It is the generator's own method, so that the rules' loop
-        (``Game.play_by_position``) calls compiled code directly. A subclass may override
+        (``picks_by_position``). It is the generator itself (a ``Draws`` is a pick), which
+        the rules' loop (``Game.play_by_position``) calls directly. A subclass may override
         ``pick`` with a method."""
-        return self._draws.below
+        return self._draws
 
 
 def _make_random(seed: int, options: Mapping[str, str]) -> Bot:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 from oriflamme.api import Action, Game, Result
 
-from .base import NO_OBSERVATION, Bot, Pick, needs_observation, picks_by_position
+from .base import NO_OBSERVATION, Bot, needs_observation, picks_by_position
 
 #: Called after each bot action is applied, with the game, the player and the action.
 StepCallback = Callable[[Game, int, Action], None]
@@ -68,10 +68,6 @@ class _Seat:
         return action
 
 
-def _pick_of(seat: _Seat | None) -> Pick | None:
-    return None if seat is None else seat.pick
-
-
 def _picked_nothing(bot: Bot, player: int, error: Exception) -> BotError:
     return BotError(f"bot {bot.name!r} (player {player}) picked no legal action: {error}")
 
@@ -81,19 +77,22 @@ def play_game(
 ) -> Result | None:
     """Let the bots play until the game is over (return the result) or until a player without
     a bot must decide (return None, leaving the game at that decision)."""
-    seats = {player: _Seat(bot) for player, bot in bots.items()}
     players = game.config.players
-    picks = [pick for p in range(players) if (pick := _pick_of(seats.get(p))) is not None]
-    if on_step is None and len(picks) == players:
-        # Every seat chooses by position and nobody watches the steps: the loop runs in the
-        # rules (the same moves, a fraction of the cost per decision).
-        try:
-            game.play_by_position(picks)
-        except (IndexError, TypeError) as error:
-            player = game.current_player
-            assert player is not None
-            raise _picked_nothing(seats[player].bot, player, error) from None
-        return game.result()
+    if on_step is None and len(bots) == players:
+        picks = [pick for p in range(players)
+                 if (bot := bots.get(p)) is not None
+                 and (pick := picks_by_position(bot)) is not None]
+        if len(picks) == players:
+            # Every seat chooses by position and nobody watches the steps: the loop runs in
+            # the rules (the same moves, a fraction of the cost per decision).
+            try:
+                game.play_by_position(picks)
+            except (IndexError, TypeError) as error:
+                player = game.current_player
+                assert player is not None
+                raise _picked_nothing(bots[player], player, error) from None
+            return game.result()
+    seats = {player: _Seat(bot) for player, bot in bots.items()}
     while True:
         player = game.current_player
         if player is None:

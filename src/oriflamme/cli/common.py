@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import sys
 import time
@@ -11,9 +10,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol
 
-from oriflamme.bots import Bot, make_bot
+from oriflamme.api import derived_seed
+from oriflamme.bots import Bot, bot_maker
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
 
 
@@ -71,23 +73,35 @@ def seconds(low: float, high: float, *, above: bool = False) -> Callable[[str], 
     return parse
 
 
+def file_path(text: str) -> Path:
+    """A file option's value, for argparse's ``type``: pathlib is imported when a command
+    runs with one, not by every start (3 ms)."""
+    from pathlib import Path
+
+    return Path(text)
+
+
 def bot_seed(seed: int, seat: int) -> int:
     """A stable seed for the bot at ``seat`` of the game dealt with ``seed``."""
-    digest = hashlib.blake2b(f"{seed}/{seat}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    return derived_seed(seed, seat)
 
 
-def seat_bots(specs: str, seats: Sequence[int], seed: int) -> dict[int, Bot]:
-    """Bots for ``seats`` from a comma list of specs (the last one fills the remaining seats)."""
+def seat_makers(specs: str, seats: Sequence[int]) -> dict[int, Callable[[int], Bot]]:
+    """For each of ``seats``, what makes its bot from a seed (:func:`bot_maker`), from a comma
+    list of specs (the last one fills the remaining seats); every spec is checked here."""
     names = [s.strip() for s in specs.split(",") if s.strip()]
     if not names:
         raise CliError("--bots needs at least one bot name")
     if len(names) > max(len(seats), 1):
         raise CliError(f"--bots names {len(names)} bots but there are {len(seats)} bot seats")
-    return {
-        seat: make_bot(names[min(i, len(names) - 1)], bot_seed(seed, seat))
-        for i, seat in enumerate(seats)
-    }
+    makers = {name: bot_maker(name) for name in names}
+    return {seat: makers[names[min(i, len(names) - 1)]] for i, seat in enumerate(seats)}
+
+
+def seat_bots(specs: str, seats: Sequence[int], seed: int) -> dict[int, Bot]:
+    """Bots for ``seats`` from a comma list of specs (the last one fills the remaining seats),
+    each seeded with :func:`bot_seed` of the game's ``seed`` and its seat."""
+    return {seat: make(bot_seed(seed, seat)) for seat, make in seat_makers(specs, seats).items()}
 
 
 class LineSource(Protocol):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from oriflamme import __version__
@@ -16,7 +15,7 @@ from oriflamme.api import ConfigError, RecordError
 from oriflamme.bots import BotSpecError, known_bots
 from oriflamme.build import build_name
 
-from .common import CliError, LineSource, seconds, whole
+from .common import CliError, LineSource, file_path, seconds, whole
 from .db import add_parser as add_db_parser
 from .serve import add_parser as add_serve_parser
 from .tournament import add_parser as add_tournament_parser
@@ -141,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--load",
-        type=Path,
+        type=file_path,
         default=None,
         metavar="FILE",
         help="continue a saved game, a position or a replay (the file sets the players, cards,"
@@ -149,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--save",
-        type=Path,
+        type=file_path,
         default=None,
         metavar="FILE",
         help="write the whole game to FILE when it ends (or is left)",

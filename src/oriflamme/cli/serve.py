@@ -6,11 +6,11 @@ import argparse
 import copy
 import os
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from logging import LogRecord
+    from pathlib import Path
 
 from .common import CliError, seconds, whole
 
@@ -51,6 +51,8 @@ def log_config() -> dict[str, Any]:
 
 def default_db() -> Path:
     """The SQLite file in the user's data directory."""
+    from pathlib import Path  # here: the other commands start without it
+
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("oriflamme")) / "oriflamme.sqlite3"

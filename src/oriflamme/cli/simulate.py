@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 from oriflamme.api import Game, GameConfig, new_game
 from oriflamme.bots import play_game
 
-from .common import CliError, check_first_player, progress, seat_bots
+from .common import CliError, bot_seed, check_first_player, progress, seat_bots, seat_makers
 
 
 @dataclass(slots=True)
@@ -59,9 +59,10 @@ def play_games(config: GameConfig, bots: str, seeds: range,
     tally = Tally(config.players)
     totals, wins = tally.totals, tally.wins
     players = range(config.players)
+    makers = list(seat_makers(bots, players).values())  # the specs read once, not per game
     for seed in seeds:
         game = Game.new(config, seed, log=False)
-        seat_of = seat_bots(bots, players, seed)
+        seat_of = {p: make(bot_seed(seed, p)) for p, make in enumerate(makers)}
         result = play_game(game, seat_of)
         assert result is not None
         for p, score in enumerate(result.scores):

@@ -6,14 +6,15 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oriflamme.bots import known_bots
 
-from .common import CliError, whole
+from .common import CliError, file_path, whole
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
 
 #: ``oriflamme.tournament.BACKENDS``, spelled out so that ``oriflamme --help`` does not import
@@ -100,7 +101,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--out",
-        type=Path,
+        type=file_path,
         default=None,
         metavar="DIR",
         help="where to write report.md, results.json and the charts"
@@ -144,7 +145,7 @@ def prepare_out(out: Path, force: bool) -> None:
         if not os.access(out, os.W_OK):
             raise CliError(f"cannot write to the output directory {out}")
         return
-    parent = next((p for p in out.absolute().parents if p.exists()), Path("/"))
+    parent = next((p for p in out.absolute().parents if p.exists()), out.absolute().parents[-1])
     if not parent.is_dir() or not os.access(parent, os.W_OK):
         raise CliError(f"cannot create the output directory {out} (no write access to {parent})")
 

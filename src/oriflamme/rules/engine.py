@@ -40,6 +40,7 @@ from .abilities import (
 from .actions import Action, ActionError, ActionKind
 from .cards import INTRIGUES, CardType
 from .config import GameConfig
+from .draws import Draws
 from .effects import discard, gain, insert_stack, log
 from .events import EventKind
 from .state import (
@@ -74,6 +75,10 @@ REVEAL_OR_LEAVE: tuple[tuple[Action, Action], ...] = tuple(
 )
 #: ``TARGETS[card]``: choosing ``card`` as the target of an ability.
 TARGETS: tuple[Action, ...] = tuple(_new_action(Action, (_TARGET, c, -1)) for c in range(MAX_CARDS))
+#: A tokens frame's two options, gain then spend (as ``legal_actions`` lists them).
+GAIN_OR_SPEND: tuple[Action, Action] = (
+    _new_action(Action, (_GAIN, -1, -1)), _new_action(Action, (_SPEND, -1, -1)))
+_TWO_OPTIONS = (0, 1)
 _AMBUSH, _TRAP = CardType.AMBUSH, CardType.TRAP
 _KEEP_TOKENS = frozenset({CardType.CONSPIRACY, CardType.MACHINATION})  # their ability uses them
 _LOSE_TOKENS = frozenset({CardType.AMBUSH, CardType.TRAP})  # R-AMBUSH-1, R-TRAP-1
@@ -295,7 +300,7 @@ def legal_actions(s: State) -> list[Action]:
             return [_new_action(Action, (_TWIN, arg, t)) for t in twin_places(s, f)]
         if kind == ACTIVATE:
             return [TARGETS[c] for c in activable(s, f)]
-        return [_new_action(Action, (_GAIN, -1, -1)), _new_action(Action, (_SPEND, -1, -1))]
+        return list(GAIN_OR_SPEND)
     if s.phase != PLACEMENT:
         return []
     cfg = s.config
@@ -310,17 +315,61 @@ def legal_actions(s: State) -> list[Action]:
     return out
 
 
+def _index(pick: Callable[[int], int], count: int) -> int:
+    # A Draws (the random bot's generator) is called as itself, not as a Python callable.
+    return pick.below(count) if isinstance(pick, Draws) else pick(count)
+
+
+def frame_options(s: State, frame: tuple[int, int, int, int]) -> Sequence[int]:
+    """The options of the pending ``frame`` on top, as the values :func:`frame_action` turns
+    into actions, in the order of :func:`legal_actions` (which builds them all at once): for
+    drawing one option without building the others (:func:`pick_legal`, random playouts)."""
+    kind, x, f, arg = frame
+    if kind == CHOOSE:
+        return ABILITIES[arg].choices(s, x, f)
+    if kind == GAP:
+        return decree_gaps(s, arg)
+    if kind == TWIN:
+        return twin_places(s, f)
+    if kind == ACTIVATE:
+        return activable(s, f)
+    return _TWO_OPTIONS  # reveal or leave; gain or spend a token
+
+
+def frame_action(frame: tuple[int, int, int, int], value: int) -> Action:
+    """The action of option ``value`` (one of :func:`frame_options`) of the pending ``frame``."""
+    kind, x, _, arg = frame
+    if kind == REVEAL:
+        return REVEAL_OR_LEAVE[x][value]
+    if kind == CHOOSE:
+        if arg == CardType.SPY:
+            return _new_action(Action, (_PLAYER, -1, value))
+        return TARGETS[value]
+    if kind == GAP:
+        return _new_action(Action, (_MOVE, arg, value))
+    if kind == TWIN:
+        return _new_action(Action, (_TWIN, arg, value))
+    if kind == ACTIVATE:
+        return TARGETS[value]
+    return GAIN_OR_SPEND[value]
+
+
 def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
-    """``legal_actions(s)[i]`` for ``i = pick(len(legal_actions(s)))``, without building the
-    list of placements (the longest lists): for bots that choose by position alone (the
-    random bot). ``IndexError`` if ``i`` is not an index of that list or the game is over.
+    """``legal_actions(s)[i]`` for ``i = pick(len(legal_actions(s)))``, building only that
+    action (not the list: placements are the longest lists): for bots that choose by position
+    alone (the random bot). ``IndexError`` if ``i`` is not an index of that list or the game
+    is over.
     """
     pending = s.pending
-    options: Sequence[Action]
     if pending:
-        kind, x, _, _ = pending[-1]
-        options = REVEAL_OR_LEAVE[x] if kind == REVEAL else legal_actions(s)
-    elif s.phase == PLACEMENT:
+        frame = pending[-1]
+        options = frame_options(s, frame)
+        i = _index(pick, len(options))
+        if not 0 <= i < len(options):
+            raise IndexError(f"no legal action {i}: there are {len(options)}")
+        return frame_action(frame, options[i])
+    placements: Sequence[Action] = ()
+    if s.phase == PLACEMENT:
         cfg = s.config
         p = (s.first_player + s.placed) % cfg.players  # placing_player, inlined
         if cfg.variant != "two-families":
@@ -328,17 +377,15 @@ def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
             targets = placement_targets(s, p)
             n = len(targets)
             count = len(hand) * n
-            i = pick(count)
+            i = _index(pick, count)
             if not 0 <= i < count:
                 raise IndexError(f"no legal action {i}: there are {count}")
             return PLACEMENTS[hand[i // n]][targets[i % n] + 2]
-        options = legal_actions(s)  # two families: rarely played in bulk
-    else:
-        options = ()
-    i = pick(len(options))
-    if not 0 <= i < len(options):
-        raise IndexError(f"no legal action {i}: there are {len(options)}")
-    return options[i]
+        placements = legal_actions(s)  # two families: rarely played in bulk
+    i = _index(pick, len(placements))
+    if not 0 <= i < len(placements):
+        raise IndexError(f"no legal action {i}: there are {len(placements)}")
+    return placements[i]
 
 
 def choices(s: State) -> list[int]:

@@ -10,33 +10,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .abilities import (
-    ABILITIES,
-    ACTIVATE,
-    CHOOSE,
-    GAP,
-    REVEAL,
-    TWIN,
-    activable,
-    decree_gaps,
-    twin_places,
-)
-from .actions import Action, ActionKind
-from .cards import CardType
+from .actions import Action
 from .engine import (
     PLACEMENTS,
-    REVEAL_OR_LEAVE,
-    TARGETS,
     apply_unchecked,
     current_player,
+    frame_action,
+    frame_options,
     legal_actions,
     pick_legal,
     placement_targets,
 )
 from .state import HAND, N_ZONES, OVER, State
-
-_new = tuple.__new__
-_PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
 
 
 def random_action(s: State, rng: random.Random) -> Action:
@@ -60,25 +45,9 @@ def random_action(s: State, rng: random.Random) -> Action:
                 return PLACEMENTS[hand[i // n]][targets[i % n] + 2]
             i -= len(hand) * n
         raise AssertionError("no placement available")
-    kind, x, f, arg = pending[-1]
-    if kind == REVEAL:
-        return REVEAL_OR_LEAVE[x][0 if r < 0.5 else 1]
-    if kind == CHOOSE:
-        options = ABILITIES[arg].choices(s, x, f)
-        c = options[int(r * len(options))]
-        if arg == CardType.SPY:
-            return _new(Action, (_PLAYER, -1, c))
-        return TARGETS[c]
-    if kind == GAP:
-        gaps = decree_gaps(s, arg)
-        return _new(Action, (_MOVE, arg, gaps[int(r * len(gaps))]))
-    if kind == TWIN:
-        places = twin_places(s, f)
-        return _new(Action, (_TWIN, arg, places[int(r * len(places))]))
-    if kind == ACTIVATE:
-        chars = activable(s, f)
-        return TARGETS[chars[int(r * len(chars))]]
-    return _new(Action, (_GAIN if r < 0.5 else _SPEND, -1, -1))
+    frame = pending[-1]
+    options = frame_options(s, frame)
+    return frame_action(frame, options[int(r * len(options))])
 
 
 def random_playout(s: State, rng: random.Random, history: list[Action] | None = None) -> int:

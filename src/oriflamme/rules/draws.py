@@ -1,4 +1,5 @@
-"""A small seeded random generator for bots that draw an index per decision (the random bot).
+"""A small seeded generator of uniform indices, for players that draw a position among the
+legal actions at each decision (the random bot; ``Game.play_by_position``).
 
 ``random.Random(seed)`` fills 624 words of Mersenne Twister state before its first draw
 (about 4 µs, more than a dozen engine steps); a simulation makes a bot per seat per game, so
@@ -8,11 +9,12 @@ JKISS: 698769069 * 2**32 - 1 is a safe prime, so the period is about 2**61), see
 SplitMix64, and its words are scaled to the range asked for by Lemire's method (2019) with its
 rejection step, so that every index is exactly equally likely. Every value a draw computes
 stays below 2**62 (for up to 2**30 options): the compiled build keeps them in machine words,
-and a draw costs a few nanoseconds there. It is compiled with the rules (``oriflamme.build``),
-so the rules' own loop (``Game.play_by_position``) calls it without entering the interpreter;
-the pure and compiled builds draw the same numbers. Its statistical quality is below the
-Mersenne Twister's and plenty for choosing among a few dozen legal actions; search and the
-other bots keep ``random.Random``.
+and a draw costs a few nanoseconds there. It lives in the rules, and a :class:`Draws` is
+itself a pick (calling it is :meth:`Draws.below`), so that the rules' own loop
+(``Game.play_by_position``) calls it directly, not as a Python callable; the pure and
+compiled builds draw the same numbers. It keeps no global state: each owner seeds its own.
+Its statistical quality is below the Mersenne Twister's and plenty for choosing among a few
+dozen legal actions; search and the other bots keep ``random.Random``.
 
 >>> a, b = Draws(2026), Draws(2026)
 >>> [a.below(6) for _ in range(8)] == [b.below(6) for _ in range(8)]
@@ -39,13 +41,31 @@ def _mix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
+#: 2**64 / golden ratio, odd: SplitMix64's step between consecutive states.
+_GOLDEN: Final = 0x9E3779B97F4A7C15
+
+
+def derived_seed(seed: int, stream: int) -> int:
+    """A 64-bit seed for stream ``stream`` of ``seed`` (say, a seat of the game dealt from
+    ``seed``): SplitMix64's output for state ``stream`` of the generator seeded with ``seed``
+    mixed, so that nearby seeds and streams give unrelated values. Seeds and streams equal
+    modulo 2**64 give the same value.
+
+    >>> derived_seed(1, 0) == derived_seed(1, 0), derived_seed(1, 0) == derived_seed(1, 1)
+    (True, False)
+    >>> 0 <= derived_seed(-3, 2) < 2**64
+    True
+    """
+    return _mix64((_mix64(seed & _WORD64) + (stream + 1) * _GOLDEN) & _WORD64)
+
+
 class Draws:
     """Uniform whole numbers from a seed; the same seed, the same numbers. Seeds equal modulo
     2**64 give the same draws."""
 
     def __init__(self, seed: int) -> None:
         # SplitMix64's first output for the seed: nearby seeds (0, 1, 2, ...) start far apart.
-        mixed = _mix64((seed + 0x9E3779B97F4A7C15) & _WORD64)
+        mixed = _mix64((seed + _GOLDEN) & _WORD64)
         self._word: int = mixed & _WORD
         self._carry: int = (mixed >> 32) % _MULTIPLIER
         if (self._word, self._carry) in ((0, 0), (_WORD, _MULTIPLIER - 1)):
@@ -55,6 +75,14 @@ class Draws:
         # Pickled (and copied) as its state: a compiled class is not rebuilt attribute by
         # attribute the way plain objects are.
         return (_resumed, (self._word, self._carry))
+
+    def __call__(self, count: int) -> int:
+        """:meth:`below`: a :class:`Draws` is a pick (``Game.pick_action``, ``play_by_position``).
+
+        >>> Draws(3)(10) == Draws(3).below(10)
+        True
+        """
+        return self.below(count)
 
     def word(self) -> int:
         """The next 32 random bits, as a whole number from 0 to 2**32 - 1."""
