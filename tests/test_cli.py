@@ -575,3 +575,13 @@ def test_a_tournament_in_one_process_imports_only_what_it_uses(tmp_path: Path) -
     results, imported = done.stdout.strip().splitlines()
     assert json.loads(results) == json.loads((out / "results.json").read_text())
     assert imported == "[]"
+
+
+def test_bot_seeds_are_distinct_per_game_and_seat() -> None:
+    """Each seat of each game gets its own bot seed (the bots' generators mix it); a seat out
+    of range is refused rather than colliding with another game's."""
+    seeds = {bot_seed(game, seat) for game in range(200) for seat in range(5)}
+    assert len(seeds) == 1000
+    assert bot_seed(5, 2) == bot_seed(5, 2) != bot_seed(5, 3)
+    with pytest.raises(ValueError, match="a seat is 0 to 7, not 8"):
+        bot_seed(1, 8)

@@ -4,6 +4,7 @@ draws, and the same numbers on the pure and the compiled build."""
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 
 import pytest
@@ -120,6 +121,23 @@ def test_a_draws_is_a_pick_and_plays_as_one(players: int, cards: str, variant: s
         step.apply(step.pick_action(picks[player]))
     assert step.history == games[0].history
     assert Draws(8)(5) == Draws(8).below(5)
+
+
+def test_both_ways_to_draw_give_the_same_numbers() -> None:
+    """The compiled build draws through 16-bit halves (``_times``: products in machine words),
+    the interpreted one with plain products: the same words and indices for every count below
+    2**30, rejections included (checked here on either build, whichever way it uses)."""
+    expected = os.environ.get("ORIFLAMME_EXPECT_BUILD")
+    if expected:
+        assert (expected == "compiled") == draws_module._COMPILED
+    for seed in (0, 7, 2026, 2**64 - 1):
+        plain, split = Draws(seed), Draws(seed)
+        assert [plain.word() for _ in range(50)] == [split._next_word() for _ in range(50)]
+        for count in (2, 3, 7, 10, 1000, 2**29 + 1, 2**30 - 1):
+            assert [plain.below(count) for _ in range(40)] == [
+                split._below_compiled(count) for _ in range(40)]
+    assert all(draws_module._times(a, w) == a * w
+               for a in (0, 1, 3, 698769069, 2**30 - 1) for w in (0, 1, 65535, 65536, 2**32 - 1))
 
 
 def test_docstring_examples() -> None:

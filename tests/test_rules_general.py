@@ -442,3 +442,14 @@ def test_first_edition_changes_nothing_else() -> None:
     assert influence(g) == [5, 2, 1]
     assert where(g, "blue:soldier") == "discarded"
     assert where(g, "red:ambush") == "discarded"
+
+
+def test_is_character_table_agrees_with_the_card_types() -> None:
+    """The rules test types held as ints through ``IS_CHARACTER`` (R-SET-1: Characters and
+    Intrigues); it must say what ``CardType.is_character`` says for every type."""
+    from oriflamme.rules.cards import IS_CHARACTER, CardType
+
+    assert len(IS_CHARACTER) == len(CardType)
+    assert all(IS_CHARACTER[int(t)] == t.is_character for t in CardType)
+    # 6 base Characters, 6 of Embrasement and the Twin; 4 + 4 Intrigues.
+    assert sum(IS_CHARACTER) == 13 and not IS_CHARACTER[CardType.AMBUSH]

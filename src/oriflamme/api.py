@@ -30,7 +30,7 @@ from .rules.actions import END, FRONT, Action, ActionError, ActionKind
 from .rules.cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
 from .rules.config import ConfigError, GameConfig
 from .rules.determinize import WorldSampler as _WorldSampler
-from .rules.draws import Draws, derived_seed
+from .rules.draws import Draws
 from .rules.engine import (
     Decision,
     IllegalAction,
@@ -98,7 +98,6 @@ __all__ = [
     "WorldSampler",
     "card_help",
     "card_name",
-    "derived_seed",
     "family_colour_name",
     "kind_name",
     "load",

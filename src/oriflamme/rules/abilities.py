@@ -11,17 +11,25 @@ calls :meth:`Ability.choose` with the one taken. Multi-step abilities push furth
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
-from .cards import CardType
+from .cards import IS_CHARACTER, CardType
 from .effects import discard, eliminate, gain, insert_stack, log, lose, move, steal
 from .events import EventKind
 from .state import DISCARDED, ELIMINATED, N_ZONES, RESERVE, SET_ASIDE, State
 
 # Pending frame kinds: (kind, acting card, family, argument).
-CHOOSE, REVEAL, GAP, TWIN, ACTIVATE, TOKENS, DISCARD = range(7)
+# (Final: compiled code reads these as constants; a plain module global is a dict lookup.)
+CHOOSE: Final = 0
+REVEAL: Final = 1
+GAP: Final = 2
+TWIN: Final = 3
+ACTIVATE: Final = 4
+TOKENS: Final = 5
+DISCARD: Final = 6
 
-FRONT = -1
-END = -2
+FRONT: Final = -1
+END: Final = -2
 
 
 class DecisionKind(IntEnum):
@@ -203,7 +211,7 @@ class Shapeshifter(Ability):
 
     def choices(self, s: State, x: int, f: int) -> list[int]:
         types, up = s.card_type, s.face_up
-        return [c for c in adjacent_tops(s, x) if up[c] and CardType(types[c]).is_character]
+        return [c for c in adjacent_tops(s, x) if up[c] and IS_CHARACTER[types[c]]]
 
     def choose(self, s: State, x: int, f: int, choice: int) -> None:
         model = s.card_type[choice]
@@ -359,7 +367,7 @@ class Usurpation(Ability):
         opponent = s.controller(choice) != f
         name = s.card_type[choice]
         eliminate(s, choice, x, f)
-        if not (alone and opponent and CardType(name).is_character):
+        if not (alone and opponent and IS_CHARACTER[name]):
             return
         card = s.family_card(f, name)
         xi = s.stack_index(x)
@@ -380,7 +388,7 @@ def activable(s: State, f: int) -> list[int]:
     """Revealed top-card Characters that family ``f`` controls (R-MACH-1)."""
     types, up = s.card_type, s.face_up
     return [st[-1] for st in s.queue
-            if up[st[-1]] and CardType(types[st[-1]]).is_character and s.controller(st[-1]) == f]
+            if up[st[-1]] and IS_CHARACTER[types[st[-1]]] and s.controller(st[-1]) == f]
 
 
 class Machination(Ability):
@@ -412,7 +420,7 @@ class Corruption(Ability):
         out = []
         for st in s.queue:
             c = st[-1]
-            if up[c] and CardType(types[c]).is_character:
+            if up[c] and IS_CHARACTER[types[c]]:
                 if len(st) > 1 and s.controller(c) != f:
                     continue  # on top of an opponent's stack of two or more cards
                 out.append(c)
@@ -423,7 +431,7 @@ class Corruption(Ability):
         log(s, EventKind.CORRUPTED, _me(s, f), choice, s.card_type[choice], f)
 
 
-ABILITIES: tuple[Ability, ...] = tuple(
+ABILITIES: Final[tuple[Ability, ...]] = tuple(
     sorted(
         (
             Archer(), Soldier(), Spy(), Heir(), Assassination(), RoyalDecree(), Lord(),

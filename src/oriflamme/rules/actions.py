@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-FRONT = -1  #: ``to`` of a placement at the beginning of the Queue
-END = -2  #: ``to`` of a placement at the end of the Queue
+FRONT: Final = -1  #: ``to`` of a placement at the beginning of the Queue
+END: Final = -2  #: ``to`` of a placement at the end of the Queue
 
 
 class ActionKind(IntEnum):

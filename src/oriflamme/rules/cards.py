@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from enum import IntEnum
+from typing import Final
 
 
 class CardType(IntEnum):
@@ -65,7 +66,7 @@ class CardType(IntEnum):
             raise ValueError(f"unknown card type {text!r}") from None
 
 
-INTRIGUES = frozenset(
+INTRIGUES: Final = frozenset(
     {
         CardType.ASSASSINATION,
         CardType.ROYAL_DECREE,
@@ -79,9 +80,12 @@ INTRIGUES = frozenset(
 )
 
 #: The 10 base cards (seeds 002/004), in rulebook order.
-BASE_SET: tuple[CardType, ...] = tuple(CardType(i) for i in range(10))
+#: ``IS_CHARACTER[t]``: whether the card type of value ``t`` is a Character: the rules test
+#: types held as ints, and ``CardType(t).is_character`` builds the enum member first.
+IS_CHARACTER: Final[tuple[bool, ...]] = tuple(t not in INTRIGUES for t in CardType)
+BASE_SET: Final[tuple[CardType, ...]] = tuple(CardType(i) for i in range(10))
 #: The 10 shuffled Embrasement cards (seed 000); the Twin comes with the Prince.
-EMBRASEMENT_SET: tuple[CardType, ...] = (
+EMBRASEMENT_SET: Final[tuple[CardType, ...]] = (
     CardType.PRINCE,
     CardType.QUEEN,
     CardType.CUTTHROAT,
@@ -94,7 +98,7 @@ EMBRASEMENT_SET: tuple[CardType, ...] = (
     CardType.CORRUPTION,
 )
 #: The 20 types a family may be built from (R-SET-1); the Twin is never chosen on its own.
-CHOOSABLE: tuple[CardType, ...] = BASE_SET + EMBRASEMENT_SET
+CHOOSABLE: Final[tuple[CardType, ...]] = BASE_SET + EMBRASEMENT_SET
 
 # English and French names, for parsing; the display texts are in .texts.
 _NAMES: dict[CardType, tuple[str, ...]] = {

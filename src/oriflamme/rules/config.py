@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
 
-VARIANTS = ("standard", "two-families")
-EDITIONS = ("revised", "first")
-MAX_FAMILIES = 5
+VARIANTS: Final = ("standard", "two-families")
+EDITIONS: Final = ("revised", "first")
+MAX_FAMILIES: Final = 5
 
 
 class ConfigError(ValueError):

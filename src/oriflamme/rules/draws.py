@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import types
 from typing import Final
 
 _WORD: Final = 0xFFFFFFFF
@@ -44,19 +45,18 @@ def _mix64(x: int) -> int:
 #: 2**64 / golden ratio, odd: SplitMix64's step between consecutive states.
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 
+#: Whether this module runs compiled (a compiled function is no Python function object).
+_COMPILED: Final = not isinstance(_mix64, types.FunctionType)
+#: Compiled code multiplies in machine words only when both factors are below this.
+_SMALL: Final = 1 << 30
 
-def derived_seed(seed: int, stream: int) -> int:
-    """A 64-bit seed for stream ``stream`` of ``seed`` (say, a seat of the game dealt from
-    ``seed``): SplitMix64's output for state ``stream`` of the generator seeded with ``seed``
-    mixed, so that nearby seeds and streams give unrelated values. Seeds and streams equal
-    modulo 2**64 give the same value.
 
-    >>> derived_seed(1, 0) == derived_seed(1, 0), derived_seed(1, 0) == derived_seed(1, 1)
-    (True, False)
-    >>> 0 <= derived_seed(-3, 2) < 2**64
-    True
-    """
-    return _mix64((_mix64(seed & _WORD64) + (stream + 1) * _GOLDEN) & _WORD64)
+def _times(small: int, word: int) -> int:
+    """``small * word`` (``small`` below 2**30, ``word`` below 2**32) as two products of
+    16-bit halves: compiled code multiplies a factor of 2**30 or more through Python's big
+    integers (a tenth of a compiled random game was such products); interpreted code has no
+    such limit, and the two ways give the same number."""
+    return (small * (word >> 16) << 16) + small * (word & 0xFFFF)
 
 
 class Draws:
@@ -86,6 +86,8 @@ class Draws:
 
     def word(self) -> int:
         """The next 32 random bits, as a whole number from 0 to 2**32 - 1."""
+        if _COMPILED:
+            return self._next_word()
         t = _MULTIPLIER * self._word + self._carry
         self._carry = t >> 32
         word = self._word = t & _WORD
@@ -100,6 +102,8 @@ class Draws:
         (True, 0)
         """
         if count > 1:
+            if _COMPILED and count < _SMALL:
+                return self._below_compiled(count)
             t = _MULTIPLIER * self._word + self._carry
             self._carry = t >> 32
             word = self._word = t & _WORD
@@ -116,6 +120,23 @@ class Draws:
         if count == 1:
             return 0
         raise ValueError("no legal action to choose from")
+
+    # The compiled build's way to the same numbers (below 2**30 options): every product in
+    # machine words (_times). The interpreted build keeps the inlined arithmetic above, which
+    # is faster there.
+    def _next_word(self) -> int:
+        t = _times(_MULTIPLIER, self._word) + self._carry
+        self._carry = t >> 32
+        word = self._word = t & _WORD
+        return word
+
+    def _below_compiled(self, count: int) -> int:
+        while True:
+            scaled = _times(count, self._next_word())
+            low = scaled & _WORD
+            # Lemire's rejection, as in below(): keep unless low < (2**32 - count) % count.
+            if low >= count or low >= (_RANGE - count) % count:
+                return scaled >> 32
 
 
 def _resumed(word: int, carry: int) -> Draws:

@@ -3,16 +3,20 @@ and the Queue edits that keep the resolution cursor right (R-RES-2/3)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import CardType
 from .events import EventKind
 from .state import DISCARDED, ELIMINATED, N_ZONES, Event, State
 
-_QUEEN = CardType.QUEEN
-_AMBUSH = CardType.AMBUSH
-_TRAP = CardType.TRAP
-_PRINCE = CardType.PRINCE
-_TWIN = CardType.TWIN
-_new = tuple.__new__  # Event(...) through its NamedTuple constructor costs twice as much
+# Final: compiled code reads these as constants (a plain module global is a dict lookup).
+_QUEEN: Final = CardType.QUEEN
+_AMBUSH: Final = CardType.AMBUSH
+_TRAP: Final = CardType.TRAP
+_PRINCE: Final = CardType.PRINCE
+_TWIN: Final = CardType.TWIN
+_EVENT: Final = Event
+_new: Final = tuple.__new__  # Event(...) through its NamedTuple constructor costs twice as much
 
 
 def log(
@@ -25,7 +29,7 @@ def log(
     amount: int = 0,
 ) -> None:
     if s.log is not None:
-        s.log.append(_new(Event, (kind, s.round, player, card, card_type, other, amount)))
+        s.log.append(_new(_EVENT, (kind, s.round, player, card, card_type, other, amount)))
 
 
 def public_type(s: State, card: int) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .abilities import (
     ABILITIES,
@@ -56,32 +56,45 @@ from .state import (
 )
 from .texts import FAMILY_COLOURS
 
-_new_action = tuple.__new__
-_PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
+# Final: compiled code reads these as constants (a plain module global is a dict lookup).
+_new_action: Final = tuple.__new__
+_ACTION: Final = Action
+_PLACE: Final = ActionKind.PLACE
+_TARGET: Final = ActionKind.TARGET
+_PLAYER: Final = ActionKind.PLAYER
+_MOVE: Final = ActionKind.MOVE
+_TWIN: Final = ActionKind.TWIN
+_GAIN: Final = ActionKind.GAIN
+_SPEND: Final = ActionKind.SPEND
+_REVEAL: Final = ActionKind.REVEAL
+_LEAVE: Final = ActionKind.LEAVE
 
 # The most frequent actions, built once (actions are immutable values): legal_actions and
 # random playouts hand these out instead of building tuples, most of a placement's cost.
 #: Card ids are below this (5 families of 11 cards, the Twin included).
-MAX_CARDS = 55
+MAX_CARDS: Final = 55
 #: ``PLACEMENTS[card][to + 2]``: placing ``card`` at ``to`` (``END`` -2, ``FRONT`` -1 or a card).
-PLACEMENTS: tuple[tuple[Action, ...], ...] = tuple(
-    tuple(_new_action(Action, (_PLACE, c, to)) for to in range(-2, MAX_CARDS))
+PLACEMENTS: Final[tuple[tuple[Action, ...], ...]] = tuple(
+    tuple(_new_action(_ACTION, (_PLACE, c, to)) for to in range(-2, MAX_CARDS))
     for c in range(MAX_CARDS)
 )
 #: ``REVEAL_OR_LEAVE[card]``: the two options of a face-down card's turn (R-RES-1).
-REVEAL_OR_LEAVE: tuple[tuple[Action, Action], ...] = tuple(
-    (_new_action(Action, (_REVEAL, c, -1)), _new_action(Action, (_LEAVE, c, -1)))
+REVEAL_OR_LEAVE: Final[tuple[tuple[Action, Action], ...]] = tuple(
+    (_new_action(_ACTION, (_REVEAL, c, -1)), _new_action(_ACTION, (_LEAVE, c, -1)))
     for c in range(MAX_CARDS)
 )
 #: ``TARGETS[card]``: choosing ``card`` as the target of an ability.
-TARGETS: tuple[Action, ...] = tuple(_new_action(Action, (_TARGET, c, -1)) for c in range(MAX_CARDS))
+TARGETS: Final[tuple[Action, ...]] = tuple(
+    _new_action(_ACTION, (_TARGET, c, -1)) for c in range(MAX_CARDS))
 #: A tokens frame's two options, gain then spend (as ``legal_actions`` lists them).
-GAIN_OR_SPEND: tuple[Action, Action] = (
-    _new_action(Action, (_GAIN, -1, -1)), _new_action(Action, (_SPEND, -1, -1)))
-_TWO_OPTIONS = (0, 1)
-_AMBUSH, _TRAP = CardType.AMBUSH, CardType.TRAP
-_KEEP_TOKENS = frozenset({CardType.CONSPIRACY, CardType.MACHINATION})  # their ability uses them
-_LOSE_TOKENS = frozenset({CardType.AMBUSH, CardType.TRAP})  # R-AMBUSH-1, R-TRAP-1
+GAIN_OR_SPEND: Final[tuple[Action, Action]] = (
+    _new_action(_ACTION, (_GAIN, -1, -1)), _new_action(_ACTION, (_SPEND, -1, -1)))
+_TWO_OPTIONS: Final = (0, 1)
+_AMBUSH: Final = CardType.AMBUSH
+_TRAP: Final = CardType.TRAP
+# Their ability uses their tokens:
+_KEEP_TOKENS: Final = frozenset({CardType.CONSPIRACY, CardType.MACHINATION})
+_LOSE_TOKENS: Final = frozenset({CardType.AMBUSH, CardType.TRAP})  # R-AMBUSH-1, R-TRAP-1
 
 
 class IllegalAction(ActionError):
@@ -176,7 +189,7 @@ def _slug(t: int) -> str:
     return CardType(t).slug if t in _CARD_TYPE_VALUES else str(t)
 
 
-_CARD_TYPE_VALUES = frozenset(int(t) for t in CardType)
+_CARD_TYPE_VALUES: Final = frozenset(int(t) for t in CardType)
 
 
 def _set_up(config: GameConfig, types: tuple[int, ...], first_player: int,
@@ -292,12 +305,12 @@ def legal_actions(s: State) -> list[Action]:
         if kind == CHOOSE:
             kind_of = _PLAYER if arg == CardType.SPY else _TARGET
             if kind_of == _PLAYER:
-                return [_new_action(Action, (_PLAYER, -1, p)) for p in choices(s)]
+                return [_new_action(_ACTION, (_PLAYER, -1, p)) for p in choices(s)]
             return [TARGETS[c] for c in choices(s)]
         if kind == GAP:
-            return [_new_action(Action, (_MOVE, arg, g)) for g in decree_gaps(s, arg)]
+            return [_new_action(_ACTION, (_MOVE, arg, g)) for g in decree_gaps(s, arg)]
         if kind == TWIN:
-            return [_new_action(Action, (_TWIN, arg, t)) for t in twin_places(s, f)]
+            return [_new_action(_ACTION, (_TWIN, arg, t)) for t in twin_places(s, f)]
         if kind == ACTIVATE:
             return [TARGETS[c] for c in activable(s, f)]
         return list(GAIN_OR_SPEND)
@@ -343,12 +356,12 @@ def frame_action(frame: tuple[int, int, int, int], value: int) -> Action:
         return REVEAL_OR_LEAVE[x][value]
     if kind == CHOOSE:
         if arg == CardType.SPY:
-            return _new_action(Action, (_PLAYER, -1, value))
+            return _new_action(_ACTION, (_PLAYER, -1, value))
         return TARGETS[value]
     if kind == GAP:
-        return _new_action(Action, (_MOVE, arg, value))
+        return _new_action(_ACTION, (_MOVE, arg, value))
     if kind == TWIN:
-        return _new_action(Action, (_TWIN, arg, value))
+        return _new_action(_ACTION, (_TWIN, arg, value))
     if kind == ACTIVATE:
         return TARGETS[value]
     return GAIN_OR_SPEND[value]

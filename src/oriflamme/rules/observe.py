@@ -7,7 +7,7 @@ a spectator (``viewer=None``) sees the public facts only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .abilities import ACTIVATE, CHOOSE, DISCARD, GAP, REVEAL, TOKENS, TWIN
 from .cards import CardType
@@ -28,7 +28,7 @@ from .state import (
 )
 from .texts import FAMILY_COLOURS
 
-FRAME_NAMES = {
+FRAME_NAMES: Final = {
     REVEAL: "reveal",
     CHOOSE: "choose",
     GAP: "gap",
@@ -143,8 +143,8 @@ def event_type_for(s: State, viewer: int | None, e: Event) -> int:
 
 #: Slugs by value, looked up rather than built per event (views and tournaments read every
 #: event of a game).
-_KIND_SLUGS: dict[int, str] = {int(k): k.slug for k in EventKind}
-_TYPE_SLUGS: dict[int, str] = {int(t): t.slug for t in CardType}
+_KIND_SLUGS: Final[dict[int, str]] = {int(k): k.slug for k in EventKind}
+_TYPE_SLUGS: Final[dict[int, str]] = {int(t): t.slug for t in CardType}
 
 
 def event_json(s: State, viewer: int | None, e: Event) -> dict[str, Any]:

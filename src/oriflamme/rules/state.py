@@ -13,21 +13,30 @@ abilities (tuples of ints, see :mod:`.engine`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .config import GameConfig
 
+# Final: compiled code reads these as constants (a module global is a dict lookup).
+
 # Zones of a family; zones[family * N_ZONES + zone] is a list of card ids.
-HAND, SET_ASIDE, RESERVE, PILE, DISCARDED, ELIMINATED = range(6)
-N_ZONES = 6
-ZONE_NAMES = ("hand", "set_aside", "reserve", "pile", "discarded", "eliminated")
+HAND: Final = 0
+SET_ASIDE: Final = 1
+RESERVE: Final = 2
+PILE: Final = 3
+DISCARDED: Final = 4
+ELIMINATED: Final = 5
+N_ZONES: Final = 6
+ZONE_NAMES: Final = ("hand", "set_aside", "reserve", "pile", "discarded", "eliminated")
 
 # Phases.
-PLACEMENT, RESOLUTION, OVER = range(3)
-PHASE_NAMES = ("placement", "resolution", "over")
+PLACEMENT: Final = 0
+RESOLUTION: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final = ("placement", "resolution", "over")
 
-NO_CARD = -1
-NO_FAMILY = -1
+NO_CARD: Final = -1
+NO_FAMILY: Final = -1
 
 
 class Event(NamedTuple):
@@ -46,7 +55,7 @@ class Event(NamedTuple):
 
 
 #: Every field of a :class:`State` (its slots; what equality compares).
-STATE_FIELDS = (
+STATE_FIELDS: Final = (
     "card_family",
     "card_type",
     "config",

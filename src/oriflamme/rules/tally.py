@@ -10,15 +10,17 @@ lost is not counted. The tally sees every card's type: it is omniscient, like th
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import CardType
 from .events import EventKind
 from .state import State
 
-_REVEALED = int(EventKind.REVEALED)
-_ELIMINATED = int(EventKind.ELIMINATED)
-_GAINED = int(EventKind.GAINED)
-_STOLE = int(EventKind.STOLE)
-_TYPES = len(CardType)
+_REVEALED: Final = int(EventKind.REVEALED)
+_ELIMINATED: Final = int(EventKind.ELIMINATED)
+_GAINED: Final = int(EventKind.GAINED)
+_STOLE: Final = int(EventKind.STOLE)
+_TYPES: Final = len(CardType)
 
 
 class CardTally:
