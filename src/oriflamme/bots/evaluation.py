@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from oriflamme.api import Action, ActionKind, CardType, Game
 from oriflamme.search import (
@@ -56,18 +56,47 @@ __all__ = [
     "state_of",
 ]
 
-(ARCHER, SOLDIER, SPY, HEIR, ASSASSINATION, ROYAL_DECREE, LORD, SHAPESHIFTER, AMBUSH, CONSPIRACY,
- PRINCE, TWIN, QUEEN, CUTTHROAT, APOTHECARY, FELON, SCHEMER, USURPATION, MACHINATION, TRAP,
- CORRUPTION) = range(21)
-_CHARACTER = tuple(CardType(t).is_character for t in range(21))
-_ATTACKERS = frozenset({SOLDIER, CUTTHROAT, ARCHER, APOTHECARY})
-_GUARDS = frozenset({AMBUSH, TRAP})
-_PLACE, _REVEAL, _LEAVE, _TARGET, _PLAYER, _MOVE, _TWIN, _GAIN, _SPEND = list(ActionKind)
-_FRONT, _END = -1, -2
+# Final: compiled code reads these as constants, not by a dict lookup in the module's globals.
+# The card types (CardType values, in order).
+ARCHER: Final = 0
+SOLDIER: Final = 1
+SPY: Final = 2
+HEIR: Final = 3
+ASSASSINATION: Final = 4
+ROYAL_DECREE: Final = 5
+LORD: Final = 6
+SHAPESHIFTER: Final = 7
+AMBUSH: Final = 8
+CONSPIRACY: Final = 9
+PRINCE: Final = 10
+TWIN: Final = 11
+QUEEN: Final = 12
+CUTTHROAT: Final = 13
+APOTHECARY: Final = 14
+FELON: Final = 15
+SCHEMER: Final = 16
+USURPATION: Final = 17
+MACHINATION: Final = 18
+TRAP: Final = 19
+CORRUPTION: Final = 20
+_CHARACTER: Final = tuple(CardType(t).is_character for t in range(21))
+_ATTACKERS: Final = frozenset({SOLDIER, CUTTHROAT, ARCHER, APOTHECARY})
+_GUARDS: Final = frozenset({AMBUSH, TRAP})
+_PLACE: Final = ActionKind.PLACE
+_REVEAL: Final = ActionKind.REVEAL
+_LEAVE: Final = ActionKind.LEAVE
+_TARGET: Final = ActionKind.TARGET
+_PLAYER: Final = ActionKind.PLAYER
+_MOVE: Final = ActionKind.MOVE
+_TWIN: Final = ActionKind.TWIN
+_GAIN: Final = ActionKind.GAIN
+_SPEND: Final = ActionKind.SPEND
+_FRONT: Final = -1
+_END: Final = -2
 
 #: Influence a card of each type typically brings per activation once revealed (Characters), or
 #: once on its reveal beyond its tokens (Intrigues): the worth of a card whose details are unknown.
-TYPICAL_GAIN: tuple[float, ...] = (
+TYPICAL_GAIN: Final[tuple[float, ...]] = (
     1.0,  # Archer
     1.1,  # Soldier
     0.9,  # Spy
@@ -91,23 +120,23 @@ TYPICAL_GAIN: tuple[float, ...] = (
     1.4,  # Corruption
 )
 #: Later activations count less: the card may be eliminated or its neighbours change.
-DECAY = 0.8
+DECAY: Final = 0.8
 #: What a face-down Ambush or Trap is worth beyond its reveal: the punishment it may inflict.
-GUARD_WORTH = 0.8
+GUARD_WORTH: Final = 0.8
 #: Projected worth of a placement still to come, by the number of rounds it will act in.
-PLACEMENT_WORTH = (0.0, 1.2, 2.0, 2.6, 3.0, 3.3, 3.5)
+PLACEMENT_WORTH: Final = (0.0, 1.2, 2.0, 2.6, 3.0, 3.3, 3.5)
 #: Chance that a revealed attacker eliminates a given opponent neighbour, per activation it has
 #: left (shared among its possible victims), and at most.
-THREAT_PER_ACTIVATION = 0.3
-THREAT_MAX = 0.9
+THREAT_PER_ACTIVATION: Final = 0.3
+THREAT_MAX: Final = 0.9
 #: Chance that a face-down Assassination in the Queue takes the best card it may target.
-ASSASSINATION_RISK = 0.5
+ASSASSINATION_RISK: Final = 0.5
 #: Weight of the tie-break (cards controlled in the Queue) in a projected score.
-TIE_WEIGHT = 0.1
+TIE_WEIGHT: Final = 0.1
 #: Softmax temperature of :func:`evaluate`: uncertainty grows with the rounds left (fitted on
 #: the outcomes of greedy and random self-play games, by Brier score).
-TEMPERATURE_BASE = 0.2
-TEMPERATURE_PER_ROUND = 1.6
+TEMPERATURE_BASE: Final = 0.2
+TEMPERATURE_PER_ROUND: Final = 1.6
 
 
 def _decayed(activations: int) -> float:
@@ -187,10 +216,10 @@ def projected_state_scores(s: State) -> list[float]:
 
 
 #: The parts of a projected score, as :func:`score_parts` lists them.
-SCORE_PARTS = ("influence", "face-up cards", "face-down cards", "cards in the Queue",
-               "harm from Spies and Felons", "placements to come")
+SCORE_PARTS: Final = ("influence", "face-up cards", "face-down cards", "cards in the Queue",
+                      "harm from Spies and Felons", "placements to come")
 #: The weight of each part in :func:`projected_state_scores`.
-PART_WEIGHTS = (1.0, 1.0, 1.0, TIE_WEIGHT, 1.0, 1.0)
+PART_WEIGHTS: Final = (1.0, 1.0, 1.0, TIE_WEIGHT, 1.0, 1.0)
 
 
 def score_parts(s: State) -> list[list[float]]:

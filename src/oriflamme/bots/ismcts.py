@@ -82,7 +82,7 @@ import time
 from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
 from oriflamme.search import state_of
@@ -107,18 +107,19 @@ from .evaluation import (
 from .parallel import discard_pool, shared_pool
 from .value import fitted_state_values
 
+# Final: compiled code reads these as constants, not by a dict lookup in the module's globals.
 #: Weight of the score margin in the ``margin`` reward, and the margin that counts as decisive.
-MARGIN_WEIGHT = 0.5
-MARGIN_SCALE = 10.0
+MARGIN_WEIGHT: Final = 0.5
+MARGIN_SCALE: Final = 10.0
 
-ROLLOUTS = ("greedy", "random")
-HORIZONS = ("round", "next", "end")
-REWARDS = ("win", "margin")
-OPPONENTS = ("tree", "greedy")
-EXPANSIONS = ("random", "greedy")
-VALUES = ("hand", "fitted")
-LAST_ROUND = 6  # R-END-1
-DEFAULT_EXPLORATION = 0.7
+ROLLOUTS: Final = ("greedy", "random")
+HORIZONS: Final = ("round", "next", "end")
+REWARDS: Final = ("win", "margin")
+OPPONENTS: Final = ("tree", "greedy")
+EXPANSIONS: Final = ("random", "greedy")
+VALUES: Final = ("hand", "fitted")
+LAST_ROUND: Final = 6  # R-END-1
+DEFAULT_EXPLORATION: Final = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,15 +435,15 @@ class IsmctsBot:
 #: Odds, relative to an Ambush, that a player leaves a face-down card of a type unrevealed when
 #: the resolution reaches it (the guards pay only if attacked, a Conspiracy grows; most other
 #: cards are worth revealing). Guesses, not fitted; see :class:`Worlds`.
-LEAVE_ODDS = {CardType.AMBUSH: 1.0, CardType.TRAP: 1.0, CardType.CONSPIRACY: 0.9}
-CHARACTER_LEAVE_ODDS = 0.3
-INTRIGUE_LEAVE_ODDS = 0.5
-_ODDS_BY_TYPE = tuple(
+LEAVE_ODDS: Final = {CardType.AMBUSH: 1.0, CardType.TRAP: 1.0, CardType.CONSPIRACY: 0.9}
+CHARACTER_LEAVE_ODDS: Final = 0.3
+INTRIGUE_LEAVE_ODDS: Final = 0.5
+_ODDS_BY_TYPE: Final = tuple(
     LEAVE_ODDS.get(t, CHARACTER_LEAVE_ODDS if t.is_character else INTRIGUE_LEAVE_ODDS)
     for t in CardType
 )
 #: Worlds drawn at most for one accepted world (the last one is kept after that).
-MAX_ATTEMPTS = 30
+MAX_ATTEMPTS: Final = 30
 
 
 class Worlds:
@@ -548,7 +549,7 @@ def search_part(
 
 # -- the spec ``ismcts:key=value`` (registered by :mod:`oriflamme.bots.catalog`) --------------
 #: The options of an ``ismcts`` spec; a bare number is the first (``ismcts:500``).
-OPTIONS = ISMCTS_OPTIONS
+OPTIONS: Final = ISMCTS_OPTIONS
 
 
 def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -71,27 +71,29 @@ from oriflamme.search import (
 )
 from oriflamme.search import decision as _decision
 
-ROUNDS = 6
+# Final: compiled code reads these as constants, not by a dict lookup in the module's globals.
+ROUNDS: Final = 6
 #: Largest value of any observation feature (Influence / 10 and the Queue length / 10 are
 #: clipped to it; every other feature stays far below).
-HIGH = 10.0
-FRAMES = ("reveal", "choose", "gap", "twin", "activate", "tokens", "discard")
+HIGH: Final = 10.0
+FRAMES: Final = ("reveal", "choose", "gap", "twin", "activate", "tokens", "discard")
 #: Where a card is, as its owner's observation may say; "unseen" covers every hidden place.
-ZONES = ("hand", "set_aside", "reserve", "discarded", "eliminated", "queue", "unseen")
-PHASES = ("placement", "resolution", "over")
-_PLACE, _TARGET = ActionKind.PLACE, ActionKind.TARGET
-_DECISION_KINDS = {k.slug: int(k) for k in DecisionKind}
-_ZONE = {z: i for i, z in enumerate(ZONES)}
-_UNSEEN = _ZONE["unseen"]
-_QUEUE = _ZONE["queue"]
+ZONES: Final = ("hand", "set_aside", "reserve", "discarded", "eliminated", "queue", "unseen")
+PHASES: Final = ("placement", "resolution", "over")
+_PLACE: Final = ActionKind.PLACE
+_TARGET: Final = ActionKind.TARGET
+_DECISION_KINDS: Final = {k.slug: int(k) for k in DecisionKind}
+_ZONE: Final = {z: i for i, z in enumerate(ZONES)}
+_UNSEEN: Final = _ZONE["unseen"]
+_QUEUE: Final = _ZONE["queue"]
 # The raw state's numbering of frames and phases, in the encoding's order.
-_FRAME_OF_KIND = {kind: FRAMES.index(name) for kind, name in FRAME_NAMES.items()}
-_ACTIVATE_OR_TOKENS = frozenset(k for k, name in FRAME_NAMES.items()
-                                if name in ("activate", "tokens"))
+_FRAME_OF_KIND: Final = {kind: FRAMES.index(name) for kind, name in FRAME_NAMES.items()}
+_ACTIVATE_OR_TOKENS: Final = frozenset(k for k, name in FRAME_NAMES.items()
+                                       if name in ("activate", "tokens"))
 assert PHASES == PHASE_NAMES
-_CLIP = 100  # Influence and Queue length clip at HIGH from 100 on
-_TENTHS = [k / 10 for k in range(_CLIP)]  # k / 10, looked up (zone sizes, Queue places)
-_PLACE_KIND = int(DecisionKind.PLACE)
+_CLIP: Final = 100  # Influence and Queue length clip at HIGH from 100 on
+_TENTHS: Final = [k / 10 for k in range(_CLIP)]  # k / 10, looked up (zone sizes, Queue places)
+_PLACE_KIND: Final = int(DecisionKind.PLACE)
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
