@@ -376,6 +376,11 @@ def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
     pending = s.pending
     if pending:
         frame = pending[-1]
+        if frame[0] == REVEAL:  # the most frequent decision, spelled out (no option list)
+            i = _index(pick, 2)
+            if not 0 <= i < 2:
+                raise IndexError(f"no legal action {i}: there are 2")
+            return REVEAL_OR_LEAVE[frame[1]][i]
         options = frame_options(s, frame)
         i = _index(pick, len(options))
         if not 0 <= i < len(options):

@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from .abilities import REVEAL
 from .actions import Action
 from .engine import (
     PLACEMENTS,
+    REVEAL_OR_LEAVE,
     apply_unchecked,
     current_player,
     frame_action,
@@ -46,6 +48,8 @@ def random_action(s: State, rng: random.Random) -> Action:
             i -= len(hand) * n
         raise AssertionError("no placement available")
     frame = pending[-1]
+    if frame[0] == REVEAL:  # the most frequent decision, spelled out (no option list)
+        return REVEAL_OR_LEAVE[frame[1]][0 if r < 0.5 else 1]
     options = frame_options(s, frame)
     return frame_action(frame, options[int(r * len(options))])
 
