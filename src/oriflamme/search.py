@@ -19,6 +19,17 @@ from __future__ import annotations
 
 from .api import Game
 from .rules.abilities import CHOOSE, TOKENS, adjacent_tops
+from .rules.actions import (
+    KIND_GAIN,
+    KIND_LEAVE,
+    KIND_MOVE,
+    KIND_PLACE,
+    KIND_PLAYER,
+    KIND_REVEAL,
+    KIND_SPEND,
+    KIND_TARGET,
+    KIND_TWIN,
+)
 from .rules.engine import decision, legal_actions, result
 from .rules.observe import FRAME_NAMES
 from .rules.state import (
@@ -42,6 +53,15 @@ __all__ = [
     "ELIMINATED",
     "FRAME_NAMES",
     "HAND",
+    "KIND_GAIN",
+    "KIND_LEAVE",
+    "KIND_MOVE",
+    "KIND_PLACE",
+    "KIND_PLAYER",
+    "KIND_REVEAL",
+    "KIND_SPEND",
+    "KIND_TARGET",
+    "KIND_TWIN",
     "N_ZONES",
     "OVER",
     "PHASE_NAMES",

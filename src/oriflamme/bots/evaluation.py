@@ -30,7 +30,7 @@ import math
 import random
 from typing import Final, NamedTuple
 
-from oriflamme.api import Action, ActionKind, CardType, Game
+from oriflamme.api import Action, CardType, Game
 from oriflamme.search import (
     CHOOSE,
     HAND,
@@ -45,6 +45,30 @@ from oriflamme.search import (
     legal_actions,
     result,
     state_of,
+)
+from oriflamme.search import (
+    KIND_GAIN as _GAIN,
+)
+from oriflamme.search import (
+    KIND_LEAVE as _LEAVE,
+)
+from oriflamme.search import (
+    KIND_PLACE as _PLACE,
+)
+from oriflamme.search import (
+    KIND_PLAYER as _PLAYER,
+)
+from oriflamme.search import (
+    KIND_REVEAL as _REVEAL,
+)
+from oriflamme.search import (
+    KIND_SPEND as _SPEND,
+)
+from oriflamme.search import (
+    KIND_TARGET as _TARGET,
+)
+from oriflamme.search import (
+    KIND_TWIN as _TWIN,
 )
 
 __all__ = [
@@ -82,15 +106,6 @@ CORRUPTION: Final = 20
 _CHARACTER: Final = tuple(CardType(t).is_character for t in range(21))
 _ATTACKERS: Final = frozenset({SOLDIER, CUTTHROAT, ARCHER, APOTHECARY})
 _GUARDS: Final = frozenset({AMBUSH, TRAP})
-_PLACE: Final = ActionKind.PLACE
-_REVEAL: Final = ActionKind.REVEAL
-_LEAVE: Final = ActionKind.LEAVE
-_TARGET: Final = ActionKind.TARGET
-_PLAYER: Final = ActionKind.PLAYER
-_MOVE: Final = ActionKind.MOVE
-_TWIN: Final = ActionKind.TWIN
-_GAIN: Final = ActionKind.GAIN
-_SPEND: Final = ActionKind.SPEND
 _FRONT: Final = -1
 _END: Final = -2
 

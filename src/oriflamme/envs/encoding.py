@@ -69,6 +69,12 @@ from oriflamme.search import (
     result,
     state_of,
 )
+from oriflamme.search import (
+    KIND_PLACE as _PLACE,
+)
+from oriflamme.search import (
+    KIND_TARGET as _TARGET,
+)
 from oriflamme.search import decision as _decision
 
 # Final: compiled code reads these as constants, not by a dict lookup in the module's globals.
@@ -80,8 +86,6 @@ FRAMES: Final = ("reveal", "choose", "gap", "twin", "activate", "tokens", "disca
 #: Where a card is, as its owner's observation may say; "unseen" covers every hidden place.
 ZONES: Final = ("hand", "set_aside", "reserve", "discarded", "eliminated", "queue", "unseen")
 PHASES: Final = ("placement", "resolution", "over")
-_PLACE: Final = ActionKind.PLACE
-_TARGET: Final = ActionKind.TARGET
 _DECISION_KINDS: Final = {k.slug: int(k) for k in DecisionKind}
 _ZONE: Final = {z: i for i, z in enumerate(ZONES)}
 _UNSEEN: Final = _ZONE["unseen"]

@@ -54,6 +54,19 @@ class ActionKind(IntEnum):
         return self.name.lower()
 
 
+# Each kind as a Final name, for compiled code: ``ActionKind.PLACE`` is an attribute lookup on
+# the class at every read, a Final module constant a C static (the engine, the heuristics).
+KIND_PLACE: Final = ActionKind.PLACE
+KIND_REVEAL: Final = ActionKind.REVEAL
+KIND_LEAVE: Final = ActionKind.LEAVE
+KIND_TARGET: Final = ActionKind.TARGET
+KIND_PLAYER: Final = ActionKind.PLAYER
+KIND_MOVE: Final = ActionKind.MOVE
+KIND_TWIN: Final = ActionKind.TWIN
+KIND_GAIN: Final = ActionKind.GAIN
+KIND_SPEND: Final = ActionKind.SPEND
+
+
 class ActionError(ValueError):
     """An action that is malformed or not legal now."""
 

@@ -37,7 +37,37 @@ from .abilities import (
     place_twin,
     twin_places,
 )
-from .actions import Action, ActionError, ActionKind
+from .actions import (
+    KIND_GAIN as _GAIN,
+)
+from .actions import (
+    KIND_LEAVE as _LEAVE,
+)
+from .actions import (
+    KIND_MOVE as _MOVE,
+)
+from .actions import (
+    KIND_PLACE as _PLACE,
+)
+from .actions import (
+    KIND_PLAYER as _PLAYER,
+)
+from .actions import (
+    KIND_REVEAL as _REVEAL,
+)
+from .actions import (
+    KIND_SPEND as _SPEND,
+)
+from .actions import (
+    KIND_TARGET as _TARGET,
+)
+from .actions import (
+    KIND_TWIN as _TWIN,
+)
+from .actions import (
+    Action,
+    ActionError,
+)
 from .cards import INTRIGUES, CardType
 from .config import GameConfig
 from .draws import Draws
@@ -59,15 +89,6 @@ from .texts import FAMILY_COLOURS
 # Final: compiled code reads these as constants (a plain module global is a dict lookup).
 _new_action: Final = tuple.__new__
 _ACTION: Final = Action
-_PLACE: Final = ActionKind.PLACE
-_TARGET: Final = ActionKind.TARGET
-_PLAYER: Final = ActionKind.PLAYER
-_MOVE: Final = ActionKind.MOVE
-_TWIN: Final = ActionKind.TWIN
-_GAIN: Final = ActionKind.GAIN
-_SPEND: Final = ActionKind.SPEND
-_REVEAL: Final = ActionKind.REVEAL
-_LEAVE: Final = ActionKind.LEAVE
 
 # The most frequent actions, built once (actions are immutable values): legal_actions and
 # random playouts hand these out instead of building tuples, most of a placement's cost.
