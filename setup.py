@@ -60,6 +60,21 @@ def _why_pure() -> str | None:
     return None
 
 
+#: Only the listed modules are compiled and checked; the modules they import are read for their
+#: types without reporting their errors, and third-party packages may be missing: pip builds in
+#: an environment of its own, where NumPy is not installed yet on a first install (a test runs
+#: the same check without site-packages). No cache: every build starts clean.
+MYPYC_OPTIONS = [
+    "--config-file=", "--follow-imports=silent", "--ignore-missing-imports",
+    f"--cache-dir={os.devnull}",
+]
+
+
+def _paths() -> list[str]:
+    """The source files of the compiled modules."""
+    return [str(Path("src", *name.split(".")).with_suffix(".py")) for name in MODULES]
+
+
 def _extensions() -> list[Any]:
     if not BUILDS & set(sys.argv[1:]):
         return []
@@ -72,14 +87,8 @@ def _extensions() -> list[Any]:
         return []
     from mypyc.build import mypycify
 
-    paths = [str(Path("src", *name.split(".")).with_suffix(".py")) for name in MODULES]
     try:
-        # Only the listed modules are compiled and checked; the modules they import are read
-        # for their types without reporting their errors (third-party packages such as NumPy
-        # may be absent from the build environment). No cache: every build starts clean.
-        options = ["--config-file=", "--follow-imports=silent", "--ignore-missing-imports"]
-        options.append(f"--cache-dir={os.devnull}")
-        extensions: list[Any] = mypycify([*options, *paths], opt_level="3")
+        extensions: list[Any] = mypycify([*MYPYC_OPTIONS, *_paths()], opt_level="3")
     except (Exception, SystemExit) as error:  # mypy reports type errors by exiting
         _say(f"pure Python (mypyc could not compile the engine: {error})")
         return []

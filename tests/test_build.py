@@ -94,6 +94,22 @@ def test_reading_metadata_runs_no_compiler(
     assert setup_module["_extensions"]() == []
 
 
+def test_the_compiled_modules_check_without_third_party_packages(
+    setup_module: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mypyc type-checks the compiled modules in pip's build environment, where NumPy is not
+    installed on a first install: a type error there silently gives a pure build (it did, once
+    the encoder was compiled: its NumPy aliases were no types without NumPy). The same check,
+    with no site-packages at all."""
+    from mypy import api
+
+    monkeypatch.chdir(ROOT)
+    out, err, status = api.run(
+        [*setup_module["MYPYC_OPTIONS"], "--no-site-packages", *setup_module["_paths"]()])
+    assert status == 0, out + err
+    assert f"no issues found in {len(build.COMPILED_MODULES)} source files" in out
+
+
 def test_version_names_the_build() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "oriflamme", "--version"], capture_output=True, text=True,

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Final, cast
+from typing import Any, Final, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -99,8 +99,10 @@ _CLIP: Final = 100  # Influence and Queue length clip at HIGH from 100 on
 _TENTHS: Final = [k / 10 for k in range(_CLIP)]  # k / 10, looked up (zone sizes, Queue places)
 _PLACE_KIND: Final = int(DecisionKind.PLACE)
 
-Vector = npt.NDArray[np.float32]
-Mask = npt.NDArray[np.int8]
+# Explicit aliases: the compiled build is type-checked where NumPy may be missing (pip's build
+# environment), and there an implicit alias of an unknown type is a variable, not a type.
+Vector: TypeAlias = "npt.NDArray[np.float32]"
+Mask: TypeAlias = "npt.NDArray[np.int8]"
 
 
 class Layout:
