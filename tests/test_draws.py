@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import os
 import pickle
+import random
 
 import pytest
 
@@ -138,6 +139,23 @@ def test_both_ways_to_draw_give_the_same_numbers() -> None:
                 split._below_compiled(count) for _ in range(40)]
     assert all(draws_module._times(a, w) == a * w
                for a in (0, 1, 3, 698769069, 2**30 - 1) for w in (0, 1, 65535, 65536, 2**32 - 1))
+
+
+def test_randbelow_and_shuffle_draw_as_random_does() -> None:
+    """The rules' ``randbelow`` and ``shuffle`` (what deals and sampled worlds use) give the same
+    numbers as ``random.Random``'s ``randrange`` and ``shuffle`` and leave the generator in the
+    same state: deals and searches are what they were."""
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 8, 10, 17, 64, 1000, 2**40 + 3):
+            assert [draws_module.randbelow(ours, n) for _ in range(30)] == [
+                theirs.randrange(n) for _ in range(30)]
+        for size in (0, 1, 2, 7, 10, 30):
+            mine, reference = list(range(size)), list(range(size))
+            draws_module.shuffle(ours, mine)
+            theirs.shuffle(reference)
+            assert mine == reference
+        assert ours.getstate() == theirs.getstate()
 
 
 def test_docstring_examples() -> None:

@@ -5,8 +5,11 @@ and plays thousands of moves in them; building JSON observations there would be 
 This module gives read access to such a game's raw :class:`State` and the few rules helpers
 heuristics and fast encoders need (the zone and phase numbering, the pending frames' names,
 the current :func:`decision`). It is public and stable like :mod:`oriflamme.api`; treat the state as
-read-only (change it only through ``Game.apply``). A bot never holds the real game: the runner
-and the server hand it an observation only, so nothing here can reach hidden information.
+read-only (change it only through ``Game.apply``), except in a world the search made for itself
+(a sample): there :func:`apply_unchecked` plays a legal action on the raw state, without the
+Game's bookkeeping (its history then no longer lists that move: never save or replay such a
+world). A bot never holds the real game: the runner and the server hand it an observation
+only, so nothing here can reach hidden information.
 
 >>> from oriflamme.api import new_game
 >>> game = new_game(players=3, seed=1)
@@ -30,7 +33,8 @@ from .rules.actions import (
     KIND_TARGET,
     KIND_TWIN,
 )
-from .rules.engine import decision, legal_actions, result
+from .rules.draws import randbelow
+from .rules.engine import apply_unchecked, current_player, decision, legal_actions, result
 from .rules.observe import FRAME_NAMES
 from .rules.state import (
     DISCARDED,
@@ -73,8 +77,11 @@ __all__ = [
     "TOKENS",
     "State",
     "adjacent_tops",
+    "apply_unchecked",
+    "current_player",
     "decision",
     "legal_actions",
+    "randbelow",
     "result",
     "state_of",
 ]

@@ -42,7 +42,10 @@ from oriflamme.search import (
     TOKENS,
     State,
     adjacent_tops,
+    apply_unchecked,
+    current_player,
     legal_actions,
+    randbelow,
     result,
     state_of,
 )
@@ -76,6 +79,7 @@ __all__ = [
     "evaluate",
     "greedy_action",
     "play_heuristic",
+    "play_heuristic_state",
     "projected_scores",
     "state_of",
 ]
@@ -520,17 +524,27 @@ def greedy_state_action(s: State, player: int, rng: random.Random) -> Action:
         scores = [action_score(s, player, a) for a in options]
     best = max(scores)
     ties = [a for a, v in zip(options, scores, strict=True) if v >= best - 1e-9]
-    return ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]
+    return ties[0] if len(ties) == 1 else ties[randbelow(rng, len(ties))]
 
 
 def play_heuristic(game: Game, last_round: int, rng: random.Random) -> None:
     """Play :func:`greedy_action` for every player until the game ends or the first decision
-    after round ``last_round`` (the rollout of the search bots)."""
+    after round ``last_round``; the moves go into the game's history."""
     while True:
         decision = game.decision()
         if decision is None or game.round > last_round:
             return
         game.apply(greedy_action(game, decision.player, rng), check=False)
+
+
+def play_heuristic_state(s: State, last_round: int, rng: random.Random) -> None:
+    """:func:`play_heuristic` on the raw state of a world the search owns (its rollout): the
+    same moves, without the Game's bookkeeping (no history; see :mod:`oriflamme.search`)."""
+    while True:
+        player = current_player(s)
+        if player is None or s.round > last_round:
+            return
+        apply_unchecked(s, greedy_state_action(s, player, rng))
 
 
 def action_score(s: State, player: int, action: Action) -> float:

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from oriflamme.api import Action, Game
+from oriflamme.search import state_of
 
 from .base import (
     ON_OFF,
@@ -44,7 +45,7 @@ from .base import (
     whole_option,
 )
 from .catalog import DEFAULT_ROLLOUTS, HALVING_OPTIONS
-from .evaluation import evaluate_all, play_heuristic
+from .evaluation import evaluate_all, play_heuristic_state
 from .ismcts import Worlds
 
 HORIZONS = ("round", "next")
@@ -110,7 +111,9 @@ class HalvingBot:
         rng = random.Random(luck)
         game = world.copy(log=False)
         game.apply(action, check=False)
-        play_heuristic(game, game.round + (1 if self.horizon == "next" else 0), rng)
+        # a copy of its own: the rollout plays its raw state (no history kept)
+        last = game.round + (1 if self.horizon == "next" else 0)
+        play_heuristic_state(state_of(game), last, rng)
         result = game.result()
         if result is None:
             return evaluate_all(game)[me]

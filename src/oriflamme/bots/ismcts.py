@@ -85,7 +85,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
-from oriflamme.search import state_of
+from oriflamme.search import apply_unchecked, current_player, legal_actions, randbelow, state_of
 
 from .base import (
     ON_OFF,
@@ -100,8 +100,8 @@ from .catalog import DEFAULT_ITERATIONS, ISMCTS_OPTIONS
 from .evaluation import (
     action_score,
     evaluate_all,
-    greedy_action,
-    play_heuristic,
+    greedy_state_action,
+    play_heuristic_state,
     projected_scores,
 )
 from .parallel import discard_pool, shared_pool
@@ -314,29 +314,31 @@ class IsmctsBot:
         it went through and every player's reward."""
         rng = self._rng
         c = self.exploration
-        types = state_of(world).card_type
+        # The world is the search's own: its raw state is played directly (search.apply_unchecked),
+        # without the Game wrapper's bookkeeping at every move.
+        s = state_of(world)
+        types = s.card_type
         size = world.config.family_size
         players = world.config.players
         node = root
         path: list[_Node] = []
         while True:
-            decision = world.decision()
-            if decision is None:
+            mover = current_player(s)
+            if mover is None:
                 break
-            legal = world.legal_actions()
+            legal = legal_actions(s)
             if node is root:
                 legal = [a for a in legal if a in allowed]
             if len(legal) == 1:
-                world.apply(legal[0], check=False)
+                apply_unchecked(s, legal[0])
                 continue
-            mover = decision.player
             if mover != me and self.opponents == "greedy":
                 if self.noise and rng.random() < self.noise:
                     # an opponent that may surprise: lines that only beat the heuristic's
                     # exact reply lose their shine
-                    world.apply(legal[rng.randrange(len(legal))], check=False)
+                    apply_unchecked(s, legal[randbelow(rng, len(legal))])
                 else:
-                    world.apply(greedy_action(world, mover, rng), check=False)
+                    apply_unchecked(s, greedy_state_action(s, mover, rng))
                 continue
             edges = node.children.get(mover)
             if edges is None:
@@ -355,17 +357,17 @@ class IsmctsBot:
                     child.available += 1
                     present.append(child)
             if untried:
-                action, key = untried[rng.randrange(len(untried))]
+                action, key = untried[randbelow(rng, len(untried))]
                 if self.expand == "greedy" and len(untried) > 1:
                     # the heuristic's choice first: a fresh node's first visit then follows
                     # a sensible line instead of a random one
-                    choice = greedy_action(world, mover, rng)
+                    choice = greedy_state_action(s, mover, rng)
                     for tried_action, tried_key in untried:
                         if tried_action == choice:
                             action, key = tried_action, tried_key
                             break
                 child = edges[key] = _Node(mover)
-                world.apply(action, check=False)
+                apply_unchecked(s, action)
                 path.append(child)
                 break
             best_value = -math.inf
@@ -382,7 +384,7 @@ class IsmctsBot:
                 )
                 if value > best_value:
                     best_value, best = value, i
-            world.apply(legal[best], check=False)  # nothing untried: present[i] is legal[i]
+            apply_unchecked(s, legal[best])  # nothing untried: present[i] is legal[i]
             node = present[best]
             path.append(node)
         rewards = self._play_out(world)
@@ -399,7 +401,7 @@ class IsmctsBot:
         else:
             last = {"round": world.round, "next": world.round + 1}.get(self.horizon, LAST_ROUND)
             if self.rollout == "greedy":
-                play_heuristic(world, last, rng)
+                play_heuristic_state(state_of(world), last, rng)
             else:
                 while world.decision() is not None and world.round <= last:
                     world.apply(world.random_action(rng), check=False)

@@ -20,6 +20,7 @@ from typing import Any
 from .abilities import ACTIVATE, CHOOSE, DISCARD, GAP, REVEAL, TOKENS, TWIN
 from .cards import CardType
 from .config import GameConfig
+from .draws import shuffle
 from .state import (
     DISCARDED,
     ELIMINATED,
@@ -156,7 +157,7 @@ class WorldSampler:
             if not free_types:
                 continue
             dealt = free_types[:]
-            rng.shuffle(dealt)
+            shuffle(rng, dealt)  # rng.shuffle's draws, without its interpreted loop
             for c, t in zip(unknown, dealt, strict=True):
                 types[c] = t
         return tuple(types)
@@ -171,7 +172,7 @@ class WorldSampler:
             if not free_types:
                 continue
             order = unplaced[:]
-            rng.shuffle(order)
+            shuffle(rng, order)
             k = 0
             for zone, count in sizes:
                 s.zones[f * N_ZONES + zone] = order[k:k + count]

@@ -70,7 +70,7 @@ from .actions import (
 )
 from .cards import INTRIGUES, CardType
 from .config import GameConfig
-from .draws import Draws
+from .draws import Draws, shuffle
 from .effects import discard, gain, insert_stack, log
 from .events import EventKind
 from .state import (
@@ -139,17 +139,9 @@ def new_state(config: GameConfig, seed: int, log_events: bool = True) -> State:
     types: list[int] = []
     kinds = [int(t) for t in config.card_types]
     twin = config.has_twin
-    bits = rng.getrandbits
     for _ in range(config.families):
         deck = kinds[:]
-        # random.shuffle, spelled out (the same draws, so the same deals; fewer calls):
-        # Fisher-Yates from the end, each index drawn by rejection from getrandbits.
-        for i in range(len(deck) - 1, 0, -1):
-            k = (i + 1).bit_length()
-            j = bits(k)
-            while j > i:
-                j = bits(k)
-            deck[i], deck[j] = deck[j], deck[i]
+        shuffle(rng, deck)  # rng.shuffle(deck)'s draws, the same deals, fewer calls
         if twin:
             deck.append(int(CardType.TWIN))
         types.extend(deck)
