@@ -34,6 +34,14 @@ from oriflamme.api import Action, CardType, Game
 from oriflamme.search import (
     CHOOSE,
     HAND,
+    KIND_GAIN,
+    KIND_LEAVE,
+    KIND_PLACE,
+    KIND_PLAYER,
+    KIND_REVEAL,
+    KIND_SPEND,
+    KIND_TARGET,
+    KIND_TWIN,
     N_ZONES,
     OVER,
     PILE,
@@ -48,30 +56,6 @@ from oriflamme.search import (
     randbelow,
     result,
     state_of,
-)
-from oriflamme.search import (
-    KIND_GAIN as _GAIN,
-)
-from oriflamme.search import (
-    KIND_LEAVE as _LEAVE,
-)
-from oriflamme.search import (
-    KIND_PLACE as _PLACE,
-)
-from oriflamme.search import (
-    KIND_PLAYER as _PLAYER,
-)
-from oriflamme.search import (
-    KIND_REVEAL as _REVEAL,
-)
-from oriflamme.search import (
-    KIND_SPEND as _SPEND,
-)
-from oriflamme.search import (
-    KIND_TARGET as _TARGET,
-)
-from oriflamme.search import (
-    KIND_TWIN as _TWIN,
 )
 
 __all__ = [
@@ -516,7 +500,7 @@ def greedy_state_action(s: State, player: int, rng: random.Random) -> Action:
         if not options:
             raise ValueError("no legal action: the game is over or the player has no card")
         return options[0]
-    if options[0][0] == _PLACE:
+    if options[0][0] == KIND_PLACE:
         spots = {to: spot(s, player, to) for to in {a[2] for a in options}}
         types = s.card_type
         scores = [placement_fit(s, types[a[1]], spots[a[2]]) for a in options]
@@ -550,17 +534,17 @@ def play_heuristic_state(s: State, last_round: int, rng: random.Random) -> None:
 def action_score(s: State, player: int, action: Action) -> float:
     """The heuristic worth of one legal ``action`` to ``player`` (higher is better)."""
     kind = action[0]
-    if kind == _PLACE:
+    if kind == KIND_PLACE:
         return placement_value(s, player, action[1], action[2])
-    if kind in (_REVEAL, _LEAVE):
+    if kind in (KIND_REVEAL, KIND_LEAVE):
         gain = reveal_gain(s, action[1])
-        return gain if kind == _REVEAL else 0.0
+        return gain if kind == KIND_REVEAL else 0.0
     frame, x, f, arg = s.pending[-1]
-    if kind == _PLAYER:
+    if kind == KIND_PLAYER:
         victim = action[2]
         return -1.0 if victim == player else min(s.influence[victim], 1) + 0.01 * s.influence[
             victim]
-    if kind == _TARGET:
+    if kind == KIND_TARGET:
         c = action[1]
         if frame == CHOOSE and arg == SHAPESHIFTER:
             return ability_value(s, f, x, s.card_type[c])
@@ -572,11 +556,11 @@ def action_score(s: State, player: int, action: Action) -> float:
         if frame == CHOOSE:
             return target_value(s, player, c) + _cutthroat_bonus(s, f, c, arg)
         return ability_value(s, f, c, s.card_type[c])  # Machination: the character to activate
-    if kind == _TWIN:
+    if kind == KIND_TWIN:
         return _twin_place_value(s, player, action[2])
-    if kind == _GAIN:
+    if kind == KIND_GAIN:
         return 1.0
-    if kind == _SPEND:
+    if kind == KIND_SPEND:
         return max((ability_value(s, f, c, s.card_type[c]) for c in _activable(s, f)),
                    default=0.0) if frame == TOKENS else 0.0
     return 0.0  # Royal Decree moves: no opinion

@@ -57,6 +57,8 @@ from oriflamme.search import (
     ELIMINATED,
     FRAME_NAMES,
     HAND,
+    KIND_PLACE,
+    KIND_TARGET,
     N_ZONES,
     OVER,
     PHASE_NAMES,
@@ -68,12 +70,6 @@ from oriflamme.search import (
     State,
     result,
     state_of,
-)
-from oriflamme.search import (
-    KIND_PLACE as _PLACE,
-)
-from oriflamme.search import (
-    KIND_TARGET as _TARGET,
 )
 from oriflamme.search import decision as _decision
 
@@ -248,9 +244,9 @@ class ActionCodec:
         out = []
         for action in actions:
             kind = action[0]
-            if kind is _PLACE and place[action[1]] >= 0:
+            if kind is KIND_PLACE and place[action[1]] >= 0:
                 out.append(place[action[1]] + dest[action[2] + 2])
-            elif kind is _TARGET:
+            elif kind is KIND_TARGET:
                 out.append(target[action[1]])
             else:
                 out.append(self.encode(action, player))

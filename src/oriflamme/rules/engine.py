@@ -38,33 +38,15 @@ from .abilities import (
     twin_places,
 )
 from .actions import (
-    KIND_GAIN as _GAIN,
-)
-from .actions import (
-    KIND_LEAVE as _LEAVE,
-)
-from .actions import (
-    KIND_MOVE as _MOVE,
-)
-from .actions import (
-    KIND_PLACE as _PLACE,
-)
-from .actions import (
-    KIND_PLAYER as _PLAYER,
-)
-from .actions import (
-    KIND_REVEAL as _REVEAL,
-)
-from .actions import (
-    KIND_SPEND as _SPEND,
-)
-from .actions import (
-    KIND_TARGET as _TARGET,
-)
-from .actions import (
-    KIND_TWIN as _TWIN,
-)
-from .actions import (
+    KIND_GAIN,
+    KIND_LEAVE,
+    KIND_MOVE,
+    KIND_PLACE,
+    KIND_PLAYER,
+    KIND_REVEAL,
+    KIND_SPEND,
+    KIND_TARGET,
+    KIND_TWIN,
     Action,
     ActionError,
 )
@@ -96,20 +78,20 @@ _ACTION: Final = Action
 MAX_CARDS: Final = 55
 #: ``PLACEMENTS[card][to + 2]``: placing ``card`` at ``to`` (``END`` -2, ``FRONT`` -1 or a card).
 PLACEMENTS: Final[tuple[tuple[Action, ...], ...]] = tuple(
-    tuple(_new_action(_ACTION, (_PLACE, c, to)) for to in range(-2, MAX_CARDS))
+    tuple(_new_action(_ACTION, (KIND_PLACE, c, to)) for to in range(-2, MAX_CARDS))
     for c in range(MAX_CARDS)
 )
 #: ``REVEAL_OR_LEAVE[card]``: the two options of a face-down card's turn (R-RES-1).
 REVEAL_OR_LEAVE: Final[tuple[tuple[Action, Action], ...]] = tuple(
-    (_new_action(_ACTION, (_REVEAL, c, -1)), _new_action(_ACTION, (_LEAVE, c, -1)))
+    (_new_action(_ACTION, (KIND_REVEAL, c, -1)), _new_action(_ACTION, (KIND_LEAVE, c, -1)))
     for c in range(MAX_CARDS)
 )
 #: ``TARGETS[card]``: choosing ``card`` as the target of an ability.
 TARGETS: Final[tuple[Action, ...]] = tuple(
-    _new_action(_ACTION, (_TARGET, c, -1)) for c in range(MAX_CARDS))
+    _new_action(_ACTION, (KIND_TARGET, c, -1)) for c in range(MAX_CARDS))
 #: A tokens frame's two options, gain then spend (as ``legal_actions`` lists them).
 GAIN_OR_SPEND: Final[tuple[Action, Action]] = (
-    _new_action(_ACTION, (_GAIN, -1, -1)), _new_action(_ACTION, (_SPEND, -1, -1)))
+    _new_action(_ACTION, (KIND_GAIN, -1, -1)), _new_action(_ACTION, (KIND_SPEND, -1, -1)))
 _TWO_OPTIONS: Final = (0, 1)
 _AMBUSH: Final = CardType.AMBUSH
 _TRAP: Final = CardType.TRAP
@@ -316,14 +298,14 @@ def legal_actions(s: State) -> list[Action]:
         if kind == REVEAL:
             return list(REVEAL_OR_LEAVE[x])
         if kind == CHOOSE:
-            kind_of = _PLAYER if arg == CardType.SPY else _TARGET
-            if kind_of == _PLAYER:
-                return [_new_action(_ACTION, (_PLAYER, -1, p)) for p in choices(s)]
+            kind_of = KIND_PLAYER if arg == CardType.SPY else KIND_TARGET
+            if kind_of == KIND_PLAYER:
+                return [_new_action(_ACTION, (KIND_PLAYER, -1, p)) for p in choices(s)]
             return [TARGETS[c] for c in choices(s)]
         if kind == GAP:
-            return [_new_action(_ACTION, (_MOVE, arg, g)) for g in decree_gaps(s, arg)]
+            return [_new_action(_ACTION, (KIND_MOVE, arg, g)) for g in decree_gaps(s, arg)]
         if kind == TWIN:
-            return [_new_action(_ACTION, (_TWIN, arg, t)) for t in twin_places(s, f)]
+            return [_new_action(_ACTION, (KIND_TWIN, arg, t)) for t in twin_places(s, f)]
         if kind == ACTIVATE:
             return [TARGETS[c] for c in activable(s, f)]
         return list(GAIN_OR_SPEND)
@@ -369,12 +351,12 @@ def frame_action(frame: tuple[int, int, int, int], value: int) -> Action:
         return REVEAL_OR_LEAVE[x][value]
     if kind == CHOOSE:
         if arg == CardType.SPY:
-            return _new_action(_ACTION, (_PLAYER, -1, value))
+            return _new_action(_ACTION, (KIND_PLAYER, -1, value))
         return TARGETS[value]
     if kind == GAP:
-        return _new_action(_ACTION, (_MOVE, arg, value))
+        return _new_action(_ACTION, (KIND_MOVE, arg, value))
     if kind == TWIN:
-        return _new_action(_ACTION, (_TWIN, arg, value))
+        return _new_action(_ACTION, (KIND_TWIN, arg, value))
     if kind == ACTIVATE:
         return TARGETS[value]
     return GAIN_OR_SPEND[value]
@@ -446,7 +428,7 @@ def apply(s: State, action: Action) -> None:
 def apply_unchecked(s: State, action: Action) -> None:
     """Apply an action known to be legal (search and playouts), then advance."""
     kind = action[0]
-    if kind == _PLACE:
+    if kind == KIND_PLACE:
         _place(s, action[1], action[2])
         if s.placed != s.config.placements:
             return  # another placement follows: advance would find nothing to do
@@ -454,14 +436,14 @@ def apply_unchecked(s: State, action: Action) -> None:
         frame = s.pending.pop()
         fk, x, f, arg = frame
         if fk == REVEAL:
-            if kind == _REVEAL:
+            if kind == KIND_REVEAL:
                 _reveal(s, x, f)
             else:
                 s.tokens[x] += 1
                 if s.log is not None:
                     log(s, EventKind.LEFT, f % s.config.players, x, -1, amount=s.tokens[x])
         elif fk == CHOOSE:
-            ABILITIES[arg].choose(s, x, f, action[2] if kind == _PLAYER else action[1])
+            ABILITIES[arg].choose(s, x, f, action[2] if kind == KIND_PLAYER else action[1])
         elif fk == GAP:
             decree_move(s, x, f, arg, action[2])
         elif fk == TWIN:
@@ -472,7 +454,7 @@ def apply_unchecked(s: State, action: Action) -> None:
             log(s, EventKind.ACTIVATED, f % s.config.players, y, s.card_type[y], x)
             ABILITIES[s.card_type[y]].start(s, y, f, False)
         else:  # TOKENS
-            if kind == _GAIN:
+            if kind == KIND_GAIN:
                 gain(s, f % s.config.players, 1, x)
                 if arg > 1:
                     s.pending.append((TOKENS, x, f, arg - 1))
