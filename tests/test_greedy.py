@@ -26,7 +26,14 @@ from oriflamme.bots import (
     make_bot,
     play_game,
 )
-from oriflamme.bots.evaluation import evaluate, greedy_action, projected_scores
+from oriflamme.bots.evaluation import (
+    evaluate,
+    greedy_action,
+    play_heuristic,
+    play_heuristic_state,
+    projected_scores,
+)
+from oriflamme.search import state_of
 from scenarios import decision, render, setup
 
 SETUPS = [
@@ -237,6 +244,20 @@ def _midgame_positions(config: dict[str, Any], count: int) -> list[Game]:
         if not game.is_over:
             out.append(game)
     return out
+
+
+@pytest.mark.parametrize("config", SETUPS[:5], ids=lambda c: f"{c['players']}p-{c['cards']}")
+def test_the_raw_state_rollout_plays_the_games_rollout(config: dict[str, Any]) -> None:
+    """The searches' rollout on a world's raw state (``play_heuristic_state``, through
+    ``oriflamme.search.apply_unchecked``) plays exactly the moves ``play_heuristic`` plays
+    through the Game, to the same position; only the Game's history does not list them."""
+    for game in _midgame_positions(config, 6):
+        for last in (game.round, game.round + 1, 6):
+            through_game, raw = game.copy(), game.copy()
+            play_heuristic(through_game, last, random.Random(last))
+            play_heuristic_state(state_of(raw), last, random.Random(last))
+            assert state_of(raw) == state_of(through_game)
+            assert len(raw.history) == len(game.history) <= len(through_game.history)
 
 
 @pytest.mark.parametrize("config", SETUPS[:5], ids=lambda c: f"{c['players']}p-{c['cards']}")
