@@ -33,6 +33,7 @@ from .rules.actions import (
     KIND_TARGET,
     KIND_TWIN,
 )
+from .rules.cards import IS_CHARACTER
 from .rules.draws import randbelow
 from .rules.engine import apply_unchecked, current_player, decision, legal_actions, result
 from .rules.observe import FRAME_NAMES
@@ -57,6 +58,7 @@ __all__ = [
     "ELIMINATED",
     "FRAME_NAMES",
     "HAND",
+    "IS_CHARACTER",
     "KIND_GAIN",
     "KIND_LEAVE",
     "KIND_MOVE",

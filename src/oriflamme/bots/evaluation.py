@@ -30,10 +30,11 @@ import math
 import random
 from typing import Final, NamedTuple
 
-from oriflamme.api import Action, CardType, Game
+from oriflamme.api import Action, Game
 from oriflamme.search import (
     CHOOSE,
     HAND,
+    IS_CHARACTER,
     KIND_GAIN,
     KIND_LEAVE,
     KIND_PLACE,
@@ -91,7 +92,6 @@ USURPATION: Final = 17
 MACHINATION: Final = 18
 TRAP: Final = 19
 CORRUPTION: Final = 20
-_CHARACTER: Final = tuple(CardType(t).is_character for t in range(21))
 _ATTACKERS: Final = frozenset({SOLDIER, CUTTHROAT, ARCHER, APOTHECARY})
 _GUARDS: Final = frozenset({AMBUSH, TRAP})
 _FRONT: Final = -1
@@ -270,7 +270,7 @@ def _card_worth(s: State, index: int, card: int) -> float:
         return TYPICAL_GAIN[t] + GUARD_WORTH
     if t == CONSPIRACY:
         return 2.0 * (tokens + 0.7 * (acts - 1))
-    if _CHARACTER[t]:
+    if IS_CHARACTER[t]:
         return tokens + max(TYPICAL_GAIN[t] * _decayed(acts), 0.8 * (acts - 1) + TYPICAL_GAIN[t])
     return tokens + TYPICAL_GAIN[t] + 0.6 * (acts - 1)
 
@@ -450,7 +450,7 @@ def ability_value(s: State, family: int, card: int, t: int) -> float:
         return -1.0 if tall else 2.0
     if t == SHAPESHIFTER:
         models = [s.card_type[c] for c in adjacent_tops(s, card)
-                  if s.face_up[c] and _CHARACTER[s.card_type[c]]]
+                  if s.face_up[c] and IS_CHARACTER[s.card_type[c]]]
         return max((ability_value(s, family, card, m) for m in models if m != SHAPESHIFTER),
                    default=0.0)
     if t == CONSPIRACY:
@@ -474,7 +474,7 @@ def _corruptible(s: State, family: int) -> list[int]:
     out = []
     for st in s.queue:
         c = st[-1]
-        if s.face_up[c] and _CHARACTER[s.card_type[c]]:
+        if s.face_up[c] and IS_CHARACTER[s.card_type[c]]:
             if len(st) > 1 and controller(s, c) != family:
                 continue
             out.append(c)
@@ -483,7 +483,7 @@ def _corruptible(s: State, family: int) -> list[int]:
 
 def _activable(s: State, family: int) -> list[int]:
     """Revealed top Characters ``family`` controls (what a Machination may activate)."""
-    return [st[-1] for st in s.queue if s.face_up[st[-1]] and _CHARACTER[s.card_type[st[-1]]]
+    return [st[-1] for st in s.queue if s.face_up[st[-1]] and IS_CHARACTER[s.card_type[st[-1]]]
             and controller(s, st[-1]) == family]
 
 
@@ -665,7 +665,7 @@ def _play_priority(s: State, t: int) -> float:
     left = 6 - s.round
     if t == CONSPIRACY or t in _GUARDS:
         return 1.0 + 0.25 * left
-    if _CHARACTER[t]:
+    if IS_CHARACTER[t]:
         return TYPICAL_GAIN[t] * (1.0 + 0.3 * left)
     return TYPICAL_GAIN[t] + 0.3 * (3 - abs(left - 2))
 

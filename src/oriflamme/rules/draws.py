@@ -87,12 +87,7 @@ class Draws:
 
     def word(self) -> int:
         """The next 32 random bits, as a whole number from 0 to 2**32 - 1."""
-        if _COMPILED:
-            return self._next_word()
-        t = _MULTIPLIER * self._word + self._carry
-        self._carry = t >> 32
-        word = self._word = t & _WORD
-        return word
+        return self._next_word()
 
     def below(self, count: int) -> int:
         """A uniform whole number from 0 to ``count - 1`` (``count`` from 1 to 2**32). One
@@ -123,8 +118,8 @@ class Draws:
         raise ValueError("no legal action to choose from")
 
     # The compiled build's way to the same numbers (below 2**30 options): every product in
-    # machine words (_times). The interpreted build keeps the inlined arithmetic above, which
-    # is faster there.
+    # machine words (_times). The interpreted build keeps the inlined arithmetic of below(),
+    # which is faster there.
     def _next_word(self) -> int:
         t = _times(_MULTIPLIER, self._word) + self._carry
         self._carry = t >> 32

@@ -294,21 +294,10 @@ def hand_of(s: State, player: int) -> list[int]:
 def legal_actions(s: State) -> list[Action]:
     """Every legal action now, in a stable order (empty when the game is over)."""
     if s.pending:
-        kind, x, f, arg = s.pending[-1]
-        if kind == REVEAL:
-            return list(REVEAL_OR_LEAVE[x])
-        if kind == CHOOSE:
-            kind_of = KIND_PLAYER if arg == CardType.SPY else KIND_TARGET
-            if kind_of == KIND_PLAYER:
-                return [_new_action(_ACTION, (KIND_PLAYER, -1, p)) for p in choices(s)]
-            return [TARGETS[c] for c in choices(s)]
-        if kind == GAP:
-            return [_new_action(_ACTION, (KIND_MOVE, arg, g)) for g in decree_gaps(s, arg)]
-        if kind == TWIN:
-            return [_new_action(_ACTION, (KIND_TWIN, arg, t)) for t in twin_places(s, f)]
-        if kind == ACTIVATE:
-            return [TARGETS[c] for c in activable(s, f)]
-        return list(GAIN_OR_SPEND)
+        frame = s.pending[-1]
+        if frame[0] == REVEAL:  # the most frequent decision, spelled out
+            return list(REVEAL_OR_LEAVE[frame[1]])
+        return [frame_action(frame, v) for v in frame_options(s, frame)]
     if s.phase != PLACEMENT:
         return []
     cfg = s.config
@@ -399,12 +388,6 @@ def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
     if not 0 <= i < len(placements):
         raise IndexError(f"no legal action {i}: there are {len(placements)}")
     return placements[i]
-
-
-def choices(s: State) -> list[int]:
-    """Raw options of the CHOOSE frame on top (card ids, or players for a Spy)."""
-    _, x, f, arg = s.pending[-1]
-    return ABILITIES[arg].choices(s, x, f)
 
 
 # -- applying -----------------------------------------------------------------------------------
