@@ -406,6 +406,27 @@ def test_random_action_is_the_legal_action_its_draw_points_at(seed: int) -> None
     assert {"place", "reveal"} <= kinds
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_playout_plays_the_random_actions_one_by_one(seed: int) -> None:
+    """``playout`` (whose loop places cards without calling ``random_action``) plays exactly
+    the game that ``random_action`` and ``apply`` play from the same generator: the same
+    actions, events and end, in every set-up; with or without the event log."""
+    variant = "two-families" if seed % 4 == 3 else None
+    players = 2 if variant else 3 + seed % 3
+    for log in (True, False):
+        config = GameConfig(players=players, cards="embrasement" if seed % 2 else "base",
+                            variant=variant)
+        fast, slow = Game.new(config, seed, log=log), Game.new(config, seed, log=log)
+        rng, twin = random.Random(seed), random.Random(seed)
+        played = fast.playout(rng)
+        while not slow.is_over:
+            slow.apply(slow.random_action(twin))
+        assert fast.history == slow.history and played == len(slow.history)
+        assert fast == slow and fast.result() == slow.result()
+        assert fast.events() == slow.events()
+        assert rng.random() == twin.random()  # the same number of draws
+
+
 @pytest.mark.parametrize("setup", [
     {"players": 3},
     {"players": 2, "cards": "embrasement"},

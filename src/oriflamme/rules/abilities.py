@@ -55,15 +55,19 @@ class DecisionKind(IntEnum):
 def adjacent_tops(s: State, x: int) -> list[int]:
     """Top cards of the stacks next to the stack topped by ``x`` (R-QUEUE-2)."""
     q = s.queue
-    for i, st in enumerate(q):
-        if st[-1] == x:
-            out = []
-            if i > 0:
-                out.append(q[i - 1][-1])
-            if i + 1 < len(q):
-                out.append(q[i + 1][-1])
-            return out
-    return []
+    i = s.cursor  # usually x is the card being resolved there: no search
+    if not (i < len(q) and q[i][-1] == x):
+        for i, st in enumerate(q):  # noqa: B007 (i is used after the loop)
+            if st[-1] == x:
+                break
+        else:
+            return []
+    out = []
+    if i > 0:
+        out.append(q[i - 1][-1])
+    if i + 1 < len(q):
+        out.append(q[i + 1][-1])
+    return out
 
 
 def _me(s: State, f: int) -> int:

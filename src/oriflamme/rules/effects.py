@@ -106,7 +106,8 @@ def discard(s: State, card: int) -> bool:
         return False
     take_top(s, i)
     _leave_queue(s, card, DISCARDED)
-    log(s, EventKind.DISCARDED, s.player_of(s.card_family[card]), card, s.card_type[card])
+    if s.log is not None:
+        log(s, EventKind.DISCARDED, s.player_of(s.card_family[card]), card, s.card_type[card])
     return True
 
 
@@ -136,9 +137,10 @@ def eliminate(s: State, target: int, by: int, family: int, reward: bool = True) 
     # An eliminated Ambush is discarded, whoever eliminated it (R-AMBUSH-2/3): it counts as an
     # elimination, then goes with its tokens to its owner's discarded cards. The log says both.
     _leave_queue(s, target, DISCARDED if kind == _AMBUSH else ELIMINATED)
-    log(s, EventKind.ELIMINATED, me, target, kind, by)
-    if kind == _AMBUSH:
-        log(s, EventKind.DISCARDED, victim, target, kind)
+    if s.log is not None:
+        log(s, EventKind.ELIMINATED, me, target, kind, by)
+        if kind == _AMBUSH:
+            log(s, EventKind.DISCARDED, victim, target, kind)
     if reward:
         gain(s, me, 1, by)
     if kind == _QUEEN:

@@ -412,41 +412,41 @@ def apply_unchecked(s: State, action: Action) -> None:
     """Apply an action known to be legal (search and playouts), then advance."""
     kind = action[0]
     if kind == KIND_PLACE:
-        _place(s, action[1], action[2])
-        if s.placed != s.config.placements:
-            return  # another placement follows: advance would find nothing to do
-    else:
-        frame = s.pending.pop()
-        fk, x, f, arg = frame
-        if fk == REVEAL:
-            if kind == KIND_REVEAL:
-                _reveal(s, x, f)
-            else:
-                s.tokens[x] += 1
-                if s.log is not None:
-                    log(s, EventKind.LEFT, f % s.config.players, x, -1, amount=s.tokens[x])
-        elif fk == CHOOSE:
-            ABILITIES[arg].choose(s, x, f, action[2] if kind == KIND_PLAYER else action[1])
-        elif fk == GAP:
-            decree_move(s, x, f, arg, action[2])
-        elif fk == TWIN:
-            place_twin(s, x, f, arg, action[2])
-        elif fk == ACTIVATE:
-            y = action[1]
-            s.pending.append((TOKENS, x, f, arg))
-            log(s, EventKind.ACTIVATED, f % s.config.players, y, s.card_type[y], x)
-            ABILITIES[s.card_type[y]].start(s, y, f, False)
-        else:  # TOKENS
-            if kind == KIND_GAIN:
-                gain(s, f % s.config.players, 1, x)
-                if arg > 1:
-                    s.pending.append((TOKENS, x, f, arg - 1))
-            else:
-                s.pending.append((ACTIVATE, x, f, arg - 1))
+        place(s, action[1], action[2])
+        return
+    frame = s.pending.pop()
+    fk, x, f, arg = frame
+    if fk == REVEAL:
+        if kind == KIND_REVEAL:
+            _reveal(s, x, f)
+        else:
+            s.tokens[x] += 1
+            if s.log is not None:
+                log(s, EventKind.LEFT, f % s.config.players, x, -1, amount=s.tokens[x])
+    elif fk == CHOOSE:
+        ABILITIES[arg].choose(s, x, f, action[2] if kind == KIND_PLAYER else action[1])
+    elif fk == GAP:
+        decree_move(s, x, f, arg, action[2])
+    elif fk == TWIN:
+        place_twin(s, x, f, arg, action[2])
+    elif fk == ACTIVATE:
+        y = action[1]
+        s.pending.append((TOKENS, x, f, arg))
+        log(s, EventKind.ACTIVATED, f % s.config.players, y, s.card_type[y], x)
+        ABILITIES[s.card_type[y]].start(s, y, f, False)
+    else:  # TOKENS
+        if kind == KIND_GAIN:
+            gain(s, f % s.config.players, 1, x)
+            if arg > 1:
+                s.pending.append((TOKENS, x, f, arg - 1))
+        else:
+            s.pending.append((ACTIVATE, x, f, arg - 1))
     advance(s)
 
 
-def _place(s: State, card: int, to: int) -> None:
+def place(s: State, card: int, to: int) -> None:
+    """Place ``card`` at ``to`` (a legal placement, unchecked), then advance if it was the
+    round's last (another placement follows otherwise: advance would find nothing to do)."""
     f = s.card_family[card]
     s.zones[f * N_ZONES + HAND].remove(card)
     if to == END:
@@ -458,6 +458,8 @@ def _place(s: State, card: int, to: int) -> None:
     if s.log is not None:
         log(s, EventKind.PLACED, f % s.config.players, card, -1, to)
     s.placed += 1
+    if s.placed == s.config.placements:
+        advance(s)
 
 
 def _reveal(s: State, x: int, f: int) -> None:
@@ -534,7 +536,8 @@ def advance(s: State) -> None:
 
 
 def _end_round(s: State) -> None:
-    log(s, EventKind.ROUND_ENDED, -1, amount=s.round)
+    if s.log is not None:
+        log(s, EventKind.ROUND_ENDED, -1, amount=s.round)
     s.scores_by_round.append(tuple(s.influence))
     cfg = s.config
     if cfg.two_families:  # R-2P-1: draw 2 (one per family) while the pile lasts
@@ -550,7 +553,8 @@ def _end_round(s: State) -> None:
                 log(s, EventKind.DREW, p, amount=drawn)
     if s.round >= 6:
         s.phase = OVER
-        log(s, EventKind.GAME_ENDED)
+        if s.log is not None:
+            log(s, EventKind.GAME_ENDED)
         return
     s.round += 1
     s.first_player = (s.first_player + 1) % cfg.players
