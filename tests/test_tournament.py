@@ -8,10 +8,12 @@ R-TRAP-2, R-HEIR-1, R-SHIFT-1, R-RES-1); the aggregation figures from hand-made 
 from __future__ import annotations
 
 import doctest
+import hashlib
 import importlib.util
 import json
 import logging
 import math
+import random
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -28,7 +30,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from oriflamme import tournament
-from oriflamme.api import Action, Game, new_game
+from oriflamme.api import Action, Game, Result, new_game
 from oriflamme.bots import NO_OBSERVATION, Bot, RandomBot, make_bot, register_bot, unregister_bot
 from oriflamme.bots.base import picks_by_position
 from oriflamme.cli import main
@@ -46,11 +48,20 @@ from oriflamme.tournament import (
     stats,
     summarise,
     wilson_interval,
+    worker,
     write_report,
 )
 from oriflamme.tournament.report import results_json
-from oriflamme.tournament.stats import ranks, ratings
-from oriflamme.tournament.worker import CardCounts, Outcome, TimedBot, play_measured
+from oriflamme.tournament.stats import ranks, ratings, win_shares
+from oriflamme.tournament.worker import (
+    CardCounts,
+    GameFailed,
+    Outcome,
+    Table,
+    TimedBot,
+    play_measured,
+    play_one,
+)
 from scenarios import setup
 
 FIRST = "tourney-first"
@@ -132,6 +143,39 @@ def test_plan_rounds_up_and_shares_deals_within_a_rotation() -> None:
     assert plan(Settings(bots=("random", FIRST), games=4, seed=4)).jobs[0].seed != deals[0]
 
 
+def test_seeds_are_the_documented_hash_and_those_of_past_tournaments() -> None:
+    """A past tournament replays from its seed: plan() derives the same seeds as always (it
+    hashes their prefixes once and copies the hashes; these values come from before that)."""
+    laid_out = plan(Settings(bots=("random", "random"), players=3, games=4, seed=42))
+    assert [(job.seed, job.bot_seeds) for job in laid_out.jobs] == [
+        (2968329086494989299, (1288797252909731198, 3161805438555658357, 5649461286495365420)),
+        (2968329086494989299, (1780269075068881500, 4047325129320807066, 1338125562835772742)),
+        (2428820517861228328, (7083149868301629290, 3252042527236382954, 7619154487136901770)),
+        (2428820517861228328, (3457354709090070605, 7726232194256700924, 1724943876690498969)),
+    ]
+    digest = hashlib.blake2b(b"bot/42/3/2", digest_size=8).digest()
+    assert schedule.derive_seed("bot", 42, 3, 2) == int.from_bytes(digest, "big") >> 1
+
+
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    bots=st.integers(1, 5),
+    players=st.integers(2, 5),
+    games=st.integers(1, 40),
+)
+def test_plan_seeds_are_derive_seed(seed: int, bots: int, players: int, games: int) -> None:
+    """Every deal seed is derive_seed("deal", seed, i // L) and every bot seed
+    derive_seed("bot", seed, i, seat), whatever the seed and the rotation."""
+    settings = Settings(bots=("random",) * bots, players=players, games=games, seed=seed)
+    laid_out = plan(settings)
+    rotation = len(laid_out.lineups)
+    for job in laid_out.jobs:
+        assert job.seed == schedule.derive_seed("deal", seed, job.index // rotation)
+        assert job.bot_seeds == tuple(
+            schedule.derive_seed("bot", seed, job.index, seat) for seat in range(players)
+        )
+
+
 @pytest.mark.parametrize(
     ("bots", "games", "message"),
     [((), 1, "at least one"), (("random", ""), 1, "empty"), (("random",), 0, "--games")],
@@ -180,6 +224,30 @@ def test_records_agree_with_the_games() -> None:
 def test_a_broken_bot_fails_the_tournament_with_the_game_named() -> None:
     with pytest.raises(tournament.GameFailed, match=r"game 0 .*illegal action"):
         play(plan(Settings(bots=(BROKEN,), games=1)))
+
+
+def test_a_table_plays_the_games_of_any_settings_as_play_one() -> None:
+    """A Table prepares the set-up and bot makers of the settings it meets (once for all their
+    games): interleaved jobs of two tournaments give the records each job gives alone."""
+    first = plan(Settings(bots=("random", FIRST), players=3, cards="embrasement", games=4, seed=1))
+    second = plan(Settings(bots=("random",), players=2, games=2, seed=2))
+    jobs = [first.jobs[0], second.jobs[0], first.jobs[1], first.jobs[2], second.jobs[1]]
+    table = Table()
+    assert _without_timing([table.play(job) for job in jobs]) == _without_timing(
+        [play_one(job) for job in jobs]
+    )
+
+
+def test_a_job_that_cannot_be_set_up_fails_its_game() -> None:
+    """An unknown bot or an impossible set-up in a job made by hand (plan() refuses both) fails
+    that game, named, like a bot that breaks; the table then plays good jobs again."""
+    good = plan(Settings(bots=("random",), games=1)).jobs[0]
+    table = Table()
+    for settings in (Settings(bots=("nobody",)), Settings(bots=("random",), players=9)):
+        job = tournament.GameJob(settings, 5, 1, (0, 0, 0), (1, 2, 3))
+        with pytest.raises(GameFailed, match=r"game 5 \(deal seed 1; seats .*\) failed: "):
+            table.play(job)
+        assert _without_timing([table.play(good)]) == _without_timing([play_one(good)])
 
 
 # -- card statistics on hand-checked games ------------------------------------------------------
@@ -312,6 +380,31 @@ def test_card_counts_add_up_to_the_public_log() -> None:
         assert sum(o.cards.eliminated.values()) == sum(e["kind"] == "eliminated" for e in events)
         down = [c for stack in game.observe(None)["queue"] for c in stack if not c["face_up"]]
         assert sum(o.cards.hidden.values()) == len(down)
+        # By slug, in slug order, as the records' JSON lists them.
+        for name, counts in o.cards.to_json().items():
+            assert list(counts) == sorted(counts) and counts == getattr(o.cards, name), name
+
+
+def test_card_counts_by_slug() -> None:
+    """Counts kept by type index read by slug: zeros left out, slug order (Influence from no
+    known source under ``unknown``, in its place), read-only, the same from CardCounts.of."""
+    influence = [0] * len(worker.CardType)
+    influence[worker.CardType.SPY] = 2
+    influence[worker.CardType.ARCHER] = 1
+    counts = CardCounts(influence_by_type=tuple(influence), unknown_influence=3)
+    assert list(counts.influence.items()) == [("archer", 1), ("spy", 2), ("unknown", 3)]
+    assert counts.revealed == counts.eliminated == counts.hidden == {}
+    assert counts.to_json() == {
+        "influence": {"archer": 1, "spy": 2, "unknown": 3},
+        "revealed": {},
+        "eliminated": {},
+        "hidden": {},
+    }
+    assert list(counts.to_json()["influence"]) == ["archer", "spy", "unknown"]
+    assert CardCounts.of(influence={"unknown": 3, "spy": 2, "archer": 1}) == counts
+    with pytest.raises(TypeError):
+        counts.influence["spy"] = 5  # type: ignore[index]
+    assert CardCounts.of(hidden={"twin": 1}).hidden_by_type[worker.CardType.TWIN] == 1
 
 
 # -- aggregation ---------------------------------------------------------------------------------
@@ -325,8 +418,7 @@ def _record(
     winners: tuple[int, ...],
     influence: dict[str, int] | None = None,
 ) -> GameRecord:
-    cards = CardCounts()
-    cards.influence.update(influence or {})
+    cards = CardCounts.of(influence=influence)
     n = len(lineup)
     outcome = Outcome(scores, queue_cards, winners, (10,) * n, (0.5,) * n, cards)
     return GameRecord(index, 0, lineup, tuple("ab"[b] for b in lineup), outcome)
@@ -379,6 +471,16 @@ def test_card_type_figures_by_hand() -> None:
     assert rows["spy"]["influence_per_game"] == pytest.approx(1 / 3)
     assert rows["lord"]["influence"] == 0 and rows["lord"]["revealed_per_game"] == 0
     assert rows["royal_decree"]["name"] == "Royal Decree"
+
+
+def test_win_shares_are_the_results_shares() -> None:
+    rng = random.Random(4)
+    for index in range(300):
+        n = rng.randint(2, 5)
+        winners = tuple(sorted(rng.sample(range(n), rng.randint(1, n))))
+        record = _record(index, (0,) * n, (3,) * n, (1,) * n, winners)
+        expected = Result(record.outcome.scores, record.outcome.queue_cards, winners).shares()
+        assert win_shares(record) == list(expected)
 
 
 def test_ranks_follow_score_then_tie_break() -> None:
@@ -577,7 +679,7 @@ def test_cli_ray_missing(
 
 
 @pytest.mark.parametrize(
-    "module", [schedule, stats, tournament, charts, report], ids=lambda m: m.__name__
+    "module", [schedule, stats, tournament, charts, report, worker], ids=lambda m: m.__name__
 )
 def test_doctests(module: ModuleType) -> None:
     failed, attempted = doctest.testmod(module, report=False)

@@ -17,7 +17,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from oriflamme.tournament import GameRecord, Settings, plan, rating
-from oriflamme.tournament.rating import BETA, KAPPA, MU, SIGMA, TAU, Rating, rate
+from oriflamme.tournament.rating import BETA, KAPPA, MU, SIGMA, TAU, Rating, rate, update
 from oriflamme.tournament.stats import ranks, ratings
 from oriflamme.tournament.worker import CardCounts, Outcome, play_one
 
@@ -222,6 +222,89 @@ def test_the_variance_factor_is_floored_at_kappa() -> None:
     v = 1e8 + TAU**2
     assert got[7].sigma == pytest.approx(math.sqrt(v * KAPPA), rel=1e-12)
     _assert_same(got, _openskill_rate(players, places), "kappa")
+
+
+# -- the same numbers to the last bit as before the shortcuts -------------------------------------
+
+
+def _rate_as_written_first(players: Sequence[Rating], ranks: Sequence[float]) -> list[Rating]:
+    """``rate`` as it was before ``update`` and its untied shortcut (verbatim): the ratings of
+    past tournaments must come out the same to the last bit."""
+    k = len(players)
+    variances = [p.sigma * p.sigma + TAU * TAU for p in players]
+    c = math.sqrt(sum(variances) + k * (BETA * BETA))
+    strengths = [math.exp(p.mu / c) for p in players]
+    levels = sorted(set(ranks))
+    level_of = {r: n for n, r in enumerate(levels)}
+    level_strength = [0.0] * len(levels)
+    tied = [0] * len(levels)
+    for r, e in zip(ranks, strengths, strict=True):
+        n = level_of[r]
+        level_strength[n] += e
+        tied[n] += 1
+    below = 0.0
+    sums = []
+    for strength in reversed(level_strength):
+        below += strength
+        sums.append(below)
+    inv, inv_sq = [], []
+    acc = acc_sq = 0.0
+    for s in reversed(sums):
+        acc += 1.0 / s
+        acc_sq += 1.0 / (s * s)
+        inv.append(acc)
+        inv_sq.append(acc_sq)
+    rated = []
+    for p, r, v, e in zip(players, ranks, variances, strengths, strict=True):
+        n = level_of[r]
+        share = e * inv[n]
+        omega = v / c * (1.0 / tied[n] - share)
+        delta = math.sqrt(v) / c * v / (c * c) * (share - e * e * inv_sq[n])
+        rated.append(Rating(p.mu + omega, math.sqrt(v * max(1.0 - delta, KAPPA))))
+    return rated
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["untied", "ties"])
+def test_rate_and_update_give_the_first_numbers_to_the_bit(ties: bool) -> None:
+    """Untied games take a shortcut (no grouping by level) and ``update`` works on bare
+    numbers: both give exactly the numbers of the first implementation, with extreme priors."""
+    rng = random.Random(21 + ties)
+    for _ in range(5000):
+        k = rng.randint(2, 6)
+        mus = [rng.choice([MU, rng.uniform(-60, 120)]) for _ in range(k)]
+        players = [Rating(mu, rng.choice([SIGMA, rng.uniform(0.01, 40)])) for mu in mus]
+        if ties:
+            places: list[float] = [rng.randint(1, max(1, k - 2)) for _ in range(k)]
+        else:
+            places = [float(p) for p in rng.sample(range(-5, 50), k)]
+        expected = _rate_as_written_first(players, places)
+        assert rate(players, places) == expected
+        mus, sigmas = update([p.mu for p in players], [p.sigma for p in players], places)
+        assert [Rating(m, s) for m, s in zip(mus, sigmas, strict=True)] == expected
+
+
+def test_ratings_are_those_of_the_first_loop_to_the_bit() -> None:
+    """``stats.ratings`` keeps bare numbers and ranks from 0: the ratings are exactly those of
+    its first loop, which rated Rating objects with ``ranks`` (bots holding several seats
+    included)."""
+    rng = random.Random(9)
+    records = _random_records(rng, 5, 2000, (2, 5), True)
+    current = [Rating()] * 5
+    for record in sorted(records, key=lambda r: r.index):
+        lineup = record.lineup
+        rated = _rate_as_written_first([current[b] for b in lineup], ranks(record))
+        if len(set(lineup)) == len(lineup):
+            for bot, new in zip(lineup, rated, strict=True):
+                current[bot] = new
+            continue
+        for bot in dict.fromkeys(lineup):
+            seats = [s for s, b in enumerate(lineup) if b == bot]
+            old = current[bot]
+            mu = old.mu + sum(rated[s].mu - old.mu for s in seats) / len(seats)
+            current[bot] = Rating(mu, sum(rated[s].sigma for s in seats) / len(seats))
+    assert ratings(5, records) == [
+        {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in current
+    ]
 
 
 # -- sequences of games --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .schedule import GameJob, Plan, SettingsError
-from .worker import GameFailed, GameRecord, play_batch, play_one
+from .worker import GameFailed, GameRecord, Table, play_batch
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -42,8 +42,9 @@ def run_local(
     """Play the jobs in ``workers`` processes (1: in this process, without a pool)."""
     records: list[GameRecord] = []
     if workers == 1:
+        table = Table()  # the set-up and bot makers prepared once, not once a game
         for job in jobs:
-            records.extend(_reported([play_one(job)], on_done))
+            records.extend(_reported([table.play(job)], on_done))
         return records
     # A process pool (and logging, for Ray) is imported only when used: a tournament in one
     # process starts faster without them.

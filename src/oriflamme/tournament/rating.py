@@ -43,7 +43,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BETA", "KAPPA", "MU", "SIGMA", "TAU", "Rating", "rate"]
+__all__ = ["BETA", "KAPPA", "MU", "SIGMA", "TAU", "Rating", "rate", "update"]
 
 #: The prior mean of a player's skill.
 MU = 25.0
@@ -93,16 +93,45 @@ def rate(players: Sequence[Rating], ranks: Sequence[float]) -> list[Rating]:
         raise ValueError(f"{k} players but {len(ranks)} ranks")
     if k < 2:
         raise ValueError("a game needs at least two players")
-    variances = [p.sigma * p.sigma + _TAU_SQ for p in players]
-    c = math.sqrt(sum(variances) + k * _BETA_SQ)
-    strengths = [math.exp(p.mu / c) for p in players]
+    mus, sigmas = update([p.mu for p in players], [p.sigma for p in players], ranks)
+    return [Rating(mu, sigma) for mu, sigma in zip(mus, sigmas, strict=True)]
+
+
+def update(
+    mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence[float]
+) -> tuple[list[float], list[float]]:
+    """:func:`rate` on bare numbers (the same operations, so the same results to the last bit):
+    the new mus and sigmas of the players of one game, from their mus, sigmas and ranks (at
+    least two players, as many of each; not checked). A tournament rates thousands of games:
+    no :class:`Rating` is made for each.
+
+    >>> mus, sigmas = update([MU, MU], [SIGMA, SIGMA], [1, 2])
+    >>> [Rating(m, s) for m, s in zip(mus, sigmas)] == rate([Rating(), Rating()], [1, 2])
+    True
+    """
+    variances = [s * s + _TAU_SQ for s in sigmas]
+    c = math.sqrt(sum(variances) + len(mus) * _BETA_SQ)
+    strengths = [math.exp(mu / c) for mu in mus]
+    if len(set(ranks)) == len(ranks):
+        return _untied(mus, ranks, variances, c, strengths)
+    return _by_level(mus, ranks, variances, c, strengths)
+
+
+def _by_level(
+    mus: Sequence[float],
+    ranks: Sequence[float],
+    variances: list[float],
+    c: float,
+    strengths: list[float],
+) -> tuple[list[float], list[float]]:
+    """Steps 3 to 5 of the module docstring, for any ranks."""
     # The levels from the best rank to the worst: their strength and number of players.
     levels = sorted(set(ranks))
-    level_of = {r: n for n, r in enumerate(levels)}
+    level_of = dict(zip(levels, range(len(levels)), strict=True))
+    of_player = [level_of[r] for r in ranks]
     level_strength = [0.0] * len(levels)
     tied = [0] * len(levels)
-    for r, e in zip(ranks, strengths, strict=True):
-        n = level_of[r]
+    for n, e in zip(of_player, strengths, strict=True):
         level_strength[n] += e
         tied[n] += 1
     # S_r for each level (worst first, then reversed), and running sums over the levels from
@@ -120,11 +149,41 @@ def rate(players: Sequence[Rating], ranks: Sequence[float]) -> list[Rating]:
         acc_sq += 1.0 / (s * s)
         inv.append(acc)
         inv_sq.append(acc_sq)
-    rated = []
-    for p, r, v, e in zip(players, ranks, variances, strengths, strict=True):
-        n = level_of[r]
+    new_mus, new_sigmas = [], []
+    for mu, n, v, e in zip(mus, of_player, variances, strengths, strict=True):
         share = e * inv[n]  # sum_r p_ir
         omega = v / c * (1.0 / tied[n] - share)
         delta = math.sqrt(v) / c * v / (c * c) * (share - e * e * inv_sq[n])
-        rated.append(Rating(p.mu + omega, math.sqrt(v * max(1.0 - delta, KAPPA))))
-    return rated
+        new_mus.append(mu + omega)
+        new_sigmas.append(math.sqrt(v * max(1.0 - delta, KAPPA)))
+    return new_mus, new_sigmas
+
+
+def _untied(
+    mus: Sequence[float],
+    ranks: Sequence[float],
+    variances: list[float],
+    c: float,
+    strengths: list[float],
+) -> tuple[list[float], list[float]]:
+    """:func:`_by_level` when no two ranks are equal (most games), with the same operations in
+    the same order: each level is one player (its strength 0.0 + e_i = e_i, 1 / a_r = 1.0), so
+    the levels need no grouping and one pass from the best player does the running sums."""
+    k = len(mus)
+    best_first = sorted(range(k), key=ranks.__getitem__)
+    below = 0.0
+    sums = []  # S_r, worst level first
+    for p in reversed(best_first):
+        below += strengths[p]
+        sums.append(below)
+    new_mus, new_sigmas = [0.0] * k, [0.0] * k
+    acc = acc_sq = 0.0
+    for p, s in zip(best_first, reversed(sums), strict=True):
+        acc += 1.0 / s
+        acc_sq += 1.0 / (s * s)
+        v, e = variances[p], strengths[p]
+        share = e * acc
+        new_mus[p] = mus[p] + v / c * (1.0 - share)
+        delta = math.sqrt(v) / c * v / (c * c) * (share - e * e * acc_sq)
+        new_sigmas[p] = math.sqrt(v * max(1.0 - delta, KAPPA))
+    return new_mus, new_sigmas

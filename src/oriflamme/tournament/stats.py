@@ -17,13 +17,13 @@ the seats' new sigmas).
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
-from oriflamme.api import CardType, Result, card_name
+from oriflamme.api import CardType, card_name
 
-from .rating import Rating, rate
+from .rating import MU, SIGMA, Rating, update
 from .schedule import Settings
 from .worker import UNKNOWN, GameRecord
 
@@ -52,10 +52,14 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
 
 
 def win_shares(record: GameRecord) -> list[float]:
-    """Each seat's share of the win: 1/k for each of k winners, 0 for the others
-    (``Result.shares``, the one definition)."""
+    """Each seat's share of the win: 1/k for each of k winners, 0 for the others (the values
+    of ``Result.shares``, the one definition, without making a ``Result`` per game)."""
     o = record.outcome
-    return list(Result(tuple(o.scores), tuple(o.queue_cards), tuple(o.winners)).shares())
+    shares = [0.0] * len(o.scores)
+    part = 1 / len(o.winners)
+    for seat in o.winners:
+        shares[seat] = part
+    return shares
 
 
 def ranks(record: GameRecord) -> list[int]:
@@ -67,25 +71,34 @@ def ranks(record: GameRecord) -> list[int]:
     return [1 + best_first.index(key) for key in keys]
 
 
+_by_index = attrgetter("index")
+
+
 def ratings(n_bots: int, records: Sequence[GameRecord]) -> list[dict[str, float]]:
     """Plackett-Luce ratings of the bots (mu, sigma, ordinal = mu - 3 sigma), in list order."""
-    current = [Rating()] * n_bots
-    for record in sorted(records, key=lambda r: r.index):
-        lineup = record.lineup
-        rated = rate([current[b] for b in lineup], ranks(record))
-        if len(set(lineup)) == len(lineup):
-            for bot, new in zip(lineup, rated, strict=True):
-                current[bot] = new
+    mus, sigmas = [MU] * n_bots, [SIGMA] * n_bots
+    distinct: dict[tuple[int, ...], bool] = {}  # by lineup: no bot holds two of its seats
+    for record in sorted(records, key=_by_index):
+        lineup, o = record.lineup, record.outcome
+        # The places of ranks() less one: the update reads only their order.
+        keys = list(zip(o.scores, o.queue_cards, strict=True))
+        places = list(map(sorted(keys, reverse=True).index, keys))
+        new_mus, new_sigmas = update([mus[b] for b in lineup], [sigmas[b] for b in lineup], places)
+        if (one_seat := distinct.get(lineup)) is None:
+            one_seat = distinct[lineup] = len(set(lineup)) == len(lineup)
+        if one_seat:
+            for bot, mu, sigma in zip(lineup, new_mus, new_sigmas, strict=True):
+                mus[bot], sigmas[bot] = mu, sigma
             continue
         seats_of: dict[int, list[int]] = {}
         for seat, bot in enumerate(lineup):
             seats_of.setdefault(bot, []).append(seat)
         for bot, seats in seats_of.items():
-            old = current[bot]
-            mu = old.mu + sum(rated[s].mu - old.mu for s in seats) / len(seats)
-            sigma = sum(rated[s].sigma for s in seats) / len(seats)
-            current[bot] = Rating(mu, sigma)
-    return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in current]
+            old = mus[bot]
+            mus[bot] = old + sum(new_mus[s] - old for s in seats) / len(seats)
+            sigmas[bot] = sum(new_sigmas[s] for s in seats) / len(seats)
+    rated = [Rating(mu, sigma) for mu, sigma in zip(mus, sigmas, strict=True)]
+    return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in rated]
 
 
 def bot_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str, Any]]:
@@ -95,15 +108,18 @@ def bot_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[str
     games, seats, decisions = [0] * n, [0] * n, [0] * n
     wins, points, seconds = [0.0] * n, [0.0] * n, [0.0] * n
     for record in records:
-        o = record.outcome
-        for bot in set(record.lineup):
+        o, lineup = record.outcome, record.lineup
+        for bot in set(lineup):
             games[bot] += 1
-        for seat, (bot, share) in enumerate(zip(record.lineup, win_shares(record), strict=True)):
+        for seat, bot in enumerate(lineup):
             seats[bot] += 1
-            wins[bot] += share
             points[bot] += o.scores[seat]
             decisions[bot] += o.decisions[seat]
             seconds[bot] += o.seconds[seat]
+        # Only the winners' shares: adding the others' 0.0 would change no sum.
+        part = 1 / len(o.winners)
+        for seat in o.winners:
+            wins[lineup[seat]] += part
     rows = []
     for bot, rating in enumerate(ratings(n, records)):
         low, high = wilson_interval(wins[bot], seats[bot])
@@ -150,28 +166,29 @@ def card_rows(settings: Settings, records: Sequence[GameRecord]) -> list[dict[st
     """Per card type in play: Influence earned and cards revealed, eliminated and left face
     down at the end, as totals and per game."""
     config = settings.config()
-    types = [t.slug for t in config.card_types]
+    types = list(config.card_types)
     if config.has_twin:
-        types.append(CardType.TWIN.slug)
-    totals = {name: Counter[str]() for name in ("influence", "revealed", "eliminated", "hidden")}
-    for record in records:
-        cards = record.outcome.cards
-        totals["influence"].update(cards.influence)
-        totals["revealed"].update(cards.revealed)
-        totals["eliminated"].update(cards.eliminated)
-        totals["hidden"].update(cards.hidden)
-    if totals["influence"][UNKNOWN]:
-        types.append(UNKNOWN)
+        types.append(CardType.TWIN)
+    counts = [r.outcome.cards for r in records]
+    # The totals by type index: the records' tuples added up column by column.
+    totals: dict[str, list[int]] = {}
+    for name in ("influence", "revealed", "eliminated", "hidden"):
+        tuples = map(attrgetter(f"{name}_by_type"), counts)
+        totals[name] = [sum(column) for column in zip(*tuples, strict=True)] or [0] * len(CardType)
+    unknown = sum(c.unknown_influence for c in counts)
     n = max(len(records), 1)
     rows = []
-    for slug in types:
-        row: dict[str, Any] = {
-            "type": slug,
-            "name": card_name(CardType[slug.upper()]) if slug != UNKNOWN else "(unknown source)",
-        }
-        for name, counter in totals.items():
-            row[name] = counter[slug]
-            row[f"{name}_per_game"] = counter[slug] / n
+    for t in types:
+        row: dict[str, Any] = {"type": t.slug, "name": card_name(t)}
+        for name, by_type in totals.items():
+            row[name] = by_type[t]
+            row[f"{name}_per_game"] = by_type[t] / n
+        rows.append(row)
+    if unknown:
+        row = {"type": UNKNOWN, "name": "(unknown source)"}
+        for name in totals:
+            row[name] = unknown if name == "influence" else 0
+            row[f"{name}_per_game"] = row[name] / n
         rows.append(row)
     return rows
 

@@ -11,20 +11,29 @@ Influence lost is not counted.
 from __future__ import annotations
 
 import time
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import compress
+from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
-from oriflamme.api import Action, CardType, Game, new_game
-from oriflamme.bots import Bot, make_bot, needs_observation, play_game
+from oriflamme.api import Action, CardType, Game, GameConfig
+from oriflamme.bots import Bot, bot_maker, needs_observation, play_game
 from oriflamme.bots.base import Pick, picks_by_position
 
-from .schedule import GameJob
+from .schedule import GameJob, Settings
 
 #: The key of Influence whose source card is not known (never expected with this engine).
 UNKNOWN = "unknown"
 _SLUGS = tuple(t.slug for t in CardType)
+#: Counts by type (indexed by CardType value) with nothing counted.
+_NONE = (0,) * len(CardType)
+#: The type indices in the order of their slugs, and those slugs: counts by type become counts
+#: by slug already sorted, without a sort per game.
+_SLUG_ORDER = sorted(range(len(CardType)), key=_SLUGS.__getitem__)
+_SORTED_SLUGS = tuple(_SLUGS[t] for t in _SLUG_ORDER)
+_in_slug_order = itemgetter(*_SLUG_ORDER)
 
 
 class GameFailed(RuntimeError):
@@ -32,75 +41,158 @@ class GameFailed(RuntimeError):
 
 
 class TimedBot:
-    """Wraps a bot, counting its decisions and the time it takes over them; it declares what
-    the wrapped bot declares (its observation, choosing by position: ``pick``)."""
+    """Wraps a bot, counting its decisions and timing each of them; it declares what the
+    wrapped bot declares (its observation, choosing by position: ``pick``)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.name = bot.name
         self.needs_observation = needs_observation(bot)
+        self._acts = 0
+        self._acting = 0.0
         #: The wrapped bot's ``pick``, timed, if it chooses by position alone; else None.
-        self.pick: Pick | None = self._timed(pick) if (pick := picks_by_position(bot)) else None
-        self.decisions = 0
-        self.seconds = 0.0
+        self.pick: Pick | None = None
+        self._picked: Callable[[], tuple[int, float]] | None = None
+        if (pick := picks_by_position(bot)) is not None:
+            self.pick, self._picked = _timed(pick)
+
+    @property
+    def decisions(self) -> int:
+        """The decisions taken so far."""
+        return self._acts + (self._picked()[0] if self._picked is not None else 0)
+
+    @property
+    def seconds(self) -> float:
+        """The time taken over them, in seconds."""
+        return self._acting + (self._picked()[1] if self._picked is not None else 0.0)
 
     def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         started = time.perf_counter()
-        try:
-            return self.bot.act(observation, legal)
-        finally:
-            self.seconds += time.perf_counter() - started
-            self.decisions += 1
-
-    def _timed(self, pick: Pick) -> Pick:
-        clock = time.perf_counter  # a local: this runs at every decision of cheap bots
-
-        def timed_pick(count: int) -> int:
-            started = clock()
-            try:
-                return pick(count)
-            finally:
-                self.seconds += clock() - started
-                self.decisions += 1
-
-        return timed_pick
+        action = self.bot.act(observation, legal)  # a bot that raises fails the game
+        self._acting += time.perf_counter() - started
+        self._acts += 1
+        return action
 
 
-@dataclass(slots=True)
+def _timed(pick: Pick) -> tuple[Pick, Callable[[], tuple[int, float]]]:
+    """``pick`` timed at every call, and the function that tells the decisions and seconds so
+    far. Cheap bots decide tens of times a game: the counts are the closure's own variables
+    (no attribute writes), and nothing is added when ``pick`` raises (that fails the game)."""
+    clock = time.perf_counter
+    decisions = 0
+    seconds = 0.0
+
+    def timed_pick(count: int) -> int:
+        nonlocal decisions, seconds
+        started = clock()
+        index = pick(count)
+        seconds += clock() - started
+        decisions += 1
+        return index
+
+    def totals() -> tuple[int, float]:
+        return decisions, seconds
+
+    return timed_pick, totals
+
+
+def _by_slug(counts: Sequence[int]) -> dict[str, int]:
+    """The non-zero ``counts`` (by type index) by slug, in slug order."""
+    ordered = _in_slug_order(counts)
+    return dict(compress(zip(_SORTED_SLUGS, ordered, strict=True), ordered))
+
+
+@dataclass(frozen=True, slots=True)
 class CardCounts:
-    """Per card type (slug): Influence earned, reveals, eliminations, cards left face down."""
+    """Per card type: Influence earned, reveals, eliminations, cards left face down.
 
-    influence: Counter[str] = field(default_factory=Counter)
-    revealed: Counter[str] = field(default_factory=Counter)
-    eliminated: Counter[str] = field(default_factory=Counter)
-    hidden: Counter[str] = field(default_factory=Counter)
+    The fields hold the counts by type index (:class:`CardType` value), as the game's tally
+    counts them, and the Influence from no known source; the properties ``influence``,
+    ``revealed``, ``eliminated`` and ``hidden`` give them by slug (read-only; types with
+    nothing counted left out; in slug order), as :meth:`to_json` writes them. So a game's
+    counts become slugs once, when its record's JSON is written, and the tournament's totals
+    add up the tuples.
+
+    >>> counts = CardCounts.of(influence={"spy": 2}, hidden={"lord": 1, "archer": 3})
+    >>> dict(counts.influence), dict(counts.hidden), dict(counts.revealed)
+    ({'spy': 2}, {'archer': 3, 'lord': 1}, {})
+    """
+
+    influence_by_type: tuple[int, ...] = _NONE
+    revealed_by_type: tuple[int, ...] = _NONE
+    eliminated_by_type: tuple[int, ...] = _NONE
+    hidden_by_type: tuple[int, ...] = _NONE
+    unknown_influence: int = 0
+
+    @classmethod
+    def of(
+        cls,
+        influence: Mapping[str, int] | None = None,
+        revealed: Mapping[str, int] | None = None,
+        eliminated: Mapping[str, int] | None = None,
+        hidden: Mapping[str, int] | None = None,
+    ) -> CardCounts:
+        """Counts given by slug (``unknown`` for Influence from no known source)."""
+        influence = dict(influence or {})
+        unknown = influence.pop(UNKNOWN, 0)
+        return cls(
+            _by_index(influence), _by_index(revealed), _by_index(eliminated), _by_index(hidden),
+            unknown,
+        )
+
+    @property
+    def influence(self) -> Mapping[str, int]:
+        """Influence earned by slug, in slug order (``unknown``: from no known source)."""
+        return MappingProxyType(self._influence())
+
+    @property
+    def revealed(self) -> Mapping[str, int]:
+        """Cards revealed by slug, in slug order."""
+        return MappingProxyType(_by_slug(self.revealed_by_type))
+
+    @property
+    def eliminated(self) -> Mapping[str, int]:
+        """Cards eliminated by slug, in slug order."""
+        return MappingProxyType(_by_slug(self.eliminated_by_type))
+
+    @property
+    def hidden(self) -> Mapping[str, int]:
+        """Cards left face down in the Queue by slug, in slug order."""
+        return MappingProxyType(_by_slug(self.hidden_by_type))
+
+    def _influence(self) -> dict[str, int]:
+        counts = _by_slug(self.influence_by_type)
+        if self.unknown_influence:
+            counts[UNKNOWN] = self.unknown_influence
+            counts = dict(sorted(counts.items()))
+        return counts
 
     def to_json(self) -> dict[str, dict[str, int]]:
         return {
-            "influence": dict(sorted(self.influence.items())),
-            "revealed": dict(sorted(self.revealed.items())),
-            "eliminated": dict(sorted(self.eliminated.items())),
-            "hidden": dict(sorted(self.hidden.items())),
+            "influence": self._influence(),
+            "revealed": _by_slug(self.revealed_by_type),
+            "eliminated": _by_slug(self.eliminated_by_type),
+            "hidden": _by_slug(self.hidden_by_type),
         }
 
 
+def _by_index(counts: Mapping[str, int] | None) -> tuple[int, ...]:
+    by_index = list(_NONE)
+    for slug, n in (counts or {}).items():
+        by_index[CardType[slug.upper()]] = n
+    return tuple(by_index)
+
+
 def count_cards(game: Game) -> CardCounts:
-    """Card-type statistics of a finished game (see the module docstring), by slug; types
-    with nothing to count are left out."""
+    """Card-type statistics of a finished game (see the module docstring)."""
     tally = game.card_tally()
-    counts = CardCounts()
-    for counter, by_type in (
-        (counts.influence, tally.influence),
-        (counts.revealed, tally.revealed),
-        (counts.eliminated, tally.eliminated),
-        (counts.hidden, tally.hidden),
-    ):
-        for t, n in enumerate(by_type):
-            if n:
-                counter[_SLUGS[t]] = n
-    if tally.unknown_influence:
-        counts.influence[UNKNOWN] = tally.unknown_influence
-    return counts
+    return CardCounts(
+        tuple(tally.influence),
+        tuple(tally.revealed),
+        tuple(tally.eliminated),
+        tuple(tally.hidden),
+        tally.unknown_influence,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +218,8 @@ def play_measured(game: Game, bots: Sequence[Bot]) -> Outcome:
         scores=result.scores,
         queue_cards=result.queue_cards,
         winners=result.winners,
-        decisions=tuple(bot.decisions for bot in timed),
-        seconds=tuple(bot.seconds for bot in timed),
+        decisions=tuple([bot.decisions for bot in timed]),
+        seconds=tuple([bot.seconds for bot in timed]),
         cards=count_cards(game),
     )
 
@@ -158,22 +250,48 @@ class GameRecord:
         }
 
 
+class Table:
+    """Plays tournament games, the game set-up and the bot makers of their settings prepared
+    once for all the games of a tournament (or of a batch) rather than once a game."""
+
+    def __init__(self) -> None:
+        self._settings: Settings | None = None
+        self._config: GameConfig | None = None
+        self._makers: list[Callable[[int], Bot]] = []
+
+    def _prepare(self, settings: Settings) -> GameConfig:
+        self._settings = None  # until both are ready: a bad setting fails every game
+        self._config = settings.config()
+        read = {spec: bot_maker(spec) for spec in dict.fromkeys(settings.bots)}
+        self._makers = [read[spec] for spec in settings.bots]
+        self._settings = settings
+        return self._config
+
+    def play(self, job: GameJob) -> GameRecord:
+        """Deal and play one game of the tournament."""
+        try:
+            config = self._config
+            if job.settings is not self._settings or config is None:
+                config = self._prepare(job.settings)
+            makers = self._makers
+            game = Game.new(config, job.seed)
+            bots = [makers[b](seed) for b, seed in zip(job.lineup, job.bot_seeds, strict=True)]
+            outcome = play_measured(game, bots)
+        except Exception as exc:
+            seats = ", ".join(job.specs)
+            raise GameFailed(
+                f"game {job.index} (deal seed {job.seed}; seats {seats}) failed:"
+                f" {type(exc).__name__}: {exc}"
+            ) from exc
+        return GameRecord(job.index, job.seed, job.lineup, job.specs, outcome)
+
+
 def play_one(job: GameJob) -> GameRecord:
     """Deal and play one game of the tournament."""
-    s = job.settings
-    try:
-        game = new_game(s.players, s.cards, s.variant, s.edition, first_player=0, seed=job.seed)
-        bots = [make_bot(spec, seed) for spec, seed in zip(job.specs, job.bot_seeds, strict=True)]
-        outcome = play_measured(game, bots)
-    except Exception as exc:
-        seats = ", ".join(job.specs)
-        raise GameFailed(
-            f"game {job.index} (deal seed {job.seed}; seats {seats}) failed:"
-            f" {type(exc).__name__}: {exc}"
-        ) from exc
-    return GameRecord(job.index, job.seed, job.lineup, job.specs, outcome)
+    return Table().play(job)
 
 
 def play_batch(jobs: Sequence[GameJob]) -> list[GameRecord]:
     """Play several games in a row (one task of a process pool or of Ray)."""
-    return [play_one(job) for job in jobs]
+    table = Table()
+    return [table.play(job) for job in jobs]
