@@ -238,6 +238,21 @@ def test_a_table_plays_the_games_of_any_settings_as_play_one() -> None:
     )
 
 
+@pytest.mark.parametrize(("bots", "players"), [(3, 3), (4, 2), (1, 4)])
+def test_games_sharing_a_deal_are_those_of_fresh_deals(bots: int, players: int) -> None:
+    """The games of a rotation share their deal, dealt once and copied for each: every game
+    is the one a fresh deal of its seed gives (same history, scores and card counts)."""
+    settings = Settings(bots=("random",) * bots, players=players, cards="embrasement", games=9)
+    table = Table()
+    for job in plan(settings).jobs:
+        record = table.play(job)
+        game = new_game(players, "embrasement", seed=job.seed)
+        bots_of_job = [make_bot("random", seed) for seed in job.bot_seeds]
+        fresh = play_measured(game, bots_of_job)
+        assert (record.outcome.scores, record.outcome.winners) == (fresh.scores, fresh.winners)
+        assert (record.outcome.decisions, record.outcome.cards) == (fresh.decisions, fresh.cards)
+
+
 def test_a_job_that_cannot_be_set_up_fails_its_game() -> None:
     """An unknown bot or an impossible set-up in a job made by hand (plan() refuses both) fails
     that game, named, like a bot that breaks; the table then plays good jobs again."""
@@ -624,6 +639,30 @@ def test_a_spec_listed_twice_is_two_entrants(
     assert [b["bot"] for b in results["bots"]] == ["random", FIRST, f"{FIRST} #2"]
     assert sum(b["wins"] for b in results["bots"]) == pytest.approx(3)
     assert all(b["seats"] == 3 for b in results["bots"])
+
+
+@pytest.mark.parametrize(
+    "zone", ["UTC0", "CET-1CEST,M3.5.0,M10.5.0/3", "NST+3:30NDT,M3.2.0,M11.1.0", "<+0530>-5:30"]
+)
+def test_the_start_time_is_written_as_datetime_writes_it(zone: str) -> None:
+    """``run.started`` without datetime: the same text, in zones east and west of UTC, with
+    half hours, summer and winter time."""
+    import os
+    import subprocess
+
+    code = (
+        "from datetime import datetime\n"
+        "from oriflamme.cli.tournament_run import local_time\n"
+        "for t in (0, 1.5e9, 1_719_000_000.9, 1_735_000_000, 2_000_000_000):\n"
+        "    expected = datetime.fromtimestamp(t).astimezone().isoformat(timespec='seconds')\n"
+        "    assert local_time(t) == expected, (local_time(t), expected)\n"
+        "print(local_time(1_719_000_000))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "TZ": zone},
+        capture_output=True, text=True, check=True,
+    )
+    assert done.stdout.startswith("2024-06-2")
 
 
 @pytest.mark.parametrize(

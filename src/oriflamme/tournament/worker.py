@@ -22,7 +22,7 @@ from oriflamme.api import Action, CardType, Game, GameConfig
 from oriflamme.bots import Bot, bot_maker, needs_observation, play_game
 from oriflamme.bots.base import Pick, picks_by_position
 
-from .schedule import GameJob, Settings
+from .schedule import GameJob, Settings, lineups
 
 #: The key of Influence whose source card is not known (never expected with this engine).
 UNKNOWN = "unknown"
@@ -252,20 +252,34 @@ class GameRecord:
 
 class Table:
     """Plays tournament games, the game set-up and the bot makers of their settings prepared
-    once for all the games of a tournament (or of a batch) rather than once a game."""
+    once for all the games of a tournament (or of a batch) rather than once a game. The games
+    of a rotation share their deal (see :mod:`.schedule`): it is dealt once and each of them
+    plays a copy (``Game.copy``: an eighth of the cost of dealing)."""
 
     def __init__(self) -> None:
         self._settings: Settings | None = None
         self._config: GameConfig | None = None
         self._makers: list[Callable[[int], Bot]] = []
+        self._shared = False  # whether several games share a deal (more than one lineup)
+        self._dealt: Game | None = None  # the last deal, unplayed
+        self._dealt_seed = 0
 
     def _prepare(self, settings: Settings) -> GameConfig:
-        self._settings = None  # until both are ready: a bad setting fails every game
+        self._settings = self._dealt = None  # until all is ready: a bad setting fails every game
         self._config = settings.config()
         read = {spec: bot_maker(spec) for spec in dict.fromkeys(settings.bots)}
         self._makers = [read[spec] for spec in settings.bots]
+        self._shared = len(lineups(len(settings.bots), settings.players)) > 1
         self._settings = settings
         return self._config
+
+    def _deal(self, config: GameConfig, seed: int) -> Game:
+        """A new game dealt from ``seed``."""
+        if not self._shared:
+            return Game.new(config, seed)
+        if self._dealt is None or seed != self._dealt_seed:
+            self._dealt, self._dealt_seed = Game.new(config, seed), seed
+        return self._dealt.copy()
 
     def play(self, job: GameJob) -> GameRecord:
         """Deal and play one game of the tournament."""
@@ -274,7 +288,7 @@ class Table:
             if job.settings is not self._settings or config is None:
                 config = self._prepare(job.settings)
             makers = self._makers
-            game = Game.new(config, job.seed)
+            game = self._deal(config, job.seed)
             bots = [makers[b](seed) for b, seed in zip(job.lineup, job.bot_seeds, strict=True)]
             outcome = play_measured(game, bots)
         except Exception as exc:
