@@ -642,30 +642,6 @@ def test_a_spec_listed_twice_is_two_entrants(
 
 
 @pytest.mark.parametrize(
-    "zone", ["UTC0", "CET-1CEST,M3.5.0,M10.5.0/3", "NST+3:30NDT,M3.2.0,M11.1.0", "<+0530>-5:30"]
-)
-def test_the_start_time_is_written_as_datetime_writes_it(zone: str) -> None:
-    """``run.started`` without datetime: the same text, in zones east and west of UTC, with
-    half hours, summer and winter time."""
-    import os
-    import subprocess
-
-    code = (
-        "from datetime import datetime\n"
-        "from oriflamme.cli.tournament_run import local_time\n"
-        "for t in (0, 1.5e9, 1_719_000_000.9, 1_735_000_000, 2_000_000_000):\n"
-        "    expected = datetime.fromtimestamp(t).astimezone().isoformat(timespec='seconds')\n"
-        "    assert local_time(t) == expected, (local_time(t), expected)\n"
-        "print(local_time(1_719_000_000))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, "TZ": zone},
-        capture_output=True, text=True, check=True,
-    )
-    assert done.stdout.startswith("2024-06-2")
-
-
-@pytest.mark.parametrize(
     ("extra", "message"),
     [
         (["--bots", "nobody"], "unknown bot 'nobody'"),

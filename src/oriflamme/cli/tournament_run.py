@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,23 +30,6 @@ from .tournament import command_line, prepare_out
 if TYPE_CHECKING:  # rich is imported when tables are printed: --json needs none of it
     from rich.console import Console
     from rich.table import Table
-
-
-def local_time(seconds: float) -> str:
-    """The local time at ``seconds`` since the epoch with its UTC offset, as
-    ``datetime.fromtimestamp(seconds).astimezone().isoformat(timespec="seconds")`` writes it
-    (``2025-03-01T14:05:09+01:00``), without importing datetime (1 ms of a short run)."""
-    moment = time.localtime(seconds)
-    offset = moment.tm_gmtoff
-    if offset is None:  # a C library without it: ask datetime
-        from datetime import datetime
-
-        return datetime.fromtimestamp(seconds).astimezone().isoformat(timespec="seconds")
-    sign = "-" if offset < 0 else "+"
-    hours, rest = divmod(abs(offset), 3600)
-    minutes, secs = divmod(rest, 60)
-    zone = f"{sign}{hours:02d}:{minutes:02d}" + (f":{secs:02d}" if secs else "")
-    return time.strftime("%Y-%m-%dT%H:%M:%S", moment) + zone
 
 
 def play_with_progress(laid_out: Plan, args: argparse.Namespace) -> list[GameRecord]:
@@ -73,7 +57,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
         laid_out = plan(settings)
     except SettingsError as exc:
         raise CliError(str(exc)) from None
-    out: Path = args.out or Path(f"tournament-{time.strftime('%Y%m%d-%H%M%S')}")
+    out: Path = args.out or Path(f"tournament-{datetime.now():%Y%m%d-%H%M%S}")
     prepare_out(out, args.force)
     rotation = len(laid_out.lineups)
     if laid_out.games != settings.games:
@@ -82,7 +66,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
             f" of seat rotations ({rotation} lineups each)",
             file=sys.stderr,
         )
-    started = local_time(time.time())
+    started = datetime.now().astimezone()
     clock = time.perf_counter()
     try:
         records = play_with_progress(laid_out, args)
@@ -93,7 +77,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
         return 1
     run = {
         "command": command_line(args, out),
-        "started": started,
+        "started": started.isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - clock, 3),
         "backend": args.backend,
         "jobs": args.jobs,
