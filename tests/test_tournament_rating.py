@@ -224,11 +224,11 @@ def test_the_variance_factor_is_floored_at_kappa() -> None:
     _assert_same(got, _openskill_rate(players, places), "kappa")
 
 
-# -- the same numbers to the last bit as before the shortcuts -------------------------------------
+# -- the same numbers to the last bit as before ``update`` ---------------------------------------
 
 
 def _rate_as_written_first(players: Sequence[Rating], ranks: Sequence[float]) -> list[Rating]:
-    """``rate`` as it was before ``update`` and its untied shortcut (verbatim): the ratings of
+    """``rate`` as it was before ``update`` (verbatim): the ratings of
     past tournaments must come out the same to the last bit."""
     k = len(players)
     variances = [p.sigma * p.sigma + TAU * TAU for p in players]
@@ -266,8 +266,8 @@ def _rate_as_written_first(players: Sequence[Rating], ranks: Sequence[float]) ->
 
 @pytest.mark.parametrize("ties", [False, True], ids=["untied", "ties"])
 def test_rate_and_update_give_the_first_numbers_to_the_bit(ties: bool) -> None:
-    """Untied games take a shortcut (no grouping by level) and ``update`` works on bare
-    numbers: both give exactly the numbers of the first implementation, with extreme priors."""
+    """``update`` works on bare numbers: with or without ties it gives exactly the numbers of
+    the first implementation, with extreme priors."""
     rng = random.Random(21 + ties)
     for _ in range(5000):
         k = rng.randint(2, 6)

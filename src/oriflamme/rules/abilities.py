@@ -57,10 +57,8 @@ def adjacent_tops(s: State, x: int) -> list[int]:
     q = s.queue
     i = s.cursor  # usually x is the card being resolved there: no search
     if not (i < len(q) and q[i][-1] == x):
-        for i, st in enumerate(q):  # noqa: B007 (i is used after the loop)
-            if st[-1] == x:
-                break
-        else:
+        i = next((k for k, st in enumerate(q) if st[-1] == x), -1)
+        if i < 0:
             return []
     out = []
     if i > 0:

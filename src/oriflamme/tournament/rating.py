@@ -112,19 +112,6 @@ def update(
     variances = [s * s + _TAU_SQ for s in sigmas]
     c = math.sqrt(sum(variances) + len(mus) * _BETA_SQ)
     strengths = [math.exp(mu / c) for mu in mus]
-    if len(set(ranks)) == len(ranks):
-        return _untied(mus, ranks, variances, c, strengths)
-    return _by_level(mus, ranks, variances, c, strengths)
-
-
-def _by_level(
-    mus: Sequence[float],
-    ranks: Sequence[float],
-    variances: list[float],
-    c: float,
-    strengths: list[float],
-) -> tuple[list[float], list[float]]:
-    """Steps 3 to 5 of the module docstring, for any ranks."""
     # The levels from the best rank to the worst: their strength and number of players.
     levels = sorted(set(ranks))
     level_of = dict(zip(levels, range(len(levels)), strict=True))
@@ -158,32 +145,3 @@ def _by_level(
         new_sigmas.append(math.sqrt(v * max(1.0 - delta, KAPPA)))
     return new_mus, new_sigmas
 
-
-def _untied(
-    mus: Sequence[float],
-    ranks: Sequence[float],
-    variances: list[float],
-    c: float,
-    strengths: list[float],
-) -> tuple[list[float], list[float]]:
-    """:func:`_by_level` when no two ranks are equal (most games), with the same operations in
-    the same order: each level is one player (its strength 0.0 + e_i = e_i, 1 / a_r = 1.0), so
-    the levels need no grouping and one pass from the best player does the running sums."""
-    k = len(mus)
-    best_first = sorted(range(k), key=ranks.__getitem__)
-    below = 0.0
-    sums = []  # S_r, worst level first
-    for p in reversed(best_first):
-        below += strengths[p]
-        sums.append(below)
-    new_mus, new_sigmas = [0.0] * k, [0.0] * k
-    acc = acc_sq = 0.0
-    for p, s in zip(best_first, reversed(sums), strict=True):
-        acc += 1.0 / s
-        acc_sq += 1.0 / (s * s)
-        v, e = variances[p], strengths[p]
-        share = e * acc
-        new_mus[p] = mus[p] + v / c * (1.0 - share)
-        delta = math.sqrt(v) / c * v / (c * c) * (share - e * e * acc_sq)
-        new_sigmas[p] = math.sqrt(v * max(1.0 - delta, KAPPA))
-    return new_mus, new_sigmas

@@ -167,7 +167,6 @@ def plan(settings: Settings) -> Plan:
     deals = _prefix("deal", settings.seed)
     bots = _prefix("bot", settings.seed)
     seats = [str(seat).encode() for seat in range(settings.players)]
-    number = int.from_bytes  # _seed inlined in the inner loop
     jobs = []
     for block in range(games_to_play(settings.games, size) // size):
         hashed = deals.copy()
@@ -181,6 +180,6 @@ def plan(settings: Settings) -> Plan:
             for seat in seats:
                 hashed = game.copy()
                 hashed.update(seat)
-                seeds.append(number(hashed.digest(), "big") >> 1)
+                seeds.append(_seed(hashed))
             jobs.append(GameJob(settings, index, deal, lineup, tuple(seeds)))
     return Plan(tuple(rotation), tuple(jobs))
