@@ -16,6 +16,7 @@ from .common import CliError, seconds, whole
 
 #: Environment variables of the server's settings (``serve`` sets them for its processes).
 DB_ENV, BOT_DELAY_ENV = "ORIFLAMME_DB", "ORIFLAMME_BOT_DELAY"
+API_DOCS_ENV = "ORIFLAMME_API_DOCS"
 
 #: The largest WebSocket message the server reads (bigger ones close the connection; messages
 #: over 4 KiB are refused with an error reply, see docs/server.md).
@@ -112,6 +113,13 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         metavar="SECONDS",
         help="shortest pause before a bot's move is shown (default 0.8)",
     )
+    parser.add_argument(
+        "--api-docs",
+        action="store_true",
+        help="serve Swagger UI at /docs (off by default: its scripts come from a CDN and would "
+        "run on the server's origin, where the pages keep tokens; for development). The "
+        "OpenAPI schema is always at /openapi.json",
+    )
 
 
 def free_port(host: str) -> int:
@@ -172,6 +180,7 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ[BOT_DELAY_ENV] = str(args.bot_delay)
     os.environ["ORIFLAMME_TABLES_PER_HOUR"] = str(args.tables_per_hour)
     os.environ["ORIFLAMME_BOT_TABLES"] = str(args.bot_tables)
+    os.environ[API_DOCS_ENV] = "1" if args.api_docs else "0"
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
     uvicorn.run(

@@ -68,7 +68,7 @@ from .tables import (
     setup_from_record,
 )
 from .throttle import BucketsByKey, TokenBucket
-from .views import summary, view_text
+from .views import summary, view_for
 from .ws import serve_socket
 
 log = logging.getLogger("oriflamme.server")
@@ -82,6 +82,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 #: Garbage collector thresholds of a running server: a full collection scans every game, so it
 #: must be rare (docs/benchmarks.md, "Server load").
 GC_THRESHOLDS = (20_000, 20, 100)
+SEAT_KINDS = (HUMAN, BOT, OPEN)
 
 
 async def _table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
@@ -117,7 +118,14 @@ def _tuned_gc() -> Iterator[None]:
 
 def _validation_message(exc: RequestValidationError) -> str:
     first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    parts = [part for part in first.get("loc", ()) if part != "body"]
+    # A seat's kind names the member of the union it was checked as: "seats.1.name", not
+    # "seats.1.human.name".
+    parts = [
+        part for i, part in enumerate(parts)
+        if not (part in SEAT_KINDS and i > 0 and isinstance(parts[i - 1], int))
+    ]
+    where = ".".join(str(part) for part in parts)
     text = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
     return f"{where}: {text}"[:300] if where else text[:300]
 
@@ -131,13 +139,15 @@ def create_app(
     static_dir: Path = STATIC_DIR,
     tune_gc: bool = True,
     quotas: Quotas | None = None,
+    api_docs: bool = False,
 ) -> FastAPI:
     """The server's app over ``store`` (a store, or its address: ``postgresql://…`` or an
     SQLite path, opened when the app starts and closed when it stops): bots pause ``bot_delay``
     seconds; each IP (HTTP actions) and each WebSocket may send ``rate`` messages a second
     (bursts of ``burst``); ``quotas`` bound what one address may create. With ``tune_gc`` the
     garbage collector runs rarely while the app serves (the process's settings are restored
-    when it stops)."""
+    when it stops). ``api_docs`` serves Swagger UI at ``/docs`` (its scripts come from a CDN,
+    on this origin: off by default); the OpenAPI schema is always at ``/openapi.json``."""
     by_ip = BucketsByKey(rate, burst)
 
     @asynccontextmanager
@@ -164,6 +174,9 @@ def create_app(
         version=__version__,
         description="Play Oriflamme online: tables, seats, views and actions (docs/server.md).",
         lifespan=lifespan,
+        docs_url="/docs" if api_docs else None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if api_docs else None,
     )
     app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY})
     app.add_middleware(SecurityHeaders)
@@ -246,12 +259,15 @@ def create_app(
         if request.save is not None:
             setup = setup_from_record(request.save, request.players)
         else:
-            setup = GameSetup(_config(request), _seed(request.seed))
+            setup = GameSetup(
+                _config(request), _seed(request.seed), custom_deal=request.custom_deal
+            )
         options = TableOptions(
             public=request.public,
             clock=None if request.clock is None else float(request.clock.per_decision),
             absent_after=None if request.absent_after is None else float(request.absent_after),
             stand_in=request.stand_in,
+            no_show_after=request.no_show_limit(),
         )
         new = await _manager(app).create(
             setup, request.lang, specs, origin_of(http), options, hints=request.hints
@@ -302,6 +318,7 @@ def create_app(
                 ],
                 open_seats=[s.seat for s in entry.seats if s.kind == OPEN],
                 clock=entry.clock,
+                no_show_after=entry.no_show_after,
                 age=max(0.0, now - entry.created),
             )
             for entry in entries
@@ -354,8 +371,8 @@ def create_app(
         lang: Annotated[Lang | None, Query(description="default: the table's language")] = None,
     ) -> Response:
         """The view the token's holder may see (a seat's own, or the public one)."""
-        seat = table.view_seat(await _manager(app).identify(table, token))
-        return _json(view_text(table, seat, lang or table.lang))
+        identity = await _manager(app).identify(table, token)
+        return _json(view_for(table, identity, lang or table.lang))
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -370,19 +387,24 @@ def create_app(
         await _manager(app).act(
             table, identity, request.action, request.step, request.game_number
         )
-        return _json(view_text(table, table.view_seat(identity), table.lang))
+        return _json(view_for(table, identity, table.lang))
 
     @app.post(
         "/api/tables/{table_id}/seats/{seat}/bot",
         response_model=TableSummary,
         responses=_ERRORS,
         dependencies=[Throttled],
-        summary="Hand a human or open seat to a bot (creator only)",
+        summary="Hand an open seat, or a human nobody is connected to, to a bot (creator only)",
     )
     async def hand_to_bot(table: TableDep, seat: int, request: BotRequest) -> TableSummary:
-        """The seat's old link then only watches (the public view). An open seat taken by a
-        bot is no longer open (the game starts once none is)."""
-        await _manager(app).hand_to_bot(table, request.creator_token, seat, request.level)
+        """``expect`` says what the seat must be: ``open`` (``409 seat_taken`` once someone
+        joined it) or ``away`` (``409 seat_active`` while its player is connected, or, for a
+        seat someone joined, until away or never come for the table's limit). The seat's old
+        link then only watches (the public view, ``handed_over``). An open seat taken by a bot
+        is no longer open (the game starts once none is)."""
+        await _manager(app).hand_to_bot(
+            table, request.creator_token, seat, request.level, request.expect
+        )
         return TableSummary.model_validate(summary(table))
 
     @app.post(
@@ -395,8 +417,8 @@ def create_app(
     async def rematch(table: TableDep, request: RematchRequest) -> Response:
         """Once the game is over: same seats and links, a new deal. Answers with the view."""
         await _manager(app).rematch(table, request.token, request.game_number)
-        seat = table.view_seat(await _manager(app).identify(table, request.token))
-        return _json(view_text(table, seat, table.lang))
+        identity = await _manager(app).identify(table, request.token)
+        return _json(view_for(table, identity, table.lang))
 
     @app.get(
         "/api/tables/{table_id}",

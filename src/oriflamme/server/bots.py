@@ -23,11 +23,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from oriflamme.api import FAMILY_COLOURS, Action
+from oriflamme.api import Action
 from oriflamme.bots import known_bots, make_bot
 from oriflamme.bots.levels import LEVELS as BOT_LEVELS
 
 from .lifeline import end_with
+from .names import bot_label
 
 log = logging.getLogger("oriflamme.server")
 T = TypeVar("T")
@@ -49,7 +50,7 @@ def level_available(level: str) -> bool:
 
 def bot_name(level: str, seat: int) -> str:
     """The default name of a bot seat, distinct at a table: its colour and level."""
-    return f"{FAMILY_COLOURS[seat].capitalize()} bot ({level})"
+    return bot_label(level, seat)
 
 
 def decision_seed(game_seed: int, seat: int, step: int) -> int:

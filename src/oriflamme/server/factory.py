@@ -3,6 +3,7 @@
 ``ORIFLAMME_DB``: where the games are (a ``postgresql://`` address or an SQLite path);
 ``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8);
 ``ORIFLAMME_TABLES_PER_HOUR``, ``ORIFLAMME_BOT_TABLES``: the per-address quotas;
+``ORIFLAMME_API_DOCS``: ``1`` serves Swagger UI at ``/docs`` (``serve --api-docs``);
 ``ORIFLAMME_SUPERVISOR``: the process id of ``serve`` when it runs several worker processes,
 which then end with it.
 """
@@ -32,4 +33,5 @@ def app_from_environment() -> FastAPI:
         bot_tables=int(os.environ.get("ORIFLAMME_BOT_TABLES", defaults.bot_tables)),
     )
     bot_delay = float(os.environ.get("ORIFLAMME_BOT_DELAY", "0.8"))
-    return create_app(url, bot_delay=bot_delay, quotas=quotas)
+    api_docs = os.environ.get("ORIFLAMME_API_DOCS") == "1"
+    return create_app(url, bot_delay=bot_delay, quotas=quotas, api_docs=api_docs)

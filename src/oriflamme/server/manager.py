@@ -23,8 +23,10 @@ from typing import Any
 
 from oriflamme.api import Action, Game
 
-from . import bots
+from . import absence, bots, handover
 from .errors import ApiError, unknown_table
+from .names import name_key
+from .replay_links import new_replay_key
 from .scheduler import BotScheduler
 from .storage import (
     ACTION,
@@ -414,10 +416,15 @@ class TableManager:
             absent_after=options.absent_after,
             stand_in=options.stand_in,
             hints=hints,
+            no_show_after=options.no_show_after,
+            replay_key=new_replay_key(),
+            created=time.time(),
         )
-        game = GameRecord(1, setup.seed, setup.actions, setup.start)
+        game = GameRecord(1, setup.seed, setup.actions, setup.start, setup.custom_deal)
         table = Table(record, game)  # checks the game before it is stored
-        await self._store.create_table(record, setup.seed, table.turn(), setup.start, setup.actions)
+        await self._store.create_table(
+            record, setup.seed, table.turn(), setup.start, setup.actions, setup.custom_deal
+        )
         self._tables[record.table_id] = table
         self._changed(table)
         return NewTable(table, creator, spectator, seat_tokens)
@@ -461,10 +468,14 @@ class TableManager:
         async with table.lock:
             taken = await self._store.fill_seat(table.id, record, origin)
             await self._reload_locked(table)
-        if taken is None:
-            self._changed(table)
-            raise ApiError(409, "seat_taken", "someone else took this seat first")
         self._changed(table)
+        if taken is None:
+            key = name_key(name)
+            if any(name_key(s.name) == key for s in table.seats if s.kind != OPEN):
+                raise ApiError(
+                    409, "name_taken", "someone at this table has this name: choose another"
+                )
+            raise ApiError(409, "seat_taken", "someone else took this seat first")
         return taken, token
 
     async def close(self, table: Table, creator_token: str) -> None:
@@ -493,8 +504,9 @@ class TableManager:
             raise ApiError(403, "not_a_player", "only a seat's link can act")
         action = parse_action(data)
         await self._apply(table, identity.seat, action, step, game_number, by=HUMAN)
-        if table.seats[identity.seat].away_since is not None:
-            spawn(self._back(table, identity.seat), f"back:{table.id}")  # acting: not away
+        record = table.seats[identity.seat]
+        if record.away_since is not None or record.arrived is None:
+            spawn(self._back(table, identity.seat), f"back:{table.id}")  # acting: here
 
     async def apply_bot(
         self,
@@ -582,52 +594,54 @@ class TableManager:
         if action not in game.legal_actions():
             raise ApiError(400, "illegal_action", "this action is not legal now")
 
-    async def hand_to_bot(self, table: Table, creator_token: str, seat: int, level: str) -> None:
-        """The creator gives a human seat to a bot; its old link then only watches."""
+    async def hand_to_bot(
+        self, table: Table, creator_token: str, seat: int, level: str, expect: str
+    ) -> None:
+        """The creator gives a seat to a bot: an open one (``expect`` "open") or a human nobody
+        is connected to ("away"; see :mod:`.handover`). The old link of a human seat then only
+        watches."""
         if (await self.identify(table, creator_token)).role is not Role.CREATOR:
             raise ApiError(403, "not_creator", "only the table's creator can do this")
         if not 0 <= seat < len(table.seats):
             raise ApiError(404, "unknown_seat", "this table has no such seat")
         if not bots.level_available(level):
             raise ApiError(422, "unknown_level", "this bot level is not available")
-        if table.seats[seat].kind == OPEN:
-            await self._bot_in_open_seat(table, seat, level)
-            return
         async with table.lock:
-            if table.seats[seat].kind == BOT:
-                await self._reload_locked(table)
-            if table.seats[seat].kind == BOT:
-                raise ApiError(409, "already_bot", "this seat is already played by a bot")
-            if table.seats[seat].kind == OPEN:
-                raise ApiError(409, "seat_taken", "this seat changed: try again")
+            if refused := handover.refusal(table, seat, expect, time.time()):
+                raise refused
             name = bots.bot_name(level, seat)
-            record = replace(table.seats[seat], kind=BOT, level=level, name=name)
             seats = list(table.seats)
-            seats[seat] = record
-            limit = self.quotas.bot_tables
-            if limit and table.origin and table.self_playing(seats) and not table.game.is_over:
-                _, playing = await self._store.origin_counts(table.origin, time.time())
-                if playing >= limit:
-                    raise ApiError(
-                        429,
-                        "too_many_bot_tables",
-                        f"at most {limit} tables where only bots play, per address",
-                    )
-            player = table.game.current_player
-            bot = player is not None and seats[player].kind == BOT
-            turn = Turn(len(table.game.history), player, bot, table.watched())
-            await self._store.set_seat(table.id, record, turn)
-            table.set_seat(record)
-        self._changed(table)
-
-    async def _bot_in_open_seat(self, table: Table, seat: int, level: str) -> None:
-        record = SeatRecord(seat, BOT, bots.bot_name(level, seat), level, None)
-        async with table.lock:
-            taken = await self._store.fill_seat(table.id, record)
+            seats[seat] = replace(seats[seat], kind=BOT, level=level, name=name)
+            await self._check_bot_tables(table, seats)
+            if expect == "open":
+                record = SeatRecord(seat, BOT, name, level, None)
+                done = await self._store.fill_seat(table.id, record) is not None
+            else:
+                player = table.game.current_player
+                bot = player is not None and seats[player].kind == BOT
+                turn = Turn(len(table.game.history), player, bot, table.watched())
+                done = await self._store.hand_over(
+                    table.id, seats[seat], turn, absence.HAND_OVER_GRACE, ALIVE
+                )
             await self._reload_locked(table)
         self._changed(table)
-        if taken is None:
-            raise ApiError(409, "seat_taken", "someone took this seat first")
+        if not done:  # another request, or another server, changed the seat first
+            raise handover.refusal(table, seat, expect, time.time()) or ApiError(
+                409, "seat_active", "this player is back: the seat stays theirs"
+            )
+
+    async def _check_bot_tables(self, table: Table, seats: Sequence[SeatRecord]) -> None:
+        """429 if these seats would make one more table where only bots play, from an address
+        that has its quota of them."""
+        limit = self.quotas.bot_tables
+        if limit and table.origin and table.self_playing(seats) and not table.game.is_over:
+            _, playing = await self._store.origin_counts(table.origin, time.time())
+            if playing >= limit:
+                raise ApiError(
+                    429,
+                    "too_many_bot_tables",
+                    f"at most {limit} tables where only bots play, per address",
+                )
 
     async def rematch(self, table: Table, token: str, game_number: int | None = None) -> None:
         """Start the next game at the table once the current one is over.
@@ -667,6 +681,10 @@ class TableManager:
             raise ApiError(429, "too_many_connections", "this seat has too many connections")
         seat = table.add_listener(listener)
         if seat is not None:
+            if self._store.shared and table.seats[seat].arrived is None:
+                # The player came: at once, not with the next presence batch (a visit shorter
+                # than a batch counts too).
+                spawn(self._back(table, seat), f"arrived:{table.id}")
             self._presence(table, seat)
             self._changed(table)
 
@@ -737,22 +755,18 @@ class TableManager:
         self._watch_absence(table)
 
     def _watch_absence(self, table: Table) -> None:
-        """Views show a seat as away once its absence lasted the table's limit: tell the
-        connections at that moment (nothing else changes then)."""
-        limit = table.options.absent_after
-        if limit is None or not table.listeners:
+        """Views show a seat as away (or a no-show) once it reached the table's limit, and
+        whether it may be handed to a bot (``absence``): tell the connections at that moment
+        (nothing else changes then)."""
+        if not table.listeners or table.absence_timer is not None:
             return
         now = time.time()
-        soon = [
-            s.away_since + limit - now
-            for s in table.seats
-            if s.kind == HUMAN and s.away_since is not None and s.away_since + limit > now
-        ]
-        if soon and table.absence_timer is None:
+        moment = absence.next_change(table, now)
+        if moment is not None:
             def fire() -> None:
                 table.absence_timer = None
                 table.version += 1
                 self._changed(table, offer=False)
 
-            delay = min(soon) + 0.05
+            delay = moment - now + 0.05
             table.absence_timer = asyncio.get_running_loop().call_later(delay, fire)

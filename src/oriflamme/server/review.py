@@ -12,8 +12,9 @@ being computed) lives on ``app.state.review``, started and stopped with the app.
 - ``GET /t/{id}/replay`` — the replay page.
 
 Any token of the table (a seat's, the spectators', the creator's) may review its finished games:
-once a game is over nothing of it is secret. A hint, during the game, is made from the asking
-seat's observation only.
+once a game is over nothing of it is secret; so may the replay token of a game (``replay_links``:
+what the pages' replay links carry, never a seat's token), for that game only. A hint, during
+the game, is made from the asking seat's observation only.
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ from .analysis import AnalysisRunner, budget_iterations, steps_for, worst_moves
 from .errors import ApiError, too_many_requests
 from .limits import PAGE_POLICY
 from .protocol import MAX_GAME, ErrorBody, Lang
+from .replay_links import opens_replay, replay_url
 from .replays import EVERYTHING, Kept, Replays
 from .storage import AnalysisRecord
-from .tables import HUMAN, Role, Table
+from .tables import HUMAN, Identity, Role, Table
 from .throttle import BucketsByKey
 from .views import seat_infos
 
@@ -49,7 +51,10 @@ KEEP_HINTS = 256
 
 TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
 GAME_NUMBER = PathParam(ge=1, le=MAX_GAME, description="the game's number at the table (1, 2, …)")
-TOKEN = Query(max_length=64, description="a seat, spectator or creator token of the table")
+TOKEN = Query(
+    max_length=64,
+    description="the game's replay token, or a seat, spectator or creator token of the table",
+)
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422, 429, 503)
 }
@@ -87,6 +92,7 @@ class Hint(BaseModel):
 class Frames(BaseModel):
     table_id: str
     game_number: int
+    replay_url: str = Field(description="this replay's page with the game's replay token")
     view: int | Literal["all"]
     you: int | None = Field(description="the seat of the token, or null")
     lang: str
@@ -165,9 +171,19 @@ def _throttle(review: Review, request: Request) -> None:
         raise too_many_requests()
 
 
-def _parse_view(text: str | None, table: Table, token: str) -> tuple[int | None, int | None]:
+async def _reviewer(review: Review, table: Table, token: str, number: int) -> Identity:
+    """Who may review game ``number`` with ``token``: its replay token is a spectator of that
+    game; any token of the table is who it designates; else ``401 bad_token``."""
+    if opens_replay(table.replay_key, table.id, number, token):
+        return Identity(Role.SPECTATOR)
+    identity: Identity = await review.manager.identify(table, token)
+    return identity
+
+
+def _parse_view(
+    text: str | None, table: Table, identity: Identity
+) -> tuple[int | None, int | None]:
     """(the seat of the token, the seat whose view is asked for or None for everything)."""
-    identity = table.identify(token)
     you = identity.seat if identity.role is Role.SEAT else None
     if text is None:
         return you, you
@@ -217,7 +233,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """The ``oriflamme-replay`` record (docs/formats.md) of game ``number``, once it is
         over (``409 not_over`` before). A game set up from a position carries it as ``start``."""
-        await review.manager.identify(table, token)
+        await _reviewer(review, table, token, number)
         return (await review.replays.finished(table, number)).record
 
     @router.get(
@@ -236,13 +252,14 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """Frame ``i`` is the game after its first ``i`` actions. ``view``: a seat (what it
         saw, default the token's seat) or ``all`` (every card shown; the spectators' default)."""
-        you, seat = _parse_view(view, table, token)
+        you, seat = _parse_view(view, table, await _reviewer(review, table, token, number))
         finished = await review.replays.finished(table, number)
         language = lang or table.lang
         frames = await review.replays.frames(finished, seat, language)
         return {
             "table_id": table.id,
             "game_number": number,
+            "replay_url": replay_url(table.replay_key, table.id, number),
             "view": EVERYTHING if seat is None else seat,
             "you": you,
             "lang": language,
@@ -267,7 +284,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """Queue the analysis (computed once, in the background; asking again changes
         nothing, except for a failed one, which is tried again). Answers its state."""
-        await review.manager.identify(table, token)
+        await _reviewer(review, table, token, number)
         _throttle(review, request)
         await review.replays.finished(table, number)
         if not any(s.kind == HUMAN for s in table.seats):
@@ -290,7 +307,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         lang: Annotated[Lang | None, Query()] = None,
     ) -> dict[str, Any]:
         """``status`` ``none`` until someone asks for it; the steps done so far while it runs."""
-        await review.manager.identify(table, token)
+        await _reviewer(review, table, token, number)
         await review.replays.finished(table, number)
         record = await review.manager.store.load_analysis(table.id, number)
         return _analysis_answer(record, lang or table.lang)

@@ -25,7 +25,7 @@ from .storage import StoreUnavailable
 from .tables import Identity, Table
 from .tasks import spawn
 from .throttle import TokenBucket
-from .views import view_text
+from .views import view_for
 
 log = logging.getLogger("oriflamme.server")
 quiet = QuietLog(log)
@@ -98,8 +98,7 @@ class Connection:
                     await self._send(json.dumps(self._replies.popleft()))
                 if self._dirty:
                     self._dirty = False
-                    seat = self._table.view_seat(self.identity)
-                    view = view_text(self._table, seat, self._lang)
+                    view = view_for(self._table, self.identity, self._lang)
                     if view is not self._sent:
                         self._sent = view
                         await self._send(f'{{"type":"view","view":{view}}}')

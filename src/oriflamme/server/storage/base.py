@@ -19,7 +19,7 @@ server dies.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
@@ -46,6 +46,11 @@ class SeatRecord:
     #: Since when (epoch seconds) a human seat has had no connection on any server, after one
     #: was open; None while connected or before it ever connected.
     away_since: float | None = None
+    #: When the seat was taken by someone who joined (an open seat filled); None for the seats
+    #: set at the table's creation.
+    joined: float | None = None
+    #: When the seat's player first connected (or acted); None while they never did.
+    arrived: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +77,13 @@ class TableRecord:
     listed: float | None = None
     #: A learning table: its human seats may ask what a strong player would do.
     hints: bool = False
+    #: Seconds a seat whose player never connected may keep its decisions before the stand-in
+    #: plays them (None: no such limit).
+    no_show_after: float | None = None
+    #: The secret from which the replay tokens of the table's finished games are derived.
+    replay_key: str = ""
+    #: When the table was created (epoch seconds; the database's clock once stored).
+    created: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +92,8 @@ class GameRecord:
     seed: int  #: the deal's seed; for a game with a ``start``, the seed of its bots
     actions: tuple[Mapping[str, Any], ...]  #: action JSON, in order
     start: Mapping[str, Any] | None = None  #: a save (``Game.save()``) the game starts from
+    #: Dealt as the table's creator chose (a seed or a saved game), not by the server.
+    custom_deal: bool = False
 
 
 #: The states of a game's analysis (docs/server.md, "Post-game analysis").
@@ -136,6 +150,16 @@ class LobbyEntry:
     clock: float | None
     created: float
     seats: tuple[SeatRecord, ...]
+    no_show_after: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandOverGrace:
+    """Seconds a joined player must have been away, or never came, before the creator may hand
+    their seat to a bot, at tables that set no such limit of their own."""
+
+    absent: float
+    no_show: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +225,10 @@ class Store(Protocol):
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        custom_deal: bool = False,
     ) -> None:
-        """Store a new table and its first game (number 1), with its actions so far."""
+        """Store a new table and its first game (number 1), with its actions so far;
+        ``custom_deal``: the creator chose its deal (a seed or a saved game)."""
         ...
 
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -237,20 +263,27 @@ class Store(Protocol):
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
-        """Start game number ``game`` at a table (dealt from ``seed``); :class:`StoreConflict`
-        if it exists."""
+        """Start game number ``game`` at a table (dealt from ``seed`` by the server);
+        :class:`StoreConflict` if it exists."""
         ...
 
-    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
-        """Replace a seat (a human seat handed to a bot); the current game then awaits ``turn``."""
+    async def hand_over(
+        self, table_id: str, seat: SeatRecord, turn: Turn, grace: HandOverGrace, alive: float
+    ) -> bool:
+        """Give the human seat ``seat.seat`` to the bot ``seat`` if it may be handed over now
+        (``absence.replaceable``): no server that beat in the last ``alive`` seconds holds a
+        connection of it, and it was set at the table's creation, or it has been away, or never
+        came, for the table's limit (``grace``'s where the table sets none). The current game
+        then awaits ``turn``. False (nothing changed) if not."""
         ...
 
     async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
         """Put ``seat`` (a human who joins from the address digest ``origin``, or a bot) in
-        place of an open seat: the one at ``seat.seat``, or the first open one if that is -1.
+        place of an open seat: the one at ``seat.seat``, or the first open one if that is -1,
+        unless another seat of the table has the same name (:func:`~..names.name_key`).
         Once no seat is open, the game starts (its turn is stored). Returns the seat taken, or
-        None if it is no longer open (another server was first: exactly one of two joins for
-        one seat gets it)."""
+        None if it is no longer open or the name is taken (another server was first: exactly
+        one of two joins for one seat gets it)."""
         ...
 
     async def close_table(self, table_id: str) -> bool:
@@ -270,8 +303,9 @@ class Store(Protocol):
         ...
 
     async def seat_back(self, table_id: str, seat: int) -> bool:
-        """A seat marked away is connected again: its decisions are its own again (only its
-        clock, if any, still runs). True if it was away."""
+        """A human seat is connected (or acted): if it was marked away, or its player had never
+        come, its decisions are its own again (only its clock, if any, still runs). True if it
+        was away or had never come."""
         ...
 
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:

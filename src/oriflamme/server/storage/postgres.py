@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncpg
 
+from ..names import name_key
 from .base import (
     ACTION,
     DONE,
@@ -36,6 +37,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    HandOverGrace,
     LobbyEntry,
     SeatCount,
     SeatRecord,
@@ -60,7 +62,9 @@ from .postgres_sql import (
     ANALYSIS_COLUMNS,
     AWAY_DEADLINE,
     BACK_DEADLINE,
+    HAND_OVER,
     NOW,
+    SEAT_COLUMNS,
     START_IF_FULL,
     Statement,
     action_insert,
@@ -162,13 +166,14 @@ class PostgresStore:
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        custom_deal: bool = False,
     ) -> None:
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                " origin, public, listed, clock, absent_after, stand_in, hints)"
-                f" VALUES ($1, $2, $3, $4, $5, {NOW}, $6, $7, CASE WHEN $7 THEN {NOW} END,"
-                " $8, $9, $10, $11)",
+                " origin, public, listed, clock, absent_after, stand_in, hints, no_show_after,"
+                f" replay_key) VALUES ($1, $2, $3, $4, $5, {NOW}, $6, $7,"
+                f" CASE WHEN $7 THEN {NOW} END, $8, $9, $10, $11, $12, $13)",
                 (
                     table.table_id,
                     json.dumps(table.config),
@@ -181,11 +186,14 @@ class PostgresStore:
                     table.absent_after,
                     table.stand_in,
                     table.hints,
+                    table.no_show_after,
+                    table.replay_key,
                 ),
             ),
             (
-                "INSERT INTO games (table_id, number, seed, start) VALUES ($1, 1, $2, $3)",
-                (table.table_id, seed, None if start is None else json.dumps(start)),
+                "INSERT INTO games (table_id, number, seed, start, custom_deal)"
+                " VALUES ($1, 1, $2, $3, $4)",
+                (table.table_id, seed, None if start is None else json.dumps(start), custom_deal),
             ),
         ]
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
@@ -248,15 +256,31 @@ class PostgresStore:
             ],
         )
 
-    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
-        await self._write(
-            Change(table_id, SEATS, 0, turn.step),
-            [
-                ("DELETE FROM seats WHERE table_id = $1 AND seat = $2", (table_id, seat.seat)),
-                seat_insert(table_id, seat),
-                turn_update(table_id, None, turn),
-            ],
-        )
+    async def hand_over(
+        self, table_id: str, seat: SeatRecord, turn: Turn, grace: HandOverGrace, alive: float
+    ) -> bool:
+        async with self.connection() as db, db.transaction():
+            # One seat change of a table at a time (a join may be filling the last open seat).
+            await db.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table_id)
+            found = await db.fetchval(
+                HAND_OVER,
+                table_id,
+                seat.seat,
+                seat.kind,
+                seat.name,
+                seat.level,
+                name_key(seat.name),
+                alive,
+                grace.absent,
+                grace.no_show,
+            )
+            if found is None:
+                return False
+            sql, params = turn_update(table_id, None, turn)
+            await db.execute(sql, *params)
+            change = Change(table_id, SEATS, 0, turn.step)
+            await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return True
 
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
         sql, params = turn_update(table_id, game, turn)
@@ -277,7 +301,7 @@ class PostgresStore:
 
     # -- open seats and absent players ------------------------------------------------------
     async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
-        which = "$7" if seat.seat >= 0 else (
+        which = "$8" if seat.seat >= 0 else (
             "(SELECT MIN(seat) FROM seats WHERE table_id = $1 AND kind = 'open')"
         )
         async with self.connection() as db, db.transaction():
@@ -285,14 +309,17 @@ class PostgresStore:
             await db.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table_id)
             taken = await db.fetchval(
                 "UPDATE seats SET kind = $2, name = $3, level = $4, token_hash = $5, origin = $6,"
-                f" joined = {NOW}, away_since = NULL WHERE table_id = $1 AND seat = {which}"
-                " AND kind = 'open' RETURNING seat",
+                f" joined = {NOW}, away_since = NULL, arrived = NULL, name_key = $7"
+                f" WHERE table_id = $1 AND seat = {which} AND kind = 'open' AND NOT EXISTS"
+                " (SELECT 1 FROM seats o WHERE o.table_id = $1 AND o.seat <> seats.seat"
+                " AND o.name_key = $7) RETURNING seat",
                 table_id,
                 seat.kind,
                 seat.name,
                 seat.level,
                 seat.token_hash,
                 origin,
+                name_key(seat.name),
                 *((seat.seat,) if seat.seat >= 0 else ()),
             )
             if taken is None:
@@ -318,7 +345,8 @@ class PostgresStore:
     async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
         async with self.connection() as db:
             rows = await db.fetch(
-                "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public"
+                "SELECT t.id, t.config, t.clock, t.created, t.no_show_after FROM tables t"
+                " WHERE t.public"
                 " AND NOT t.closed AND t.listed > $1 AND EXISTS"
                 " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
                 " ORDER BY t.listed DESC LIMIT $2",
@@ -342,6 +370,7 @@ class PostgresStore:
                 row["clock"],
                 row["created"],
                 tuple(by_table.get(row["id"], ())),
+                row["no_show_after"],
             )
             for row in rows
         ]
@@ -367,8 +396,9 @@ class PostgresStore:
     async def seat_back(self, table_id: str, seat: int) -> bool:
         async with self.connection() as db, db.transaction():
             found = await db.fetchval(
-                "UPDATE seats SET away_since = NULL WHERE table_id = $1 AND seat = $2"
-                " AND away_since IS NOT NULL RETURNING seat",
+                f"UPDATE seats SET away_since = NULL, arrived = COALESCE(arrived, {NOW})"
+                " WHERE table_id = $1 AND seat = $2 AND kind = 'human'"
+                " AND (away_since IS NOT NULL OR arrived IS NULL) RETURNING seat",
                 table_id,
                 seat,
             )
@@ -575,18 +605,18 @@ class PostgresStore:
         async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
                 "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
-                " absent_after, stand_in, closed, listed, hints FROM tables WHERE id = $1",
+                " absent_after, stand_in, closed, listed, hints, no_show_after, replay_key,"
+                " created FROM tables WHERE id = $1",
                 table_id,
             )
             if row is None:
                 return None
             seats = await db.fetch(
-                "SELECT seat, kind, name, level, token_hash, away_since FROM seats"
-                " WHERE table_id = $1 ORDER BY seat",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
                 table_id,
             )
             game = await db.fetchrow(
-                "SELECT number, seed, start FROM games WHERE table_id = $1"
+                "SELECT number, seed, start, custom_deal FROM games WHERE table_id = $1"
                 " ORDER BY number DESC LIMIT 1",
                 table_id,
             )
@@ -610,6 +640,9 @@ class PostgresStore:
             closed=row["closed"],
             listed=row["listed"],
             hints=row["hints"],
+            no_show_after=row["no_show_after"],
+            replay_key=row["replay_key"] or "",
+            created=row["created"],
         )
         start = game["start"]
         record = GameRecord(
@@ -617,13 +650,15 @@ class PostgresStore:
             game["seed"],
             tuple(json.loads(a["action"]) for a in actions),
             None if start is None else json.loads(start),
+            game["custom_deal"],
         )
         return table, record
 
     async def load_game(self, table_id: str, number: int) -> tuple[GameRecord, bool] | None:
         async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
-                "SELECT seed, start, finished FROM games WHERE table_id = $1 AND number = $2",
+                "SELECT seed, start, finished, custom_deal FROM games"
+                " WHERE table_id = $1 AND number = $2",
                 table_id,
                 number,
             )
@@ -639,6 +674,7 @@ class PostgresStore:
             row["seed"],
             tuple(json.loads(a["action"]) for a in actions),
             None if row["start"] is None else json.loads(row["start"]),
+            row["custom_deal"],
         )
         return record, bool(row["finished"])
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..names import name_key
 from .base import (
     DONE,
     FAILED,
@@ -30,6 +31,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    HandOverGrace,
     LobbyEntry,
     SeatCount,
     SeatRecord,
@@ -46,11 +48,13 @@ from .sqlite_sql import (
     AWAY_DEADLINE,
     BACK_DEADLINE,
     LOBBY,
+    SEAT_COLUMNS,
     SELF_PLAYING,
     START_IF_FULL,
     Statement,
     action_insert,
     analysis_from_row,
+    hand_over_update,
     seat_insert,
     set_latest_turn_statement,
     set_turn_statement,
@@ -188,19 +192,20 @@ class SqliteStore:
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        custom_deal: bool = False,
     ) -> None:
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                " origin, public, listed, clock, absent_after, stand_in, hints)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " origin, public, listed, clock, absent_after, stand_in, hints, no_show_after,"
+                " replay_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.table_id,
                     json.dumps(table.config),
                     table.lang,
                     table.creator_hash,
                     table.spectator_hash,
-                    time.time(),
+                    table.created or time.time(),
                     table.origin,
                     int(table.public),
                     time.time() if table.public else None,
@@ -208,11 +213,19 @@ class SqliteStore:
                     table.absent_after,
                     table.stand_in,
                     int(table.hints),
+                    table.no_show_after,
+                    table.replay_key,
                 ),
             ),
             (
-                "INSERT INTO games (table_id, number, seed, start) VALUES (?, 1, ?, ?)",
-                (table.table_id, seed, None if start is None else json.dumps(start)),
+                "INSERT INTO games (table_id, number, seed, start, custom_deal)"
+                " VALUES (?, 1, ?, ?, ?)",
+                (
+                    table.table_id,
+                    seed,
+                    None if start is None else json.dumps(start),
+                    int(custom_deal),
+                ),
             ),
         ]
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
@@ -257,28 +270,36 @@ class SqliteStore:
             ]
         )
 
-    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
-        await self._write(
+    async def hand_over(
+        self, table_id: str, seat: SeatRecord, turn: Turn, grace: HandOverGrace, alive: float
+    ) -> bool:
+        sql, params = set_latest_turn_statement(table_id, turn)
+        rows = await self._write(
             [
-                ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat.seat)),
-                seat_insert(table_id, seat),
-                set_latest_turn_statement(table_id, turn),
-            ]
+                hand_over_update(table_id, seat, grace, alive),
+                (sql + " AND changes() > 0", params),  # only if the seat was handed over
+            ],
+            result_of=0,
         )
+        return bool(rows)
 
     async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
         now = time.time()
         which = "?" if seat.seat >= 0 else (
             "(SELECT MIN(seat) FROM seats WHERE table_id = ? AND kind = 'open')"
         )
+        key = name_key(seat.name)
         rows = await self._write(
             [
                 (
                     "UPDATE seats SET kind = ?, name = ?, level = ?, token_hash = ?, origin = ?,"
-                    f" joined = ?, away_since = NULL WHERE table_id = ? AND seat = {which}"
-                    " AND kind = 'open' RETURNING seat",
-                    (seat.kind, seat.name, seat.level, seat.token_hash, origin, now, table_id)
-                    + ((seat.seat,) if seat.seat >= 0 else (table_id,)),
+                    " joined = ?, away_since = NULL, arrived = NULL, name_key = ?"
+                    f" WHERE table_id = ? AND seat = {which} AND kind = 'open' AND NOT EXISTS"
+                    " (SELECT 1 FROM seats o WHERE o.table_id = seats.table_id"
+                    " AND o.seat <> seats.seat AND o.name_key = ?) RETURNING seat",
+                    (seat.kind, seat.name, seat.level, seat.token_hash, origin, now, key, table_id)
+                    + ((seat.seat,) if seat.seat >= 0 else (table_id,))
+                    + (key,),
                 ),
                 ("UPDATE tables SET listed = ? WHERE id = ? AND public = 1", (now, table_id)),
                 (START_IF_FULL, (now, now, now, table_id, table_id, table_id)),
@@ -303,7 +324,7 @@ class SqliteStore:
         def query(db: sqlite3.Connection) -> list[LobbyEntry]:
             rows = db.execute(LOBBY, (listed_after, limit)).fetchall()
             entries = []
-            for table_id, config, clock, created in rows:
+            for table_id, config, clock, created, no_show_after in rows:
                 seats = db.execute(
                     "SELECT seat, kind, name, level, NULL, NULL FROM seats"
                     " WHERE table_id = ? ORDER BY seat",
@@ -316,6 +337,7 @@ class SqliteStore:
                         clock,
                         created,
                         tuple(SeatRecord(*seat) for seat in seats),
+                        no_show_after,
                     )
                 )
             return entries
@@ -346,9 +368,10 @@ class SqliteStore:
         rows = await self._write(
             [
                 (
-                    "UPDATE seats SET away_since = NULL WHERE table_id = ? AND seat = ?"
-                    " AND away_since IS NOT NULL RETURNING seat",
-                    (table_id, seat),
+                    "UPDATE seats SET away_since = NULL, arrived = COALESCE(arrived, ?)"
+                    " WHERE table_id = ? AND seat = ? AND kind = 'human'"
+                    " AND (away_since IS NOT NULL OR arrived IS NULL) RETURNING seat",
+                    (time.time(), table_id, seat),
                 ),
                 (BACK_DEADLINE, (table_id, table_id, seat)),
             ],
@@ -360,18 +383,18 @@ class SqliteStore:
         def query(db: sqlite3.Connection) -> tuple[TableRecord, GameRecord] | None:
             row = db.execute(
                 "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
-                " absent_after, stand_in, closed, listed, hints FROM tables WHERE id = ?",
+                " absent_after, stand_in, closed, listed, hints, no_show_after, replay_key,"
+                " created FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
                 return None
             seats = db.execute(
-                "SELECT seat, kind, name, level, token_hash, away_since FROM seats"
-                " WHERE table_id = ? ORDER BY seat",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
                 (table_id,),
             ).fetchall()
-            number, seed, start = db.execute(
-                "SELECT number, seed, start FROM games WHERE table_id = ?"
+            number, seed, start, custom = db.execute(
+                "SELECT number, seed, start, custom_deal FROM games WHERE table_id = ?"
                 " ORDER BY number DESC LIMIT 1",
                 (table_id,),
             ).fetchone()
@@ -394,12 +417,16 @@ class SqliteStore:
                 closed=bool(row[9]),
                 listed=row[10],
                 hints=bool(row[11]),
+                no_show_after=row[12],
+                replay_key=row[13] or "",
+                created=row[14],
             )
             game = GameRecord(
                 number,
                 seed,
                 tuple(json.loads(a[0]) for a in actions),
                 None if start is None else json.loads(start),
+                bool(custom),
             )
             return table, game
 
@@ -409,7 +436,8 @@ class SqliteStore:
     async def load_game(self, table_id: str, number: int) -> tuple[GameRecord, bool] | None:
         def query(db: sqlite3.Connection) -> tuple[GameRecord, bool] | None:
             row = db.execute(
-                "SELECT seed, start, finished FROM games WHERE table_id = ? AND number = ?",
+                "SELECT seed, start, finished, custom_deal FROM games"
+                " WHERE table_id = ? AND number = ?",
                 (table_id, number),
             ).fetchone()
             if row is None:
@@ -423,6 +451,7 @@ class SqliteStore:
                 row[0],
                 tuple(json.loads(a[0]) for a in actions),
                 None if row[1] is None else json.loads(row[1]),
+                bool(row[3]),
             )
             return record, bool(row[2])
 
