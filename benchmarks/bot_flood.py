@@ -84,7 +84,11 @@ def flood(url: str, attackers: int, per_attacker: int) -> tuple[int, int]:
                 table = client.post("/api/tables", json={"players": 2, "seats": seats}).json()
                 handed = client.post(
                     f"/api/tables/{table['table_id']}/seats/0/bot",
-                    json={"creator_token": table["creator_token"], "level": "expert"},
+                    json={
+                        "creator_token": table["creator_token"],
+                        "level": "expert",
+                        "expect": "away",
+                    },
                 )
                 if handed.status_code == 200:
                     accepted += 1

@@ -32,7 +32,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def create(client: TestClient, **fields: Any) -> dict[str, Any]:
-    body = {"players": 3, "seats": [ANN, OPEN, OPEN], "seed": 5, "public": True, **fields}
+    """A public 3-player table (dealt by the server: a table strangers can join takes no
+    seed, #26)."""
+    body = {"players": 3, "seats": [ANN, OPEN, OPEN], "public": True, **fields}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return dict(response.json())
@@ -194,7 +196,8 @@ def test_the_creator_fills_open_seats_with_bots_or_closes_the_table(client: Test
     not_creator = client.post(f"/api/tables/{table_id}/close", json={"creator_token": "x" * 20})
     assert not_creator.status_code in (401, 403)
     hand = client.post(
-        f"/api/tables/{table_id}/seats/1/bot", json={"creator_token": creator, "level": "random"}
+        f"/api/tables/{table_id}/seats/1/bot",
+        json={"creator_token": creator, "level": "random", "expect": "open"},
     )
     assert hand.status_code == 200, hand.text
     assert hand.json()["open_seats"] == [2]
@@ -208,12 +211,12 @@ def test_the_creator_fills_open_seats_with_bots_or_closes_the_table(client: Test
     refused = act_first(client, table_id, table["seats"][0]["token"])
     assert refused.json()["error"]["code"] == "table_closed"
 
-    full = create(client, seed=6)
+    full = create(client)
     full_id = full["table_id"]
     for seat in (1, 2):
         response = client.post(
             f"/api/tables/{full_id}/seats/{seat}/bot",
-            json={"creator_token": full["creator_token"], "level": "random"},
+            json={"creator_token": full["creator_token"], "level": "random", "expect": "open"},
         )
         assert response.status_code == 200, response.text
     started = view(client, full_id, full["seats"][0]["token"])
@@ -233,6 +236,7 @@ def test_the_stand_in_plays_when_the_clock_runs_out_and_the_seat_stays_human(
         players=2,
         seats=[ANN, {"kind": "human", "name": "Ben"}],
         public=False,
+        seed=5,
         clock={"per_decision": 2},
         stand_in="random",
     )
@@ -256,6 +260,7 @@ def test_an_absent_player_is_played_for_until_they_reconnect(client: TestClient)
         players=2,
         seats=[ANN, BOT],
         public=False,
+        seed=5,
         absent_after=2,
         stand_in="random",
     )

@@ -39,7 +39,7 @@ def wait_until(
 
 def test_joins_race_through_two_servers_and_one_wins(pg_url: str, tmp_path: Path) -> None:
     with two_servers(pg_url, tmp_path) as ((_, a), b), ThreadPoolExecutor(8) as pool:
-        body = {"players": 3, "seats": [ANN, OPEN, OPEN], "public": True, "seed": 3}
+        body = {"players": 3, "seats": [ANN, OPEN, OPEN], "public": True}
         table = post(a, "/api/tables", body).json()
         table_id = table["table_id"]
         assert [t["table_id"] for t in b.get("/api/lobby").json()] == [table_id]

@@ -373,7 +373,7 @@ def test_seat_changes_and_rematches_reach_every_server(pg_url: str, tmp_path: Pa
             ann.at(0)
             # The creator hands Bob's seat to a bot through B; A's views say so, and the bot
             # plays Bob's decisions while Ann plays through A, to the end of the game.
-            body = {"creator_token": table["creator_token"], "level": "random"}
+            body = {"creator_token": table["creator_token"], "level": "random", "expect": "away"}
             assert post(b, f"/api/tables/{tid}/seats/1/bot", body).status_code == 200
             now = ann.until(lambda view: view["seats"][1]["kind"] == "bot", "Bob's bot")
             while now["result"] is None:

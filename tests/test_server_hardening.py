@@ -151,7 +151,7 @@ def test_a_seat_handed_to_a_bot_cannot_start_the_next_game(client: TestClient) -
     """#18.6: the old link of a seat handed to a bot only watches, in every endpoint."""
     table = create(client, seats=[*HUMANS, {"kind": "human", "name": "Cid"}], seed=2)
     tid = table["table_id"]
-    body = {"creator_token": table["creator_token"], "level": "random"}
+    body = {"creator_token": table["creator_token"], "level": "random", "expect": "away"}
     for seat in (1, 2):
         assert client.post(f"/api/tables/{tid}/seats/{seat}/bot", json=body).status_code == 200
     ann = table["seats"][0]["token"]
@@ -242,7 +242,7 @@ def test_self_playing_tables_are_limited_per_address(
     answers = []
     for _ in range(3):
         table = create(client, seats=seats)
-        body = {"creator_token": table["creator_token"], "level": "random"}
+        body = {"creator_token": table["creator_token"], "level": "random", "expect": "away"}
         answers.append(client.post(f"/api/tables/{table['table_id']}/seats/0/bot", json=body))
     assert [a.status_code for a in answers[:2]] == [200, 200]
     assert answers[2].status_code == 429

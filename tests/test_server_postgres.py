@@ -165,7 +165,14 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
     asyncio.run(run())
 
 
-#: Undo version 5 (open seats, clocks, absent players) of a database: version 4.
+#: Undo version 6 (secret deals, no-show limits, replay tokens, name keys): version 5.
+TO_VERSION_5 = """
+ALTER TABLE tables DROP COLUMN no_show_after, DROP COLUMN replay_key;
+ALTER TABLE seats DROP COLUMN arrived, DROP COLUMN name_key;
+ALTER TABLE games DROP COLUMN custom_deal;
+UPDATE oriflamme_meta SET value = '5' WHERE key = 'schema_version';
+"""
+#: Undo version 5 (open seats, clocks, absent players) too: version 4.
 TO_VERSION_4 = """
 DROP INDEX games_deadlines; DROP INDEX tables_lobby; DROP INDEX seats_origin;
 ALTER TABLE tables DROP COLUMN public, DROP COLUMN listed, DROP COLUMN closed,
@@ -196,7 +203,9 @@ def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
         await store.close()
         admin = await asyncpg.connect(pg_url)
         try:
-            await admin.execute(TO_VERSION_4 + (TO_VERSION_3 if version == 3 else ""))
+            await admin.execute(
+                TO_VERSION_5 + TO_VERSION_4 + (TO_VERSION_3 if version == 3 else "")
+            )
             store = await PostgresStore.open(pg_url)
             loaded = await store.load_table("old")
             assert loaded is not None and loaded[0].hints is False and not loaded[0].public
@@ -205,7 +214,51 @@ def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == str(SCHEMA_VERSION) == "5"
+            ) == str(SCHEMA_VERSION) == "6"
+        finally:
+            await admin.close()
+
+    asyncio.run(run())
+
+
+def test_a_database_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
+    pg_url: str,
+) -> None:
+    """#26: the step 5 -> 6 keeps every old table working under the old rules."""
+    public_seats = (SEATS[0], SeatRecord(1, "open", "", None, None))
+
+    async def run() -> None:
+        store = await PostgresStore.open(pg_url)
+        await store.create_table(table(0), 5, TURN)
+        saved = TableRecord("saved", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS)
+        await store.create_table(saved, 6, TURN, start={"format": "oriflamme-save"})
+        lobby = TableRecord(
+            "lobby", {"players": 2}, "en", "c" * 64, "s" * 64, public_seats, public=True
+        )
+        await store.create_table(lobby, 7, TURN)
+        await store.close()
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute(TO_VERSION_5)
+            store = await PostgresStore.open(pg_url)
+            found = {name: await store.load_table(name) for name in ("t0", "saved", "lobby")}
+            keys = {name: loaded[0].replay_key for name, loaded in found.items() if loaded}
+            assert len(set(keys.values())) == 3 and all(len(k) >= 32 for k in keys.values())
+            assert [loaded[1].custom_deal for loaded in found.values() if loaded] == [
+                False, True, False
+            ]
+            t0, lobby_found = found["t0"], found["lobby"]
+            assert t0 is not None and lobby_found is not None
+            assert t0[0].seats[0].arrived is not None  # old players keep the old rules
+            assert t0[0].no_show_after is None and lobby_found[0].no_show_after == 300
+            ann = SeatRecord(1, "human", "ANN", None, "b" * 64)
+            assert await store.fill_seat("lobby", ann) is None  # Ann's name got its key
+            ben = SeatRecord(1, "human", "Ben", None, "b" * 64)
+            assert await store.fill_seat("lobby", ben) == 1
+            await store.close()
+            assert await admin.fetchval(
+                "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
+            ) == "6"
         finally:
             await admin.close()
 

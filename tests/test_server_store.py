@@ -142,7 +142,14 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
         SqliteStore(path)
 
 
-#: Undo version 5 (open seats, clocks, absent players) of an SQLite file: a file of version 4.
+#: Undo version 6 (secret deals, no-show limits, replay tokens, name keys) of an SQLite file.
+TO_VERSION_5 = """
+ALTER TABLE tables DROP COLUMN no_show_after; ALTER TABLE tables DROP COLUMN replay_key;
+ALTER TABLE seats DROP COLUMN arrived; ALTER TABLE seats DROP COLUMN name_key;
+ALTER TABLE games DROP COLUMN custom_deal;
+PRAGMA user_version = 5;
+"""
+#: Undo version 5 (open seats, clocks, absent players) too: a file of version 4.
 TO_VERSION_4 = """
 DROP INDEX games_deadlines; DROP INDEX tables_lobby; DROP INDEX seats_origin;
 ALTER TABLE tables DROP COLUMN public; ALTER TABLE tables DROP COLUMN listed;
@@ -175,7 +182,7 @@ def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
 
     asyncio.run(make())
     old = sqlite3.connect(path)
-    old.executescript(TO_VERSION_4 + (TO_VERSION_3 if version == 3 else ""))
+    old.executescript(TO_VERSION_5 + TO_VERSION_4 + (TO_VERSION_3 if version == 3 else ""))
     assert old.execute("PRAGMA user_version").fetchone()[0] == version
     old.close()
 
@@ -190,4 +197,48 @@ def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 5
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 6
+
+
+def test_a_file_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
+    tmp_path: Path,
+) -> None:
+    """#26: the step 5 -> 6 keeps every old table working under the old rules."""
+    path = tmp_path / "v5.sqlite3"
+    public_seats = (SEATS[0], SeatRecord(1, "open", "", None, None))
+
+    async def make() -> None:
+        store = SqliteStore(path)
+        await store.create_table(table(0), 5, TURN)
+        saved = TableRecord("saved", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS)
+        await store.create_table(saved, 6, TURN, start={"format": "oriflamme-save"})
+        lobby = TableRecord(
+            "lobby", {"players": 2}, "en", "c" * 64, "s" * 64, public_seats, public=True
+        )
+        await store.create_table(lobby, 7, TURN)
+        await store.close()
+
+    asyncio.run(make())
+    old = sqlite3.connect(path)
+    old.executescript(TO_VERSION_5)
+    old.close()
+
+    async def run() -> None:
+        store = SqliteStore(path)
+        found = {name: await store.load_table(name) for name in ("t0", "saved", "lobby")}
+        keys = {name: loaded[0].replay_key for name, loaded in found.items() if loaded}
+        assert len(set(keys.values())) == 3 and all(len(key) >= 32 for key in keys.values())
+        assert [loaded[1].custom_deal for loaded in found.values() if loaded] == [
+            False, True, False
+        ]
+        t0, lobby = found["t0"], found["lobby"]
+        assert t0 is not None and lobby is not None
+        assert t0[0].seats[0].arrived is not None  # old players keep the old rules
+        assert t0[0].no_show_after is None and lobby[0].no_show_after == 300
+        # Names got their keys: a joiner may not take Ann's.
+        assert await store.fill_seat("lobby", SeatRecord(1, "human", "ANN", None, "b" * 64)) is None
+        assert await store.fill_seat("lobby", SeatRecord(1, "human", "Ben", None, "b" * 64)) == 1
+        await store.close()
+
+    asyncio.run(run())
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 6

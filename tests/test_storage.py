@@ -18,6 +18,7 @@ from oriflamme.server.storage import (
     AnalysisRecord,
     BotTurn,
     GameRecord,
+    HandOverGrace,
     SeatCount,
     SeatRecord,
     SqliteStore,
@@ -35,6 +36,8 @@ SEATS = (
 )
 HUMAN_TURN = Turn(0, 0, False)
 BOT_TURN = Turn(0, 1, True)
+#: Hand-over limits where a table has none, and seconds a server's connections count.
+GRACE, ALIVE = HandOverGrace(absent=120.0, no_show=300.0), 20.0
 
 Opener = Callable[[], Awaitable[Store]]
 
@@ -86,7 +89,7 @@ def test_tables_games_and_actions_round_trip(opener: Opener) -> None:
         assert loaded is not None and loaded[1] == GameRecord(2, 9, ())
         assert sorted(await store.unfinished_tables()) == ["t0", "t1"]
         bot = SeatRecord(0, "bot", "Red bot (hard)", "hard", "a" * 64)
-        await store.set_seat("t1", bot, Turn(0, 0, True))
+        assert await store.hand_over("t1", bot, Turn(0, 0, True), GRACE, ALIVE)
         loaded = await store.load_table("t1")
         assert loaded is not None and loaded[0].seats == (bot, SEATS[1])
         assert await store.load_table("nope") is None
@@ -138,7 +141,8 @@ def test_a_bot_decision_is_claimed_by_one_owner_at_a_time(opener: Opener) -> Non
         await store.release_claim("b", BotTurn("t2", 1, 0))
         assert await store.claim_bot_turn("d", BotTurn("t2", 1, 0), ttl=30)
         # A human's decision is never claimed; a seat handed to a bot makes it claimable.
-        await store.set_seat("t3", SeatRecord(0, "bot", "Red bot", "easy", None), BOT_TURN)
+        bot = SeatRecord(0, "bot", "Red bot", "easy", "a" * 64)
+        assert await store.hand_over("t3", bot, BOT_TURN, GRACE, ALIVE)
         assert await store.claim_bot_turns("e", 5, ttl=30) == [BotTurn("t3", 1, 0)]
 
     run(opener, test)
@@ -407,5 +411,97 @@ def test_an_analysis_is_queued_once_claimed_by_one_server_and_resumed(opener: Op
         cut = time.time() if isinstance(store, SqliteStore) else await _db_now(store)
         assert await store.delete_abandoned(cut, limit=10) == ["t0"]
         assert await store.load_analysis("t0", 1) is None
+
+    run(opener, test)
+
+
+# -- fair play with strangers (#26) ------------------------------------------------------------
+def test_deals_keys_and_limits_round_trip(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        record = TableRecord(
+            "f0", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS, no_show_after=45.0,
+            replay_key="k" * 32,
+        )
+        await store.create_table(record, 7, HUMAN_TURN, custom_deal=True)
+        loaded = await store.load_table("f0")
+        assert loaded is not None and loaded[0] == record and loaded[1].custom_deal
+        assert loaded[0].created > 0
+        await store.new_game("f0", 2, 8, HUMAN_TURN)
+        assert await store.load_game("f0", 1) == (GameRecord(1, 7, (), None, True), False)
+        assert await store.load_game("f0", 2) == (GameRecord(2, 8, ()), False)
+
+    run(opener, test)
+
+
+def test_a_joiner_may_not_take_a_name_of_the_table(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        await store.create_table(open_table(5), 1, Turn(0, 0, False))
+        ann = SeatRecord(1, "human", "ANN", None, "b" * 64)  # "Ann" has seat 0
+        assert await store.fill_seat("o5", ann) is None
+        ben = SeatRecord(-1, "human", "Ben", None, "b" * 64)
+        assert await store.fill_seat("o5", ben) == 1
+        assert await store.fill_seat("o5", SeatRecord(2, "human", "ben", None, "c" * 64)) is None
+        found = await store.load_table("o5")
+        assert found is not None and [s.name for s in found[0].seats] == ["Ann", "Ben", ""]
+
+    run(opener, test)
+
+
+def test_a_seat_is_handed_over_only_once_it_may_be(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        record = open_table(6, absent_after=0.3, no_show_after=0.3)
+        await store.create_table(record, 1, Turn(0, 0, False))
+        await store.fill_seat("o6", SeatRecord(1, "human", "Ben", None, "b" * 64))
+        await store.fill_seat("o6", SeatRecord(2, "human", "Cid", None, "d" * 64))
+        bot = SeatRecord(1, "bot", "Blue bot (easy)", "easy", "b" * 64)
+        turn = Turn(0, 0, False, timed=True)
+        # Ben joined and never came: not before the no-show limit.
+        assert not await store.hand_over("o6", bot, turn, GRACE, ALIVE)
+        await asyncio.sleep(0.4)
+        assert await store.hand_over("o6", bot, turn, GRACE, ALIVE)
+        assert not await store.hand_over("o6", bot, turn, GRACE, ALIVE)  # a bot already
+        # Cid came (and is connected on a live server): never while connected.
+        assert await store.seat_back("o6", 2)
+        await store.heartbeat("server", ALIVE)
+        await store.set_presence("server", [SeatCount("o6", 2, 1)])
+        cid_bot = SeatRecord(2, "bot", "Green bot (easy)", "easy", "d" * 64)
+        await asyncio.sleep(0.4)
+        assert not await store.hand_over("o6", cid_bot, turn, GRACE, ALIVE)
+        # Gone: once away for the table's limit.
+        await store.set_presence("server", [SeatCount("o6", 2, 0)])
+        assert await store.seat_away("o6", [2], ALIVE)
+        assert not await store.hand_over("o6", cid_bot, turn, GRACE, ALIVE)
+        await asyncio.sleep(0.4)
+        assert await store.hand_over("o6", cid_bot, turn, GRACE, ALIVE)
+        # Ann's seat was set at the creation: hers to give while nobody is connected to it.
+        ann_bot = SeatRecord(0, "bot", "Red bot (easy)", "easy", "a" * 64)
+        assert await store.hand_over("o6", ann_bot, Turn(0, 0, True), GRACE, ALIVE)
+        found = await store.load_table("o6")
+        assert found is not None and [s.kind for s in found[0].seats] == ["bot"] * 3
+        assert [s.token_hash for s in found[0].seats] == ["a" * 64, "b" * 64, "d" * 64]
+        assert await store.claim_bot_turns("x", 10, 5.0) == [BotTurn("o6", 1, 0)]
+
+    run(opener, test)
+
+
+def test_a_player_who_never_came_is_played_for_after_the_no_show_limit(opener: Opener) -> None:
+    async def test(store: Store) -> None:
+        record = open_table(7, no_show_after=0.3, clock=600.0)
+        await store.create_table(record, 1, Turn(0, 1, False))
+        await store.fill_seat("o7", SeatRecord(1, "human", "Ghost", None, "b" * 64))
+        await store.fill_seat("o7", SeatRecord(2, "human", "Cid", None, "d" * 64))
+        # The game started with the ghost to decide: its deadline is the no-show limit.
+        assert await store.claim_bot_turns("x", 10, 5.0) == []
+        await asyncio.sleep(0.4)
+        assert await store.claim_bot_turns("x", 10, 5.0) == [BotTurn("o7", 1, 0)]
+        await store.release_claim("x", BotTurn("o7", 1, 0))
+        # It comes after all: its decision is its own again (only the clock runs).
+        assert await store.seat_back("o7", 1)
+        assert not await store.seat_back("o7", 1)
+        assert await store.claim_bot_turns("x", 10, 5.0) == []
+        with pytest.raises(StoreConflict):
+            await store.append_action("o7", 1, 0, action(1), Turn(1, 2, False), True)
+        found = await store.load_table("o7")
+        assert found is not None and found[0].seats[1].arrived is not None
 
     run(opener, test)

@@ -506,7 +506,7 @@ class TableManager:
         await self._apply(table, identity.seat, action, step, game_number, by=HUMAN)
         record = table.seats[identity.seat]
         if record.away_since is not None or record.arrived is None:
-            spawn(self._back(table, identity.seat), f"back:{table.id}")  # acting: here
+            spawn(self._here(table, identity.seat), f"back:{table.id}")  # acting: here
 
     async def apply_bot(
         self,
@@ -684,7 +684,7 @@ class TableManager:
             if self._store.shared and table.seats[seat].arrived is None:
                 # The player came: at once, not with the next presence batch (a visit shorter
                 # than a batch counts too).
-                spawn(self._back(table, seat), f"arrived:{table.id}")
+                spawn(self._here(table, seat), f"arrived:{table.id}")
             self._presence(table, seat)
             self._changed(table)
 
@@ -717,6 +717,13 @@ class TableManager:
                     await self.refresh(table)  # no announcement to learn it from
         except Exception as exc:
             log.warning("table %s: seat %d not marked away or back (%r)", table.id, seat, exc)
+
+    async def _here(self, table: Table, seat: int) -> None:
+        """The seat's player is here (connected, or acting): back if away, come if never."""
+        try:
+            await self._back(table, seat)
+        except Exception as exc:  # the database is away: presence will say it again
+            log.warning("table %s: seat %d not marked here (%r)", table.id, seat, exc)
 
     async def _back(self, table: Table, seat: int) -> None:
         if await self._store.seat_back(table.id, seat) and not self._store.shared:

@@ -60,7 +60,7 @@ class Connection:
         self._bucket = bucket
         self._throttled = False
         self._dirty = True
-        self._sent: str | None = None  #: the last view sent (its encoded text)
+        self._sent: str | None = None  #: the last view sent (its text but the server's clock)
         self._replies: deque[dict[str, Any]] = deque(maxlen=MAX_REPLIES)
         self._wake = asyncio.Event()
         self._wake.set()
@@ -99,8 +99,10 @@ class Connection:
                 if self._dirty:
                     self._dirty = False
                     view = view_for(self._table, self.identity, self._lang)
-                    if view is not self._sent:
-                        self._sent = view
+                    # The same view but for the server's clock is not sent again.
+                    content = view[: view.rfind(',"server_time":')]
+                    if content != self._sent:
+                        self._sent = content
                         await self._send(f'{{"type":"view","view":{view}}}')
         except (OSError, RuntimeError, TimeoutError, WebSocketDisconnect) as exc:
             log.info(
