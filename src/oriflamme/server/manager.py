@@ -765,15 +765,19 @@ class TableManager:
         """Views show a seat as away (or a no-show) once it reached the table's limit, and
         whether it may be handed to a bot (``absence``): tell the connections at that moment
         (nothing else changes then)."""
-        if not table.listeners or table.absence_timer is not None:
+        if not table.listeners:
             return
         now = time.time()
         moment = absence.next_change(table, now)
-        if moment is not None:
-            def fire() -> None:
-                table.absence_timer = None
-                table.version += 1
-                self._changed(table, offer=False)
+        if moment is None or (table.absence_timer is not None and table.absence_due <= moment):
+            return
+        if table.absence_timer is not None:
+            table.absence_timer.cancel()  # a sooner moment came up (a seat just left)
 
-            delay = moment - now + 0.05
-            table.absence_timer = asyncio.get_running_loop().call_later(delay, fire)
+        def fire() -> None:
+            table.absence_timer = None
+            table.version += 1
+            self._changed(table, offer=False)
+
+        table.absence_due = moment
+        table.absence_timer = asyncio.get_running_loop().call_later(moment - now + 0.05, fire)

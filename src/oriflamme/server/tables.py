@@ -206,8 +206,10 @@ class Table:
         self.decision_since = time.time()
         self._game = _start(self.config, game)
         self.views = ViewCache()
-        #: Fires when a seat's absence reaches the table's limit (views then say "away").
+        #: Fires when a seat reaches one of the table's limits (``absence.next_change``: views
+        #: then say "away", or that the seat may be handed over), at ``absence_due``.
         self.absence_timer: asyncio.TimerHandle | None = None
+        self.absence_due = 0.0
         #: When an unknown token last made this server read the table again (monotonic).
         self.token_refreshed = -1e9
 

@@ -58,10 +58,15 @@ export function rematch(tableId, token, gameNumber) {
   return request("POST", `/api/tables/${enc(tableId)}/rematch`, { token, game_number: gameNumber });
 }
 
-export function handSeatToBot(tableId, seat, creatorToken, level) {
+/**
+ * Hand a seat to a bot; `expect` is what the seat must still be: "open" (nobody took it) or
+ * "away" (a human nobody is connected to), else the server refuses (409).
+ */
+export function handSeatToBot(tableId, seat, creatorToken, level, expect) {
   return request("POST", `/api/tables/${enc(tableId)}/seats/${enc(seat)}/bot`, {
     creator_token: creatorToken,
     level,
+    expect,
   });
 }
 

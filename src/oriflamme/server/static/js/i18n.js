@@ -215,6 +215,20 @@ const STRINGS = {
     away: "away (played by a bot)",
     time_left: "{time} left",
     clock_title: "Time left for this decision",
+    // fair play with strangers
+    custom_deal: "Custom deal chosen by the creator: they may know every hidden card.",
+    handed_over: "Your seat was handed to a bot by the table's creator: this link now only lets you watch.",
+    error_seat_taken: "Someone took this seat first.",
+    error_seat_active: "This player is still here (or may come back soon): their seat stays theirs.",
+    error_seat_open: "This seat is open: nobody plays it yet.",
+    error_already_bot: "A bot already plays this seat.",
+    error_name_taken: "Someone at this table already has this name: choose another.",
+    error_name_duplicate: "Two seats cannot have the same name.",
+    error_name_bot: "Names like “Blue bot (hard)” are the bots’.",
+    error_name_invisible: "A name must show at least one letter, digit or sign.",
+    no_show_limit: "a player who never comes is played for after {time}",
+    minutes_short: "{n} min",
+    seconds_short: "{n} s",
   },
   fr: {
     // page chrome
@@ -425,6 +439,20 @@ const STRINGS = {
     away: "absent (joué par un robot)",
     time_left: "encore {time}",
     clock_title: "Temps restant pour cette décision",
+    // fair play with strangers
+    custom_deal: "Donne choisie par le créateur de la table : il peut connaître toutes les cartes cachées.",
+    handed_over: "Le créateur de la table a confié votre place à un robot : ce lien ne sert plus qu’à regarder.",
+    error_seat_taken: "Quelqu’un a pris cette place avant vous.",
+    error_seat_active: "Ce joueur est toujours là (ou peut revenir bientôt) : sa place reste la sienne.",
+    error_seat_open: "Cette place est libre : personne ne la joue encore.",
+    error_already_bot: "Un robot joue déjà cette place.",
+    error_name_taken: "Quelqu’un à cette table porte déjà ce nom : choisissez-en un autre.",
+    error_name_duplicate: "Deux places ne peuvent pas porter le même nom.",
+    error_name_bot: "Les noms comme « Blue bot (hard) » sont ceux des robots.",
+    error_name_invisible: "Un nom doit montrer au moins une lettre, un chiffre ou un signe.",
+    no_show_limit: "un joueur qui ne vient jamais est remplacé au bout de {time}",
+    minutes_short: "{n} min",
+    seconds_short: "{n} s",
   },
 };
 

@@ -32,14 +32,21 @@ function cardsText(cards) {
   return cards.split(",").map((slug) => cardName(slug)).join(", ");
 }
 
+/** A duration in seconds, short: "5 min", "45 s". */
+function durationText(seconds) {
+  if (seconds >= 60 && seconds % 60 === 0) return t("minutes_short", { n: seconds / 60 });
+  return t("seconds_short", { n: seconds });
+}
+
 function setupLine(table) {
   const parts = [
     t("players_n", { n: table.players }),
     cardsText(table.cards),
     table.clock ? t("clock_per_decision", { seconds: table.clock }) : t("no_clock"),
+    table.no_show_after ? t("no_show_limit", { time: durationText(table.no_show_after) }) : null,
     ageText(table.age),
   ];
-  return parts.join(" · ");
+  return parts.filter(Boolean).join(" · ");
 }
 
 function seatItem(table, seat) {
