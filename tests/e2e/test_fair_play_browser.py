@@ -8,6 +8,7 @@ With ``ORIFLAMME_SCREENSHOTS=docs`` the tests also write the screenshots of docs
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -259,3 +260,46 @@ def test_the_end_screen_shares_a_replay_link_not_a_seat(
     page.get_by_test_id("share-replay").click()
     expect(page.get_by_test_id("toast")).to_contain_text("Lien du rejeu copié")
     assert page.evaluate("navigator.clipboard.readText()") == copied
+
+
+def test_the_create_form_refuses_what_the_server_would(
+    new_page: Opener, server_url: str
+) -> None:
+    """Names shared by two seats, a bot's name for a person, and a saved game offered to
+    strangers are refused in the form, in the page's language, before anything is sent."""
+    page = new_page(PHONE)
+    page.goto(f"{server_url}/")
+    page.get_by_test_id("players-count").select_option("3")
+    rows = page.get_by_test_id("seat-row")
+    for seat, name in enumerate(("Host", "host")):
+        rows.nth(seat).get_by_test_id("seat-kind").select_option("human")
+        rows.nth(seat).get_by_test_id("seat-name").fill(name)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    error = page.get_by_test_id("form-error")
+    page.get_by_test_id("create-game").click()
+    expect(error).to_have_text("Two seats cannot have the same name.")
+    rows.nth(1).get_by_test_id("seat-name").fill("Blue bot (hard)")
+    page.get_by_test_id("create-game").click()
+    expect(error).to_have_text("Names like “Blue bot (hard)” are the bots’.")
+    rows.nth(1).get_by_test_id("seat-name").fill("\u3164")
+    page.get_by_test_id("create-game").click()
+    expect(error).to_have_text("A name must show at least one letter, digit or sign.")
+    page.get_by_test_id("lang-fr").click()
+    page.get_by_test_id("create-game").click()
+    expect(error).to_have_text("Un nom doit montrer au moins une lettre, un chiffre ou un signe.")
+    page.get_by_test_id("lang-en").click()
+
+    page.get_by_test_id("save-file").set_input_files(
+        files={
+            "name": "save.json",
+            "mimeType": "application/json",
+            "buffer": json.dumps(SHARED_VICTORY).encode(),
+        }
+    )
+    rows.nth(1).get_by_test_id("seat-name").fill("Ben")
+    rows.nth(2).get_by_test_id("seat-kind").select_option("open")
+    page.get_by_test_id("create-game").click()
+    expect(error).to_contain_text("A saved game cannot have open seats")
+    fits(page)
+    assert sent == []  # nothing reached the server

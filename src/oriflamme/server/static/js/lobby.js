@@ -281,6 +281,8 @@ function buildRequest() {
     seatList.push({ kind: "human", name });
   }
   if (!seatList.some((seat) => seat.kind !== "bot")) return { error: t("error_no_human_or_open") };
+  // A table strangers can join is dealt by the server: whoever chose a saved deal knows it.
+  if (saved && seatList.some((seat) => seat.kind === "open")) return { error: t("error_save_with_open") };
   const options = tableOptions(seatList);
   if (options.error) return options;
   const lang = form.elements.lang.value;
