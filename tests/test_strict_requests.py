@@ -29,9 +29,9 @@ LOOSE_CREATIONS = [
     {"first_player": False},
     {"clock": {"per_decision": "60"}},
     {"absent_after": "120"},
-    {"absent_after": True},
+    {"absent_after": 120.0},
     {"no_show_after": "60"},
-    {"lang": 1},
+    {"first_player": 0.0},
 ]
 
 
