@@ -7,7 +7,6 @@ R-TRAP-2, R-HEIR-1, R-SHIFT-1, R-RES-1); the aggregation figures from hand-made 
 
 from __future__ import annotations
 
-import doctest
 import hashlib
 import importlib.util
 import json
@@ -29,6 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
+from doctests import check_examples
 from oriflamme import tournament
 from oriflamme.api import Action, Game, Result, new_game
 from oriflamme.bots import NO_OBSERVATION, Bot, RandomBot, make_bot, register_bot, unregister_bot
@@ -697,8 +697,7 @@ def test_cli_ray_missing(
     "module", [schedule, stats, tournament, charts, report, worker], ids=lambda m: m.__name__
 )
 def test_doctests(module: ModuleType) -> None:
-    failed, attempted = doctest.testmod(module, report=False)
-    assert attempted > 0 and failed == 0
+    check_examples(module)
 
 
 # -- Ray -----------------------------------------------------------------------------------------
