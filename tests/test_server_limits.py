@@ -140,7 +140,10 @@ def test_a_client_that_does_not_read_is_disconnected(tmp_path: Path) -> None:
         deaf = DeafClient(ws_url(client, table, ann))
         try:
             with connect(ws_url(client, table, ben), compression=None) as reader:
-                deadline = time.monotonic() + 90
+                # A failure bound, not a goal: the buffers hold a few MiB (the kernel's sending
+                # buffer grows to net.ipv4.tcp_wmem's maximum) at about 200 KiB a second, then
+                # the server gives up 10 s later (about 30 s here, with a 4 MiB maximum).
+                deadline = time.monotonic() + 240
                 for i in range(10**6):
                     lang = json.dumps({"type": "lang", "lang": ("fr", "en")[i % 2]})
                     deaf.send_text(lang)
