@@ -29,6 +29,8 @@ from servers import free_port, running_server
 pytestmark = pytest.mark.e2e
 
 TIMEOUT_MS = 20_000
+#: The page retries with a growing pause, at most 10 s (api.js): failure bound of a reconnection.
+RECONNECT_MS = 30_000
 
 
 def open_page(browser: Browser, url: str, **options: Any) -> Page:
@@ -96,14 +98,14 @@ def test_the_game_page_says_it_reconnects_while_its_server_is_away(
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
         try:
-            expect(banner).to_be_visible()
+            expect(banner).to_be_visible(timeout=TIMEOUT_MS)
             expect(banner).to_contain_text("reconnecting")
         except AssertionError:
             page.context.close()
             raise
     try:
         with running_server(db, tmp_path / "b.log", port=port):
-            expect(banner).to_be_hidden()
+            expect(banner).to_be_hidden(timeout=RECONNECT_MS)
             expect(page.get_by_test_id("legal-option").first).to_be_enabled()
     finally:
         page.context.close()
