@@ -1,8 +1,10 @@
 """The benchmark scripts that take a time per figure (benchmarks/playouts.py, envs.py): help,
-a clear error for a bad value, and a short run that prints its figures."""
+a clear error for a bad value, and a short run that prints its figures; the timings of what the
+tests only order (benchmarks/timings.py): a short run that measures each."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -33,3 +35,17 @@ def test_a_short_playout_run_prints_every_set_up() -> None:
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[3:]]
     assert rows and all(float(row[-5]) > 0 for row in rows)  # games/s of every set-up
+
+
+def test_the_timings_script_measures_each_figure() -> None:
+    done = run("timings.py", "--repeat", "1", "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert figures["bot_pause"]["took_s"]["max"] >= figures["bot_pause"]["asked_s"]  # a floor
+    for workers in ("workers_1", "workers_2"):
+        assert figures["search_budget"][workers]["iterations"]["max"] >= 1
+    busy = figures["another_table_while_a_bot_thinks"]
+    assert busy["answers"] > 0 and busy["answer_s"]["max"] > 0
+    assert figures["clock_after_restart"]["move_after_restart_s"] >= 0
+    refused = run("timings.py", "--repeat", "0")
+    assert refused.returncode == 2 and "--repeat" in refused.stderr

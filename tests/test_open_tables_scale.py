@@ -5,6 +5,7 @@ the deadline, and a clock that survives kill -9 and a restart."""
 from __future__ import annotations
 
 import signal
+import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -83,23 +84,31 @@ def test_a_stand_in_moves_once_whichever_server_sees_the_deadline(
 
 
 def test_a_clock_survives_kill_9_and_a_restart(tmp_path: Path) -> None:
+    """A 10-minute clock whose deadline passes while no server runs (the stored deadline moved
+    10 minutes back, as if they had passed): the restarted server plays it at once (a scan),
+    from the stored deadline, instead of starting a new 10-minute clock. (How soon after the
+    restart: benchmarks/timings.py.)"""
     db = tmp_path / "games.sqlite3"
     with running_server(db, tmp_path / "a.log", "--bot-delay", "0") as (process, client):
         body = {
             "players": 2,
             "seats": [ANN, {"kind": "human", "name": "Ben"}],
-            "clock": {"per_decision": 3},
+            "clock": {"per_decision": 600},
             "seed": 4,
         }
         table = post(client, "/api/tables", body).json()
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
-    time.sleep(3.5)  # the deadline passes while no server runs
+    with sqlite3.connect(db) as connection:
+        moved = connection.execute(
+            "UPDATE games SET turn_deadline = turn_deadline - 600"
+            " WHERE table_id = ? AND turn_deadline IS NOT NULL",
+            (table["table_id"],),
+        ).rowcount
+    assert moved == 1
     with running_server(db, tmp_path / "b.log", "--bot-delay", "0") as (_, client):
-        restarted = time.monotonic()
         token = table["seats"][0]["token"]
-        moved = wait_until(
-            lambda: view(client, table["table_id"], token), lambda v: v["step"] >= 1, 10
+        played = wait_until(
+            lambda: view(client, table["table_id"], token), lambda v: v["step"] >= 1, 20
         )
-        assert time.monotonic() - restarted < 3.0  # at once (a scan), not a new clock
-        assert moved["seats"][0]["kind"] == "human"
+        assert played["seats"][0]["kind"] == "human"  # the stand-in played; the seat stays hers

@@ -32,6 +32,7 @@ quiet = QuietLog(log)
 
 MAX_MESSAGE = 4096  #: bytes of one client message
 SEND_TIMEOUT = 10.0  #: seconds a client may take to accept one message
+CLOSE_TIMEOUT = 1.0  #: seconds the close of a connection that cannot receive may wait
 MAX_REPLIES = 32  #: replies waiting to be sent; older ones are dropped
 LANGS = ("en", "fr")
 
@@ -75,13 +76,18 @@ class Connection:
         self._wake.set()
 
     async def run(self) -> None:
-        """Serve the connection until the client leaves."""
+        """Serve the connection until the client leaves, or cannot take what is sent to it
+        (then it is disconnected even while it still sends: the table forgets it)."""
         self._manager.add_listener(self._table, self)
         sender = spawn(self._send_loop(), f"ws-send:{self._table.id}")
+        receiver = asyncio.ensure_future(self._receive_loop())
         try:
-            await self._receive_loop()
+            await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+            if receiver.done():
+                receiver.result()
         finally:
             sender.cancel()
+            receiver.cancel()
             self._manager.remove_listener(self._table, self)
 
     # -- sending ---------------------------------------------------------------------------
@@ -110,8 +116,9 @@ class Connection:
             )
         except Exception:
             log.exception("table %s: sending to a connection failed", self._table.id)
+        # A client that does not read never takes the close frame either: do not wait for it.
         with contextlib.suppress(Exception):
-            await self._socket.close(code=1011)
+            await asyncio.wait_for(self._socket.close(code=1011), CLOSE_TIMEOUT)
 
     # -- receiving -------------------------------------------------------------------------
     async def _receive_loop(self) -> None:
