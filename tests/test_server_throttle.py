@@ -44,7 +44,9 @@ class World:
 
 
 def create(client: TestClient, seats: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
-    body = {"players": len(seats), "seats": seats, "seed": 5, "first_player": 0, **fields}
+    body = {"players": len(seats), "seats": seats, "first_player": 0, **fields}
+    if all(seat["kind"] != "open" for seat in seats):  # strangers' tables are dealt by the server
+        body["seed"] = 5
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return dict(response.json())
@@ -137,7 +139,7 @@ def hand_to_bot(client: TestClient, world: World) -> tuple[Request, Unchanged]:
     table = world.tables["bot"][0]
 
     def request(i: int) -> Any:
-        body = {"creator_token": table["creator_token"], "level": "random"}
+        body = {"creator_token": table["creator_token"], "level": "random", "expect": "away"}
         return client.post(f"/api/tables/{table['table_id']}/seats/{i + 1}/bot", json=body)
 
     return request, lambda: _equal(summary(client, table)["seats"][3]["kind"], "human")
