@@ -106,6 +106,14 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "0: no limit)",
     )
     parser.add_argument(
+        "--public-tables",
+        type=whole(0),
+        default=3,
+        metavar="N",
+        help="tables one address may have waiting for players in the lobby at once (default 3;"
+        " 0: no limit; an IPv6 /64 counts as one address)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=seconds(0, 60),
         default=0.8,
@@ -172,6 +180,7 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ[BOT_DELAY_ENV] = str(args.bot_delay)
     os.environ["ORIFLAMME_TABLES_PER_HOUR"] = str(args.tables_per_hour)
     os.environ["ORIFLAMME_BOT_TABLES"] = str(args.bot_tables)
+    os.environ["ORIFLAMME_PUBLIC_TABLES"] = str(args.public_tables)
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
     uvicorn.run(

@@ -2,7 +2,8 @@
 
 ``ORIFLAMME_DB``: where the games are (a ``postgresql://`` address or an SQLite path);
 ``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8);
-``ORIFLAMME_TABLES_PER_HOUR``, ``ORIFLAMME_BOT_TABLES``: the per-address quotas;
+``ORIFLAMME_TABLES_PER_HOUR``, ``ORIFLAMME_BOT_TABLES``, ``ORIFLAMME_PUBLIC_TABLES``: the
+per-address quotas;
 ``ORIFLAMME_SUPERVISOR``: the process id of ``serve`` when it runs several worker processes,
 which then end with it.
 """
@@ -30,6 +31,7 @@ def app_from_environment() -> FastAPI:
     quotas = Quotas(
         tables_per_hour=int(os.environ.get("ORIFLAMME_TABLES_PER_HOUR", defaults.tables_per_hour)),
         bot_tables=int(os.environ.get("ORIFLAMME_BOT_TABLES", defaults.bot_tables)),
+        public_tables=int(os.environ.get("ORIFLAMME_PUBLIC_TABLES", defaults.public_tables)),
     )
     bot_delay = float(os.environ.get("ORIFLAMME_BOT_DELAY", "0.8"))
     return create_app(url, bot_delay=bot_delay, quotas=quotas)

@@ -25,6 +25,7 @@ from oriflamme.api import Action, Game
 
 from . import bots
 from .errors import ApiError, unknown_table
+from .lobby import LOBBY_FOR
 from .scheduler import BotScheduler
 from .storage import (
     ACTION,
@@ -32,7 +33,7 @@ from .storage import (
     PRESENCE,
     Change,
     GameRecord,
-    LobbyEntry,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     Store,
@@ -84,6 +85,8 @@ class Quotas:
     tables_per_hour: int = 120
     #: Unfinished tables where no human plays (every seat a bot) it may have at once.
     bot_tables: int = 4
+    #: Public tables it may have in the lobby at once (waiting for players).
+    public_tables: int = 3
 
 #: Seconds a table no connection follows stays in memory after its last use.
 EVICT_AFTER = 600.0
@@ -99,10 +102,6 @@ RETRIES = 3
 #: Seconds between reloads of a table to look for a token it does not know (a seat joined
 #: through another server), whatever the number of unknown tokens tried.
 TOKEN_REFRESH = 1.0
-#: Seconds a public table with open seats stays in the lobby after its creation or last join.
-LOBBY_FOR = 86400.0
-#: Tables the lobby lists at most.
-LOBBY_SIZE = 100
 
 
 @dataclass
@@ -417,7 +416,19 @@ class TableManager:
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start)
         table = Table(record, game)  # checks the game before it is stored
-        await self._store.create_table(record, setup.seed, table.turn(), setup.start, setup.actions)
+        listed = self.quotas.public_tables
+        quota = (listed, time.time() - LOBBY_FOR) if listed and origin else None
+        try:
+            await self._store.create_table(
+                record, setup.seed, table.turn(), setup.start, setup.actions, quota
+            )
+        except QuotaReached:
+            raise ApiError(
+                429,
+                "too_many_public_tables",
+                f"at most {listed} tables of one address wait in the lobby at once: close one,"
+                " or wait until one fills",
+            ) from None
         self._tables[record.table_id] = table
         self._changed(table)
         return NewTable(table, creator, spectator, seat_tokens)
@@ -436,10 +447,6 @@ class TableManager:
                 )
 
     # -- open seats ------------------------------------------------------------------------
-    async def lobby(self) -> list[LobbyEntry]:
-        """The public tables with open seats (listed in the last :data:`LOBBY_FOR` s)."""
-        return await self._store.lobby(time.time() - LOBBY_FOR, LOBBY_SIZE)
-
     async def join(
         self, table: Table, name: str, seat: int | None, origin: str = ""
     ) -> tuple[int, str]:

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from oriflamme.api import Action
 from oriflamme.bots.advice import advise
 
+from .addresses import client_key
 from .analysis import AnalysisRunner, budget_iterations, steps_for, worst_moves
 from .errors import ApiError, too_many_requests
 from .limits import PAGE_POLICY
@@ -161,7 +162,7 @@ ReviewDep = Annotated[Review, Depends(_review)]
 
 
 def _throttle(review: Review, request: Request) -> None:
-    if not review.by_ip.take(request.client.host if request.client else "?"):
+    if not review.by_ip.take(client_key(request.client.host if request.client else "?")):
         raise too_many_requests()
 
 

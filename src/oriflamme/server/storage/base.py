@@ -36,6 +36,12 @@ class StoreConflict(RuntimeError):
     """A write that contradicts what is stored (e.g. a second action at the same index)."""
 
 
+class QuotaReached(RuntimeError):
+    """A write refused because an address already holds its share of something (its listed
+    tables, its queued analyses): checked in the write's own transaction, so that concurrent
+    requests, on any servers, cannot exceed it."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
@@ -136,6 +142,42 @@ class LobbyEntry:
     clock: float | None
     created: float
     seats: tuple[SeatRecord, ...]
+    lang: str = "en"
+    hints: bool = False
+    stand_in: str = "medium"
+    absent_after: float | None = None
+    #: Where it stands in the lobby's order (a page ends after an entry: the next starts here).
+    place: LobbyPlace | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPlace:
+    """A table's place in the lobby's order: ``rank`` among its creator's listed tables (1: the
+    newest), then the newest first, then by id. The lobby lists every creator's newest table,
+    then every creator's second newest, …: one creator cannot push the others out."""
+
+    rank: int
+    listed: float
+    table_id: str
+
+
+#: The card sets a lobby filter names (``custom``: any other choice of ten types).
+LOBBY_CARD_SETS = ("base", "embrasement", "custom")
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyFilter:
+    """What the lobby lists: only tables of ``players`` players, of the card set ``cards``,
+    with a clock or without (``clock``), with hints or without (``hints``); None: any."""
+
+    players: int | None = None
+    cards: str | None = None
+    clock: bool | None = None
+    hints: bool | None = None
+
+
+#: A filter that lets every listed table through.
+NO_FILTER = LobbyFilter()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +243,11 @@ class Store(Protocol):
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
-        """Store a new table and its first game (number 1), with its actions so far."""
+        """Store a new table and its first game (number 1), with its actions so far. With
+        ``listed_quota`` ``(n, since)``, a public table is refused (:class:`QuotaReached`) if
+        its origin already has ``n`` tables in the lobby (listed after ``since``)."""
         ...
 
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -258,9 +303,16 @@ class Store(Protocol):
         False if no seat is open any more."""
         ...
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
-        """Public tables with open seats, not closed, listed after ``listed_after`` (epoch
-        seconds), the most recently listed first."""
+    async def lobby(
+        self,
+        listed_after: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        """Up to ``limit`` public tables with open seats, not closed, listed after
+        ``listed_after`` (epoch seconds), that ``only`` lets through, in the lobby's order
+        (:class:`LobbyPlace`), from the one after ``after`` on."""
         ...
 
     async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:

@@ -28,6 +28,7 @@ from .base import (
     DONE,
     FAILED,
     GAME,
+    NO_FILTER,
     PRESENCE,
     QUEUED,
     RUNNING,
@@ -37,6 +38,9 @@ from .base import (
     Change,
     GameRecord,
     LobbyEntry,
+    LobbyFilter,
+    LobbyPlace,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -45,6 +49,7 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .lobby_sql import listed_count_query, lobby_query
 from .postgres_connect import (
     LISTEN_ERRORS,
     Acquire,
@@ -62,6 +67,7 @@ from .postgres_sql import (
     BACK_DEADLINE,
     NOW,
     START_IF_FULL,
+    Guard,
     Statement,
     action_insert,
     analysis_from_row,
@@ -142,11 +148,18 @@ class PostgresStore:
         return Acquire(self._pool)
 
     # -- writing ---------------------------------------------------------------------------
-    async def _write(self, change: Change, statements: Sequence[Statement]) -> None:
+    async def _write(
+        self,
+        change: Change,
+        statements: Sequence[Statement],
+        guard: Guard | None = None,
+    ) -> None:
         """Run ``statements`` in one transaction that also announces ``change`` (delivered to
-        the listeners only if the transaction commits)."""
+        the listeners only if the transaction commits); with a ``guard``, only if it allows."""
         try:
             async with self.connection() as db, db.transaction():
+                if guard is not None:
+                    await guard.check(db)
                 for sql, params in statements:
                     await db.execute(sql, *params)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
@@ -162,7 +175,14 @@ class PostgresStore:
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
+        guard = None
+        if listed_quota is not None and table.public:
+            limit, since = listed_quota
+            sql, params = listed_count_query(True, table.origin, since)
+            refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
+            guard = Guard(f"lobby:{table.origin}", sql, params, limit, refusal)
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
@@ -191,7 +211,7 @@ class PostgresStore:
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
         statements.append(turn_update(table.table_id, 1, turn))
-        await self._write(Change(table.table_id, GAME, 1, turn.step), statements)
+        await self._write(Change(table.table_id, GAME, 1, turn.step), statements, guard)
 
     async def append_action(
         self,
@@ -315,16 +335,16 @@ class PostgresStore:
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return found is not None
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(
+        self,
+        listed_after: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        sql, params = lobby_query(True, listed_after, limit, only, after)
         async with self.connection() as db:
-            rows = await db.fetch(
-                "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public"
-                " AND NOT t.closed AND t.listed > $1 AND EXISTS"
-                " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
-                " ORDER BY t.listed DESC LIMIT $2",
-                listed_after,
-                limit,
-            )
+            rows = await db.fetch(sql, *params)
             seats = await db.fetch(
                 "SELECT table_id, seat, kind, name, level FROM seats"
                 " WHERE table_id = ANY($1) ORDER BY table_id, seat",
@@ -342,6 +362,11 @@ class PostgresStore:
                 row["clock"],
                 row["created"],
                 tuple(by_table.get(row["id"], ())),
+                lang=row["lang"],
+                hints=row["hints"],
+                stand_in=row["stand_in"],
+                absent_after=row["absent_after"],
+                place=LobbyPlace(row["place"], row["listed"], row["id"]),
             )
             for row in rows
         ]

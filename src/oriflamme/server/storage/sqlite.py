@@ -24,6 +24,7 @@ from typing import Any
 from .base import (
     DONE,
     FAILED,
+    NO_FILTER,
     QUEUED,
     RUNNING,
     AnalysisRecord,
@@ -31,6 +32,9 @@ from .base import (
     Change,
     GameRecord,
     LobbyEntry,
+    LobbyFilter,
+    LobbyPlace,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -38,6 +42,7 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .lobby_sql import listed_count_query, lobby_query
 from .sqlite_schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported
 from .sqlite_schema import migrate
 from .sqlite_sql import (
@@ -45,7 +50,6 @@ from .sqlite_sql import (
     ANALYSIS_COLUMNS,
     AWAY_DEADLINE,
     BACK_DEADLINE,
-    LOBBY,
     SELF_PLAYING,
     START_IF_FULL,
     Statement,
@@ -66,6 +70,10 @@ class _Write:
     done: Future[list[Any]] = field(default_factory=Future)
     #: The statement whose rows are the outcome (default: the last).
     result_of: int = -1
+    #: A query run first, in the same transaction: if its first value is false, nothing is
+    #: written and the write fails with ``refusal`` (a quota checked atomically).
+    guard: Statement | None = None
+    refusal: Exception | None = None
 
 
 class SqliteStore:
@@ -110,13 +118,25 @@ class SqliteStore:
         return db
 
     # -- the writer thread -----------------------------------------------------------------
-    def _submit(self, statements: Sequence[Statement], result_of: int = -1) -> Future[list[Any]]:
+    def _submit(
+        self,
+        statements: Sequence[Statement],
+        result_of: int = -1,
+        guard: tuple[Statement, Exception] | None = None,
+    ) -> Future[list[Any]]:
         write = _Write(statements, result_of=result_of)
+        if guard is not None:
+            write.guard, write.refusal = guard
         self._queue.put(write)
         return write.done
 
-    async def _write(self, statements: Sequence[Statement], result_of: int = -1) -> list[Any]:
-        return await asyncio.wrap_future(self._submit(statements, result_of))
+    async def _write(
+        self,
+        statements: Sequence[Statement],
+        result_of: int = -1,
+        guard: tuple[Statement, Exception] | None = None,
+    ) -> list[Any]:
+        return await asyncio.wrap_future(self._submit(statements, result_of, guard))
 
     def _write_loop(self) -> None:
         """Commit the queued writes, as many at a time as are waiting."""
@@ -149,6 +169,10 @@ class SqliteStore:
                 for i, write in enumerate(batch):
                     self._db.execute("SAVEPOINT one_write")
                     try:
+                        if write.guard is not None and not self._db.execute(
+                            *write.guard
+                        ).fetchone()[0]:
+                            raise write.refusal or StoreConflict("refused")
                         rows = [
                             self._db.execute(sql, params).fetchall()
                             for sql, params in write.statements
@@ -188,7 +212,14 @@ class SqliteStore:
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
+        guard = None
+        if listed_quota is not None and table.public:
+            limit, since = listed_quota
+            sql, params = listed_count_query(False, table.origin, since)
+            refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
+            guard = ((f"SELECT ({sql}) < ?", (*params, limit)), refusal)
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
@@ -218,7 +249,7 @@ class SqliteStore:
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
         statements.append(set_turn_statement(table.table_id, 1, turn))
-        await self._write(statements)
+        await self._write(statements, guard=guard)
 
     async def append_action(
         self,
@@ -299,11 +330,19 @@ class SqliteStore:
         )
         return bool(rows)
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(
+        self,
+        listed_after: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        sql, params = lobby_query(False, listed_after, limit, only, after)
+
         def query(db: sqlite3.Connection) -> list[LobbyEntry]:
-            rows = db.execute(LOBBY, (listed_after, limit)).fetchall()
             entries = []
-            for table_id, config, clock, created in rows:
+            for row in db.execute(sql, params).fetchall():
+                table_id, config, clock, created, lang, hints, stand_in, absent_after = row[:8]
                 seats = db.execute(
                     "SELECT seat, kind, name, level, NULL, NULL FROM seats"
                     " WHERE table_id = ? ORDER BY seat",
@@ -316,6 +355,11 @@ class SqliteStore:
                         clock,
                         created,
                         tuple(SeatRecord(*seat) for seat in seats),
+                        lang=lang,
+                        hints=bool(hints),
+                        stand_in=stand_in,
+                        absent_after=absent_after,
+                        place=LobbyPlace(int(row[9]), float(row[8]), table_id),
                     )
                 )
             return entries
