@@ -21,7 +21,8 @@ LOBBY_COLUMNS = (
 
 
 class _Params:
-    """Query parameters and their placeholders: ``?`` (SQLite) or ``$n`` (PostgreSQL)."""
+    """Query parameters and their numbered placeholders (``?n`` in SQLite, ``$n`` in
+    PostgreSQL), which a query may use more than once."""
 
     def __init__(self, postgres: bool) -> None:
         self.postgres = postgres
@@ -29,7 +30,7 @@ class _Params:
 
     def __call__(self, value: Any) -> str:
         self.values.append(value)
-        return f"${len(self.values)}" if self.postgres else "?"
+        return f"${len(self.values)}" if self.postgres else f"?{len(self.values)}"
 
 
 def _config_field(postgres: bool, name: str) -> str:

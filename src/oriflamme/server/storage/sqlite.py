@@ -219,7 +219,7 @@ class SqliteStore:
             limit, since = listed_quota
             sql, params = listed_count_query(False, table.origin, since)
             refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
-            guard = ((f"SELECT ({sql}) < ?", (*params, limit)), refusal)
+            guard = ((f"SELECT ({sql}) < ?{len(params) + 1}", (*params, limit)), refusal)
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
