@@ -231,7 +231,9 @@ def test_an_entry_shows_what_matters_before_joining(client: TestClient) -> None:
     assert entry["open_seats"] == [2]
     assert "token" not in str(entry) and "origin" not in entry
     other = entries[duel["table_id"]]
-    assert (other["variant"], other["edition"], other["cards"]) == ("two-families", "revised", "base")
+    assert (other["variant"], other["edition"], other["cards"]) == (
+        "two-families", "revised", "base"
+    )
     assert (other["hints"], other["clock"], other["stand_in"], other["absent_after"]) == (
         False, None, "medium", None
     )
@@ -262,3 +264,27 @@ def test_a_bad_lobby_request_is_refused_clearly(
     error = response.json()["error"]
     assert error["code"] == "invalid_request" and where in error["message"]
     assert len(page(client)["tables"]) == 1
+
+
+def test_a_join_link_shows_its_table_listed_or_not(client: TestClient) -> None:
+    private = created(client, PLAYER, public=False, players=2, seats=[ANN, OPEN], hints=True)
+    table_id = private["table_id"]
+    assert page(client)["tables"] == []  # not listed
+    entry = client.get(f"/api/lobby/{table_id}").json()
+    assert (entry["table_id"], entry["open_seats"], entry["age"], entry["hints"]) == (
+        table_id, [1], None, True
+    )
+    assert entry["closed"] is False
+    assert [s["kind"] for s in entry["seats"]] == ["human", "open"]
+    joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Ben"})
+    assert joined.status_code == 201
+    full = client.get(f"/api/lobby/{table_id}").json()
+    assert (full["open_seats"], full["closed"]) == ([], False)
+    listed = created(client, SPAMMER)
+    assert client.post(
+        f"/api/tables/{listed['table_id']}/close", json={"creator_token": listed["creator_token"]}
+    ).status_code == 200
+    closed = client.get(f"/api/lobby/{listed['table_id']}").json()
+    assert (closed["open_seats"], closed["closed"]) == ([1, 2], True)
+    assert client.get("/api/lobby/nosuchtable").json()["error"]["code"] == "unknown_table"
+    assert client.get("/api/lobby/bad%20id").status_code == 422

@@ -17,13 +17,14 @@ import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
 
 from oriflamme.api import FAMILY_COLOURS
 
 from .errors import ApiError
 from .protocol import ErrorBody, LobbyPage, LobbySeat, LobbyTable
 from .storage import LobbyEntry, LobbyFilter, LobbyPlace
-from .tables import OPEN
+from .tables import OPEN, Table
 
 #: Seconds a public table with open seats stays in the lobby after its creation or last join.
 LOBBY_FOR = 86400.0
@@ -89,6 +90,33 @@ def lobby_table(entry: LobbyEntry, now: float) -> LobbyTable:
     )
 
 
+def invitation(table: Table) -> LobbyTable:
+    """The lobby's entry of one table a join link names, listed or not (no age: a private
+    table was never listed), full or closed."""
+    options = table.options
+    return LobbyTable(
+        table_id=table.id,
+        players=table.config.players,
+        cards=cards_text(table.config.to_dict()["cards"]),
+        variant=table.config.variant or "standard",
+        edition=table.config.edition,
+        lang=table.lang,
+        seats=[
+            LobbySeat(
+                seat=s.seat, kind=s.kind, name=s.name, level=s.level, colour=FAMILY_COLOURS[s.seat]
+            )
+            for s in table.seats
+        ],
+        open_seats=table.open_seats(),
+        clock=options.clock,
+        stand_in=options.stand_in,
+        absent_after=options.absent_after,
+        hints=table.hints,
+        age=None,
+        closed=table.closed,
+    )
+
+
 def lobby_router() -> APIRouter:
     """The lobby's route."""
     router = APIRouter()
@@ -135,5 +163,22 @@ def lobby_router() -> APIRouter:
             tables=[lobby_table(entry, now) for entry in shown],
             next=None if last is None else encode_cursor(last),
         )
+
+    @router.get(
+        "/api/lobby/{table_id}",
+        response_model=LobbyTable,
+        responses={status: {"model": ErrorBody} for status in (404, 422, 503)},
+        summary="One table's lobby entry (the table of a join link)",
+    )
+    async def invited(
+        request: Request,
+        table_id: Annotated[
+            str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
+        ],
+    ) -> LobbyTable:
+        """The entry of a table, public or not, as the lobby shows it: what a join link
+        (``/?join={table_id}``) leads to. ``open_seats`` is empty once every seat is taken;
+        ``closed`` says that its creator closed it."""
+        return invitation(await request.app.state.manager.get(table_id))
 
     return router

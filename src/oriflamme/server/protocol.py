@@ -214,7 +214,13 @@ class LobbyTable(BaseModel):
         " plays it; null: never"
     )
     hints: bool = Field(description="a learning table: its players may ask for hints")
-    age: float = Field(description="seconds since the table was created")
+    age: float | None = Field(
+        description="seconds since the table was created (null: a table not listed, reached by"
+        " its join link)"
+    )
+    closed: bool = Field(
+        default=False, description="closed by its creator (only a join link shows it)"
+    )
 
 
 class LobbyPage(BaseModel):
