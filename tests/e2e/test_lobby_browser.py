@@ -27,7 +27,7 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_review import SERVER_START_TIMEOUT, free_port, screenshot, watch_errors
+from test_review import DOCS, SERVER_START_TIMEOUT, free_port, watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -76,6 +76,16 @@ def create_from(url: str, address: str, **fields: Any) -> httpx.Response:
         return client.post("/api/tables", json=body)
 
 
+#: The other people's tables: a name, then the set-up (players, cards, clock), in turn.
+NAMES = ["Bruno", "Chloé", "Dmitri", "Élise", "Farah", "Gus", "Hana", "Iris", "Jon", "Kemal", "Léa"]
+SETUPS: list[dict[str, Any]] = [
+    {"players": 2, "variant": "standard"},
+    {"players": 3, "cards": "embrasement"},
+    {"players": 4, "clock": {"per_decision": 120}, "absent_after": 600},
+    {"players": 3, "clock": {"per_decision": 30}, "stand_in": "easy", "absent_after": None},
+]
+
+
 @pytest.fixture(scope="module")
 def flooded(lobby_url: str) -> dict[str, Any]:
     """One address tries 120 public 5-seat tables (3 are listed); twelve other people list a
@@ -84,7 +94,14 @@ def flooded(lobby_url: str) -> dict[str, Any]:
     answers = [create_from(lobby_url, FLOODER, **five) for _ in range(120)]
     codes = [a.status_code for a in answers]
     assert codes.count(201) == 3 and codes.count(429) == 117, codes
-    others = [create_from(lobby_url, address).json()["table_id"] for address in OTHERS[1:]]
+    others: list[tuple[str, int]] = []
+    for i, address in enumerate(OTHERS[1:]):
+        setup = SETUPS[i % len(SETUPS)]
+        host = {"kind": "human", "name": NAMES[i]}
+        seats = [host] + [OPEN] * (setup["players"] - 1)
+        answer = create_from(lobby_url, address, **setup, seats=seats)
+        assert answer.status_code == 201, answer.text
+        others.append((answer.json()["table_id"], setup["players"]))
     learning = create_from(
         lobby_url,
         OTHERS[0],
@@ -99,6 +116,31 @@ def flooded(lobby_url: str) -> dict[str, Any]:
     )
     assert learning.status_code == 201, learning.text
     return {"learning": learning.json()["table_id"], "others": others}
+
+
+def screenshot(page: Page, name: str, testid: str | None = None) -> None:
+    """With ``ORIFLAMME_SCREENSHOTS=docs``: the first screen of the page (or one element of
+    it) into docs/NAME, at most 860 pixels wide, 128 colours, when Pillow is installed."""
+    if os.environ.get("ORIFLAMME_SCREENSHOTS") != "docs":
+        return
+    path = DOCS / name
+    page.mouse.move(0, 0)
+    # The sticky top bar would cover the middle of a tall element's picture.
+    page.evaluate("document.querySelector('.topbar').style.position = 'static'")
+    if testid is None:
+        page.screenshot(path=str(path), type="png")
+    else:
+        page.get_by_test_id(testid).screenshot(path=str(path), type="png")
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as image:
+        width = min(860, image.width)
+        small = image.convert("RGB").resize(
+            (width, round(image.height * width / image.width)), Image.Resampling.LANCZOS
+        )
+    small.quantize(colors=128).save(path, optimize=True)
 
 
 def listed(page: Page) -> list[str]:
@@ -125,16 +167,15 @@ def test_the_create_form_comes_first_and_the_lobby_comes_in_pages(
     rows = page.get_by_test_id("open-tables").get_by_test_id("open-table")
     expect(rows).to_have_count(10)  # a page: 15 tables are listed
     first = listed(page)
-    assert flooded["learning"] in first and flooded["others"][-1] in first
+    assert flooded["learning"] in first and flooded["others"][-1][0] in first
     flood_rows = page.get_by_test_id("open-tables").locator(
         "[data-testid=open-table]:has([data-seat='4'])"
     )
     assert flood_rows.count() <= 1  # the flooder's newest comes in turn with everyone's
     expect(page.get_by_test_id("lobby-page")).to_have_text("Page 1")
-    if viewport is DESKTOP:
-        screenshot(page, "lobby.png")
-    else:
-        screenshot(page, "lobby-phone.png")
+    suffix = "" if viewport is DESKTOP else "-phone"
+    screenshot(page, f"lobby{suffix}.png")
+    screenshot(page, f"lobby-open-tables{suffix}.png", "open-tables-section")
     page.get_by_test_id("lobby-next").click()
     expect(page.get_by_test_id("lobby-page")).to_have_text("Page 2")
     expect(rows).to_have_count(5)
@@ -184,6 +225,8 @@ def test_an_entry_shows_bots_clock_stand_in_absence_and_hints_in_both_languages(
     page.get_by_test_id("filter-players").select_option("5")
     expect(rows).to_have_count(3)  # the flooder's three
     page.get_by_test_id("filter-players").select_option("2")
+    expect(rows).to_have_count(sum(players == 2 for _, players in flooded["others"]))
+    page.get_by_test_id("filter-clock").select_option("true")
     expect(rows).to_have_count(0)
     expect(page.get_by_test_id("open-tables-empty")).to_have_text(
         "No table waiting for players matches these filters."
