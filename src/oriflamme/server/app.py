@@ -29,7 +29,7 @@ from oriflamme.api import (
 from . import bots
 from .addresses import client_key, origin_digest
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
-from .limits import MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
+from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
 from .lobby import lobby_router
 from .manager import Quotas, TableManager
 from .protocol import (
@@ -128,11 +128,13 @@ def create_app(
     static_dir: Path = STATIC_DIR,
     tune_gc: bool = True,
     quotas: Quotas | None = None,
+    body_timeout: float = BODY_TIMEOUT,
 ) -> FastAPI:
     """The server's app over ``store`` (a store, or its address: ``postgresql://…`` or an
     SQLite path, opened when the app starts and closed when it stops): bots pause ``bot_delay``
     seconds; each IP (HTTP actions) and each WebSocket may send ``rate`` messages a second
-    (bursts of ``burst``); ``quotas`` bound what one address may create. With ``tune_gc`` the
+    (bursts of ``burst``); ``quotas`` bound what one address may create; a request's body must
+    arrive within ``body_timeout`` seconds (0: no deadline). With ``tune_gc`` the
     garbage collector runs rarely while the app serves (the process's settings are restored
     when it stops)."""
     by_ip = BucketsByKey(rate, burst)
@@ -162,7 +164,7 @@ def create_app(
         description="Play Oriflamme online: tables, seats, views and actions (docs/server.md).",
         lifespan=lifespan,
     )
-    app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY})
+    app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY}, timeout=body_timeout)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ApiError)

@@ -4,6 +4,9 @@
 ``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8);
 ``ORIFLAMME_TABLES_PER_HOUR``, ``ORIFLAMME_BOT_TABLES``, ``ORIFLAMME_PUBLIC_TABLES``: the
 per-address quotas;
+``ORIFLAMME_BODY_TIMEOUT``: seconds a request's body may take to arrive (0: no deadline; the
+connection-level limits, read by ``connections``, are ``ORIFLAMME_HEADER_TIMEOUT`` and
+``ORIFLAMME_CONNECTIONS_PER_ADDRESS``);
 ``ORIFLAMME_SUPERVISOR``: the process id of ``serve`` when it runs several worker processes,
 which then end with it.
 """
@@ -16,6 +19,7 @@ from fastapi import FastAPI
 
 from .app import create_app
 from .lifeline import end_with
+from .limits import BODY_TIMEOUT
 from .manager import Quotas
 
 
@@ -34,4 +38,5 @@ def app_from_environment() -> FastAPI:
         public_tables=int(os.environ.get("ORIFLAMME_PUBLIC_TABLES", defaults.public_tables)),
     )
     bot_delay = float(os.environ.get("ORIFLAMME_BOT_DELAY", "0.8"))
-    return create_app(url, bot_delay=bot_delay, quotas=quotas)
+    body_timeout = float(os.environ.get("ORIFLAMME_BODY_TIMEOUT", BODY_TIMEOUT))
+    return create_app(url, bot_delay=bot_delay, quotas=quotas, body_timeout=body_timeout)
