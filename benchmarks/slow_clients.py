@@ -60,7 +60,7 @@ def raise_file_limit() -> int:
 
 
 @contextlib.contextmanager
-def server(workdir: Path, limits: bool) -> Iterator[str]:
+def server(workdir: Path, limits: bool, files: int | None) -> Iterator[str]:
     port = free_port()
     command = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port)]
     command += ["--db", str(workdir / "games.sqlite3"), "--bot-delay", "0"]
@@ -68,8 +68,15 @@ def server(workdir: Path, limits: bool) -> Iterator[str]:
         command += ["--header-timeout", "0", "--body-timeout", "0"]
         command += ["--connections-per-address", "0"]
     log = workdir / "server.log"
+
+    def open_files() -> None:  # in the server's process, before it starts
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
     with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, preexec_fn=open_files
+        )
     url = f"http://{HOST}:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -165,11 +172,11 @@ def _answer(data: bytes) -> str:
     if not data:
         return "closed without an answer"
     head, _, body = data.partition(b"\r\n\r\n")
+    status = head.split(b" ", 2)[1].decode()
     try:
-        code = json.loads(body)["error"]["code"]
-    except (ValueError, KeyError, TypeError):
-        code = "?"
-    return f"{head.split(b' ', 2)[1].decode()} {code}"
+        return f"{status} {json.loads(body)['error']['code']}"
+    except (ValueError, KeyError, TypeError):  # the body came later: the status says it
+        return status
 
 
 def quantiles(samples: list[float]) -> dict[str, float | None]:
@@ -184,17 +191,22 @@ def quantiles(samples: list[float]) -> dict[str, float | None]:
     }
 
 
-def measure(url: str, samples: int) -> dict[str, Any]:
+def new_table(url: str) -> tuple[str, list[str]]:
+    """A 2-player table of two human seats (before the attack): its id and seat tokens."""
+    transport = httpx.HTTPTransport(local_address=PLAYER)
+    with httpx.Client(base_url=url, timeout=30, transport=transport) as player:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        table = player.post("/api/tables", json={"players": 2, "seats": seats}).json()
+    return table["table_id"], [seat["token"] for seat in table["seats"]]
+
+
+def measure(url: str, samples: int, table_id: str, tokens: list[str]) -> dict[str, Any]:
     """Latencies of /healthz (a new connection each) and of moves, from :data:`PLAYER`."""
     transport = httpx.HTTPTransport(local_address=PLAYER)
     health: list[float] = []
     moves: list[float] = []
     failures: Counter[str] = Counter()
     with httpx.Client(base_url=url, timeout=30, transport=transport) as player:
-        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
-        table = player.post("/api/tables", json={"players": 2, "seats": seats}).json()
-        table_id = table["table_id"]
-        tokens = [seat["token"] for seat in table["seats"]]
         for _ in range(samples):
             started = time.monotonic()
             status = healthz(url)
@@ -263,24 +275,34 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-limits", action="store_true", help="the server without its slow-client limits"
     )
+    parser.add_argument(
+        "--server-files",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the server's limit of open files (default: this process's, raised to the most"
+        " allowed); many systems start services with 1024 or 4096",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     files = raise_file_limit()
     with (
         tempfile.TemporaryDirectory(prefix="oriflamme-slow-") as folder,
-        server(Path(folder), limits=not args.no_limits) as url,
+        server(Path(folder), limits=not args.no_limits, files=args.server_files) as url,
     ):
+        table_id, tokens = new_table(url)
         attacker = Attacker(int(url.rsplit(":", 1)[1]), args.sockets, args.retry)
         started = time.monotonic()
         attacker.start()
         opening = time.monotonic() - started
         try:
-            result = measure(url, args.samples)
+            result = measure(url, args.samples, table_id, tokens)
         finally:
             held = attacker.stop()
     result.update(
         limits="off" if args.no_limits else "on (default)",
         open_files=files,
+        server_open_files=args.server_files or files,
         slow_sockets=args.sockets,
         retry_s=args.retry,
         opening_s=round(opening, 1),
@@ -292,7 +314,8 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(result, indent=2))
         return
     print(
-        f"limits {result['limits']}: {args.sockets} slow sockets from {ATTACKER} (opened in"
+        f"limits {result['limits']}, server's open files {result['server_open_files']}:"
+        f" {args.sockets} slow sockets from {ATTACKER} (opened in"
         f" {opening:.1f} s; {attacker.opened} opened in all), {held} held by the server at the end"
     )
     print(f"server's answers to the attacker: {dict(attacker.answers)}")
