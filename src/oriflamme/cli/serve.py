@@ -114,6 +114,14 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         " 0: no limit; an IPv6 /64 counts as one address)",
     )
     parser.add_argument(
+        "--queued-analyses",
+        type=whole(0),
+        default=3,
+        metavar="N",
+        help="post-game analyses one address may have waiting for their turn (default 3;"
+        " 0: no limit); analyses are served in turn, address by address",
+    )
+    parser.add_argument(
         "--header-timeout",
         type=seconds(0, 3600),
         default=10.0,
@@ -206,6 +214,7 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ["ORIFLAMME_TABLES_PER_HOUR"] = str(args.tables_per_hour)
     os.environ["ORIFLAMME_BOT_TABLES"] = str(args.bot_tables)
     os.environ["ORIFLAMME_PUBLIC_TABLES"] = str(args.public_tables)
+    os.environ["ORIFLAMME_QUEUED_ANALYSES"] = str(args.queued_analyses)
     os.environ["ORIFLAMME_BODY_TIMEOUT"] = str(args.body_timeout)
     os.environ["ORIFLAMME_HEADER_TIMEOUT"] = str(args.header_timeout)
     os.environ["ORIFLAMME_CONNECTIONS_PER_ADDRESS"] = str(args.connections_per_address)

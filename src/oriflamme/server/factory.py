@@ -2,8 +2,8 @@
 
 ``ORIFLAMME_DB``: where the games are (a ``postgresql://`` address or an SQLite path);
 ``ORIFLAMME_BOT_DELAY``: the bots' shortest pause in seconds (default 0.8);
-``ORIFLAMME_TABLES_PER_HOUR``, ``ORIFLAMME_BOT_TABLES``, ``ORIFLAMME_PUBLIC_TABLES``: the
-per-address quotas;
+``ORIFLAMME_TABLES_PER_HOUR``, ``ORIFLAMME_BOT_TABLES``, ``ORIFLAMME_PUBLIC_TABLES``,
+``ORIFLAMME_QUEUED_ANALYSES``: the per-address quotas;
 ``ORIFLAMME_BODY_TIMEOUT``: seconds a request's body may take to arrive (0: no deadline; the
 connection-level limits, read by ``connections``, are ``ORIFLAMME_HEADER_TIMEOUT`` and
 ``ORIFLAMME_CONNECTIONS_PER_ADDRESS``);
@@ -36,6 +36,9 @@ def app_from_environment() -> FastAPI:
         tables_per_hour=int(os.environ.get("ORIFLAMME_TABLES_PER_HOUR", defaults.tables_per_hour)),
         bot_tables=int(os.environ.get("ORIFLAMME_BOT_TABLES", defaults.bot_tables)),
         public_tables=int(os.environ.get("ORIFLAMME_PUBLIC_TABLES", defaults.public_tables)),
+        queued_analyses=int(
+            os.environ.get("ORIFLAMME_QUEUED_ANALYSES", defaults.queued_analyses)
+        ),
     )
     bot_delay = float(os.environ.get("ORIFLAMME_BOT_DELAY", "0.8"))
     body_timeout = float(os.environ.get("ORIFLAMME_BODY_TIMEOUT", BODY_TIMEOUT))

@@ -355,9 +355,13 @@ class Store(Protocol):
         ...
 
     # -- post-game analyses, each computed once by one server ------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
-        """Queue the analysis of a game unless it is queued, running or done (a failed one is
-        queued again); return its record."""
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
+        """Queue the analysis of a game, asked for from the address digest ``origin``, unless
+        it is queued, running or done (a failed one is queued again); return its record. With
+        ``queued_limit``, an analysis that would be queued is refused (:class:`QuotaReached`)
+        if ``origin`` already has that many queued."""
         ...
 
     async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
@@ -365,8 +369,9 @@ class Store(Protocol):
         ...
 
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
-        """Claim for ``ttl`` seconds the analysis asked for first among those no live claim
-        holds (queued, or running on a server whose claim expired), marking it running."""
+        """Claim for ``ttl`` seconds, and mark running, an analysis no live claim holds (queued,
+        or running on a server whose claim expired): round-robin by address, that of the
+        address served least recently (never first), then the one asked for first."""
         ...
 
     async def save_analysis(

@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncpg
 
+from .analysis_sql import CLAIM_ORDER, queued_before
 from .base import (
     ACTION,
     DONE,
@@ -468,18 +469,31 @@ class PostgresStore:
             )
 
     # -- analyses --------------------------------------------------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
         async with self.connection() as db, db.transaction():
+            if queued_limit and origin:
+                refusal = QuotaReached(f"{queued_limit} analyses of this address are queued")
+                guard = Guard(
+                    f"analyses:{origin}",
+                    queued_before(True),
+                    (table_id, game, origin),
+                    queued_limit,
+                    refusal,
+                )
+                await guard.check(db)
             await db.execute(
-                "INSERT INTO analyses (table_id, game, status, requested)"
-                f" VALUES ($1, $2, $3, {NOW}) ON CONFLICT (table_id, game) DO UPDATE SET"
+                "INSERT INTO analyses (table_id, game, status, requested, origin)"
+                f" VALUES ($1, $2, $3, {NOW}, $5) ON CONFLICT (table_id, game) DO UPDATE SET"
                 " status = EXCLUDED.status, progress = 0, steps = '[]',"
-                " requested = EXCLUDED.requested, lease_owner = NULL, lease_until = NULL"
-                " WHERE analyses.status = $4",
+                " requested = EXCLUDED.requested, origin = EXCLUDED.origin,"
+                " lease_owner = NULL, lease_until = NULL WHERE analyses.status = $4",
                 table_id,
                 game,
                 QUEUED,
                 FAILED,
+                origin,
             )
             row = await db.fetchrow(
                 f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = $1 AND game = $2",
@@ -500,10 +514,10 @@ class PostgresStore:
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
         async with self.connection() as db:
             row = await db.fetchrow(
-                f"UPDATE analyses a SET status = $1, lease_owner = $2, lease_until = {NOW} + $3"
-                " FROM (SELECT table_id, game FROM analyses WHERE status IN ($4, $1)"
-                f" AND (lease_until IS NULL OR lease_until < {NOW}) ORDER BY requested LIMIT 1"
-                " FOR UPDATE SKIP LOCKED) free"
+                f"UPDATE analyses a SET status = $1, lease_owner = $2, lease_until = {NOW} + $3,"
+                f" started = {NOW} FROM (SELECT a.table_id, a.game FROM analyses a"
+                f" WHERE a.status IN ($4, $1) AND (a.lease_until IS NULL OR a.lease_until < {NOW})"
+                f" ORDER BY {CLAIM_ORDER} LIMIT 1 FOR UPDATE SKIP LOCKED) free"
                 " WHERE a.table_id = free.table_id AND a.game = free.game"
                 " RETURNING a.table_id, a.game, a.status, a.progress, a.steps",
                 RUNNING,

@@ -9,7 +9,7 @@ import asyncpg
 
 from .base import StoreError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Any constant: the advisory lock key that serialises schema creation and migrations.
 MIGRATION_LOCK = 0x0F1F1A33E
 
@@ -95,6 +95,8 @@ CREATE TABLE IF NOT EXISTS analyses (
     requested DOUBLE PRECISION NOT NULL,
     lease_owner TEXT,
     lease_until DOUBLE PRECISION,
+    origin TEXT NOT NULL DEFAULT '',
+    started DOUBLE PRECISION,
     PRIMARY KEY (table_id, game)
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
@@ -103,6 +105,7 @@ CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
     WHERE turn_deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
 CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
+CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
 """
 
 
@@ -140,6 +143,14 @@ DROP INDEX IF EXISTS games_bot_turns;
 """
 
 
+#: Version 5 did not know who asked for an analysis nor when each started: analyses were
+#: claimed in the order they were asked for (now: round-robin by address, a few queued each).
+MIGRATE_FROM_5 = """
+ALTER TABLE analyses ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+ALTER TABLE analyses ADD COLUMN started DOUBLE PRECISION;
+"""
+
+
 async def migrate(db: asyncpg.Connection) -> None:
     """Create or migrate the schema on ``db``, inside the caller's transaction."""
     await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -161,6 +172,8 @@ async def migrate(db: asyncpg.Connection) -> None:
         await db.execute(MIGRATE_FROM_3)
     if found in (2, 3, 4):
         await db.execute(MIGRATE_FROM_4)
+    if found in (4, 5):  # before 4 the analyses come with the schema, whole
+        await db.execute(MIGRATE_FROM_5)
     await db.execute(SCHEMA)
     await db.execute(
         "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .analysis_sql import CLAIM_ORDER, queued_before
 from .base import (
     DONE,
     FAILED,
@@ -573,20 +574,29 @@ class SqliteStore:
         )
 
     # -- analyses --------------------------------------------------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
         now = time.time()
+        guard = None
+        if queued_limit and origin:
+            refusal = QuotaReached(f"{queued_limit} analyses of this address are queued")
+            count = (queued_before(False), (table_id, game, origin))
+            guard = ((f"SELECT ({count[0]}) < ?4", (*count[1], queued_limit)), refusal)
         rows = await self._write(
             [
                 (
-                    "INSERT INTO analyses (table_id, game, status, requested) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, game) DO UPDATE SET status = excluded.status,"
-                    " progress = 0, steps = '[]', requested = excluded.requested,"
+                    "INSERT INTO analyses (table_id, game, status, requested, origin)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, game) DO UPDATE SET"
+                    " status = excluded.status, progress = 0, steps = '[]',"
+                    " requested = excluded.requested, origin = excluded.origin,"
                     " lease_owner = NULL, lease_until = NULL WHERE analyses.status = ?",
-                    (table_id, game, QUEUED, now, FAILED),
+                    (table_id, game, QUEUED, now, origin, FAILED),
                 ),
                 (f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = ? AND game = ?",
                  (table_id, game)),
-            ]
+            ],
+            guard=guard,
         )
         return analysis_from_row(rows[0])
 
@@ -604,11 +614,11 @@ class SqliteStore:
         rows = await self._write(
             [
                 (
-                    "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?"
-                    " WHERE rowid = (SELECT rowid FROM analyses WHERE status IN (?, ?)"
-                    " AND (lease_until IS NULL OR lease_until < ?) ORDER BY requested LIMIT 1)"
-                    f" RETURNING {ANALYSIS_COLUMNS}",
-                    (RUNNING, owner, now + ttl, QUEUED, RUNNING, now),
+                    "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?,"
+                    " started = ? WHERE rowid = (SELECT a.rowid FROM analyses a"
+                    " WHERE a.status IN (?, ?) AND (a.lease_until IS NULL OR a.lease_until < ?)"
+                    f" ORDER BY {CLAIM_ORDER} LIMIT 1) RETURNING {ANALYSIS_COLUMNS}",
+                    (RUNNING, owner, now + ttl, now, QUEUED, RUNNING, now),
                 )
             ]
         )
