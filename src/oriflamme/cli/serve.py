@@ -118,7 +118,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         type=whole(0),
         default=3,
         metavar="N",
-        help="post-game analyses one address may have waiting for their turn (default 3;"
+        help="post-game analyses one address may have waiting or under way (default 3;"
         " 0: no limit); analyses are served in turn, address by address",
     )
     parser.add_argument(

@@ -87,7 +87,7 @@ class Quotas:
     bot_tables: int = 4
     #: Public tables it may have in the lobby at once (waiting for players).
     public_tables: int = 3
-    #: Post-game analyses it may have waiting for their turn at once.
+    #: Post-game analyses it may have waiting for their turn or under way at once.
     queued_analyses: int = 3
 
 #: Seconds a table no connection follows stays in memory after its last use.

@@ -277,8 +277,8 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
             raise ApiError(
                 429,
                 "too_many_analyses",
-                f"at most {limit} analyses of one address wait for their turn: ask again once"
-                " one has started",
+                f"at most {limit} analyses of one address wait or run at once: ask again once"
+                " one is done",
             ) from None
         review.analyses.wake()
         return _analysis_answer(record, lang or table.lang)

@@ -361,7 +361,7 @@ class Store(Protocol):
         """Queue the analysis of a game, asked for from the address digest ``origin``, unless
         it is queued, running or done (a failed one is queued again); return its record. With
         ``queued_limit``, an analysis that would be queued is refused (:class:`QuotaReached`)
-        if ``origin`` already has that many queued."""
+        if ``origin`` already has that many queued or running."""
         ...
 
     async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
