@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,8 @@ from . import bots
 from .analysis import budget_iterations, lower_priority
 from .errors import ApiError
 from .tasks import spawn
+
+log = logging.getLogger("oriflamme.server")
 
 #: The hint's budget: the ``hard`` level's iterations, capped to answer within 2 s.
 HINT_ITERATIONS, HINT_SECONDS = 3000, 1.2
@@ -169,7 +172,9 @@ class HintDesk:
                 found = await self._pool.run(
                     think, hint.observation, hint.legal, iterations, seconds, timeout=left
                 )
-            except Exception:
+            except Exception as exc:
+                if not isinstance(exc, TimeoutError):
+                    log.warning("a hint failed (%r)", exc)
                 if not hint.answer.done():
                     hint.answer.set_exception(busy())
             else:
