@@ -293,3 +293,23 @@ def test_a_join_link_shows_its_table_even_unlisted(browser: Browser, lobby_url: 
     assert errors == []
     page.close()
 
+
+
+def test_one_table_too_many_is_refused_in_the_players_language(
+    browser: Browser, lobby_url: str
+) -> None:
+    while create_from(lobby_url, "127.0.0.1").status_code == 201:
+        pass  # this address's tables fill its places in the lobby
+    page = browser.new_page(viewport=PHONE, locale="fr-FR")
+    page.goto(f"{lobby_url}/")
+    expect(page.get_by_test_id("create-game")).to_have_text("Créer la partie")
+    seats = page.get_by_test_id("seat-row")
+    seats.nth(1).get_by_test_id("seat-kind").select_option("open")
+    page.get_by_test_id("public").check()
+    page.get_by_test_id("create-game").click()
+    expect(page.get_by_test_id("toast")).to_have_text(
+        "Vous avez déjà autant de tables dans le salon que permis : fermez-en une, ou attendez"
+        " qu’une se remplisse."
+    )
+    expect(page.get_by_test_id("create-form")).to_be_visible()  # nothing was created
+    page.close()
