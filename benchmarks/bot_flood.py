@@ -160,6 +160,9 @@ class Learners:
         self.count = count
         self.answers: Counter[str] = Counter()
         self.waits: list[float] = []
+        #: The first hint of each learner: all asked at once.
+        self.first: Counter[str] = Counter()
+        self.first_waits: list[float] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._pool = ThreadPoolExecutor(max(1, count))
@@ -179,6 +182,7 @@ class Learners:
     def _learn(self, address: str, table_id: str, token: str) -> None:
         with client_from(address, self.url) as client:
             path = f"/api/tables/{table_id}"
+            first = True
             while not self._stop.is_set():
                 view = client.get(f"{path}/view", params={"token": token}).json()
                 if view["result"] is not None:
@@ -197,6 +201,11 @@ class Learners:
                     self.answers[code] += 1
                     if hint.status_code == 200:
                         self.waits.append(took)
+                    if first:
+                        self.first[code] += 1
+                        if hint.status_code == 200:
+                            self.first_waits.append(took)
+                first = False
                 action = hint.json()["action"] if hint.status_code == 200 else None
                 action = action or view["legal"][0]["action"]
                 body = {"token": token, "action": action, "step": view["step"]}
@@ -320,6 +329,8 @@ def main(argv: list[str] | None = None) -> None:
     if learners is not None:
         result["hints"] = {
             "learners": args.hints,
+            "first_at_once": dict(learners.first),
+            "first_answered_in_s": quantiles(learners.first_waits),
             "answers": dict(learners.answers),
             "answered_in_s": quantiles(learners.waits),
         }
@@ -339,9 +350,14 @@ def main(argv: list[str] | None = None) -> None:
         f" {result['random_moves_for_waiting_bots']}"
     )
     if learners is not None:
+        first = result["hints"]["first_answered_in_s"]
+        print(
+            f"hints, {args.hints} at once: {dict(learners.first)}; answered in p50"
+            f" {first['p50']} s, p95 {first['p95']} s, max {first['max']} s"
+        )
         took = result["hints"]["answered_in_s"]
         print(
-            f"hints ({args.hints} learners): {dict(learners.answers)}; answered in p50"
+            f"hints, all along: {dict(learners.answers)}; answered in p50"
             f" {took['p50']} s, p95 {took['p95']} s, max {took['max']} s"
         )
     if fair is not None:

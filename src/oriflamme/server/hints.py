@@ -9,9 +9,10 @@ bots' expense.
   one); the desk takes the first hint of each address in turn, so an address asking many cannot
   hold the others back. An address may have :data:`PER_ADDRESS` hints waiting (then ``429
   too_many_hints``), the desk :data:`WAITING_MAX` in all (then ``503 busy`` at once).
-- **Think less, not later.** While other hints wait, a hint thinks with a quarter of its budget,
-  so that the queue empties within the time a client waits (:data:`HINT_TIMEOUT`); a hint
-  still waiting at its deadline is dropped (``503 busy``).
+- **Think less, not later.** While other hints wait, a hint thinks with a share of its budget
+  that shrinks as the queue grows (:func:`budget`), so that the queue empties within the time a
+  client waits (:data:`HINT_TIMEOUT`); a hint still waiting at its deadline fails (``503
+  busy``).
 
 The hint is the ``hard`` bot's search from the asking seat's observation only.
 """
@@ -43,11 +44,19 @@ HINT_ITERATIONS, HINT_SECONDS = 3000, 1.2
 HINT_TIMEOUT = 10.0
 #: Hints one address may have waiting at once.
 PER_ADDRESS = 2
-#: Hints waiting at most: what the worker answers within :data:`HINT_TIMEOUT` at a hurried
-#: budget (a quarter of :data:`HINT_SECONDS` each).
-WAITING_MAX = 24
-#: The share of the budget a hint gets while others wait.
-HURRY = 0.25
+#: Hints waiting at most: what the worker answers within :data:`HINT_TIMEOUT` at the smallest
+#: budget (:data:`SHORTEST` each, with room to spare).
+WAITING_MAX = 32
+#: The least a hint thinks (seconds), however many wait.
+SHORTEST = 0.1
+
+
+def budget(iterations: int, waiting: int) -> tuple[int, float]:
+    """A hint's budget (iterations, seconds) while ``waiting`` others wait for their turn: the
+    whole budget alone, then a share that shrinks as the queue grows (half with one waiting, a
+    quarter with three…), never under :data:`SHORTEST`: think less, not later."""
+    share = 1.0 / (1 + waiting)
+    return max(50, int(iterations * share)), max(SHORTEST, HINT_SECONDS * share)
 
 
 def think(
@@ -164,10 +173,7 @@ class HintDesk:
             if left <= 0:
                 hint.answer.set_exception(busy())
                 continue
-            iterations = budget_iterations(HINT_ITERATIONS)
-            seconds = HINT_SECONDS
-            if self._count:  # others wait: think less, not later
-                iterations, seconds = max(50, int(iterations * HURRY)), seconds * HURRY
+            iterations, seconds = budget(budget_iterations(HINT_ITERATIONS), self._count)
             try:
                 found = await self._pool.run(
                     think, hint.observation, hint.legal, iterations, seconds, timeout=left
