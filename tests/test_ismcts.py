@@ -492,3 +492,25 @@ def test_a_fitted_value_changes_the_search_only_where_it_has_weights(
     # weights that ignore everything but the first to place: a different reward
     monkeypatch.setattr(value, "WEIGHTS", {r: (0.0,) * 7 + (1.0,) for r in range(2, 7)})
     assert root_visits("ismcts:300:opponents=greedy:value=fitted", game) != hand
+
+
+def test_a_search_at_a_forced_decision_goes_on_past_it() -> None:
+    """A decision with one option (a Soldier with one card to eliminate): the search's first
+    iteration plays it, and the next decision is no longer the root's (it was, and an action
+    of the root's list was looked for among the next player's: IndexError)."""
+    from oriflamme.bots.advice import advise
+
+    rng = random.Random(1)
+    forced = 0
+    for seed in range(40):
+        game = new_game(players=2, variant="standard", seed=seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            player = game.current_player
+            assert player is not None
+            if len(legal) == 1:
+                forced += 1
+                advice = advise(game.observe(player), legal, iterations=20)
+                assert advice.best == legal[0]
+            game.apply(rng.choice(legal))
+    assert forced > 10

@@ -45,7 +45,7 @@ def test_a_table_strangers_can_join_always_has_a_limit(
         shown = summary(client, table["table_id"])
         assert (shown["no_show_after"], shown["clock"]) == (limit, clock)
         if fields["public"]:
-            [listed] = client.get("/api/lobby").json()
+            [listed] = client.get("/api/lobby").json()["tables"]
             assert (listed["no_show_after"], listed["clock"]) == (limit, clock)
 
 

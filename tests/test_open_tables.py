@@ -44,6 +44,13 @@ def join(client: TestClient, table_id: str, **body: Any) -> httpx.Response:
     return client.post(f"/api/tables/{table_id}/join", json={"name": "Ben", **body})
 
 
+def lobby(client: TestClient) -> list[dict[str, Any]]:
+    """The tables of the lobby's first page."""
+    response = client.get("/api/lobby")
+    assert response.status_code == 200, response.text
+    return list(response.json()["tables"])
+
+
 def view(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
     response = client.get(f"/api/tables/{table_id}/view", params={"token": token})
     assert response.status_code == 200, response.text
@@ -80,7 +87,7 @@ def test_a_public_table_is_listed_joined_and_starts_when_full(client: TestClient
     table_id, ann = table["table_id"], table["seats"][0]["token"]
     assert [s["kind"] for s in table["seats"]] == ["human", "open", "open"]
     assert table["seats"][1]["token"] is None and table["seats"][1]["url"] is None
-    [listed] = client.get("/api/lobby").json()
+    [listed] = lobby(client)
     assert listed["table_id"] == table_id
     assert (listed["players"], listed["cards"], listed["clock"]) == (3, "base", 90)
     assert listed["open_seats"] == [1, 2]
@@ -98,10 +105,10 @@ def test_a_public_table_is_listed_joined_and_starts_when_full(client: TestClient
     assert (
         ben.json()["seat"] == 1 and ben.json()["url"] == f"/t/{table_id}?seat={ben.json()['token']}"
     )
-    assert [t["open_seats"] for t in client.get("/api/lobby").json()] == [[2]]
+    assert [t["open_seats"] for t in lobby(client)] == [[2]]
     cid = join(client, table_id, name="Cid", seat=2)
     assert cid.status_code == 201 and cid.json()["seat"] == 2
-    assert client.get("/api/lobby").json() == []  # full: no longer listed
+    assert lobby(client) == []  # full: no longer listed
 
     started = view(client, table_id, cid.json()["token"])
     assert started["you"] == 2 and not started["waiting_for_players"]
@@ -135,7 +142,7 @@ def test_joining_refuses_what_it_must_and_changes_nothing(client: TestClient) ->
     missing = client.post("/api/tables/nosuchtable/join", json={"name": "Ben"})
     assert missing.status_code == 404
     assert summary(client, table_id) == before
-    assert [t["open_seats"] for t in client.get("/api/lobby").json()] == [[1]]
+    assert [t["open_seats"] for t in lobby(client)] == [[1]]
 
 
 @pytest.mark.parametrize(
@@ -160,7 +167,7 @@ def test_bad_table_options_are_refused(
     response = client.post("/api/tables", json=body)
     assert response.status_code == 422, response.text
     assert message in response.json()["error"]["message"]
-    assert client.get("/api/lobby").json() == []
+    assert lobby(client) == []
 
 
 def test_two_joins_for_the_last_seat_one_wins(tmp_path: Path) -> None:
@@ -203,7 +210,7 @@ def test_the_creator_fills_open_seats_with_bots_or_closes_the_table(client: Test
     assert hand.json()["open_seats"] == [2]
     closed = client.post(f"/api/tables/{table_id}/close", json={"creator_token": creator})
     assert closed.status_code == 200 and closed.json()["closed"]
-    assert client.get("/api/lobby").json() == []
+    assert lobby(client) == []
     late = join(client, table_id)
     assert (late.status_code, late.json()["error"]["code"]) == (409, "table_closed")
     gone = view(client, table_id, table["seats"][0]["token"])

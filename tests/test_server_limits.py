@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from oriflamme.api import new_game
-from oriflamme.server import create_app, errors, review
+from oriflamme.server import create_app, errors, hints
 from oriflamme.server.manager import TableManager
 from servers import running_server
 
@@ -242,12 +242,12 @@ def test_a_hint_not_computed_in_time_is_503_busy_and_asked_again_answers(
     table = create(client, hints=True)
     path = f"/api/tables/{table['table_id']}/hint"
     params = {"token": table["seats"][0]["token"]}
-    monkeypatch.setattr(review, "HINT_TIMEOUT", 1e-6)
+    monkeypatch.setattr(hints, "HINT_TIMEOUT", 1e-6)
     busy = client.get(path, params=params)
     assert busy.status_code == 503, busy.text
     assert busy.json()["error"]["code"] == "busy" and "try again" in busy.json()["error"]["message"]
     assert client.get(f"/api/tables/{table['table_id']}").json()["step"] == 0
-    monkeypatch.setattr(review, "HINT_TIMEOUT", 60.0)
+    monkeypatch.setattr(hints, "HINT_TIMEOUT", 60.0)
     answer = client.get(path, params=params)
     assert answer.status_code == 200, answer.text
     assert answer.json()["step"] == 0 and answer.json()["action"]

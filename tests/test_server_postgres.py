@@ -165,6 +165,12 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
     asyncio.run(run())
 
 
+#: Undo version 7 (who asked for each analysis, when each started): version 6.
+TO_VERSION_6 = """
+DROP INDEX analyses_origin;
+ALTER TABLE analyses DROP COLUMN origin, DROP COLUMN started;
+UPDATE oriflamme_meta SET value = '6' WHERE key = 'schema_version';
+"""
 #: Undo version 6 (secret deals, no-show limits, replay tokens, name keys): version 5.
 TO_VERSION_5 = """
 ALTER TABLE tables DROP COLUMN no_show_after, DROP COLUMN replay_key;
@@ -189,7 +195,7 @@ TO_VERSION_3 = (
 )
 
 
-@pytest.mark.parametrize("version", [3, 4])
+@pytest.mark.parametrize("version", [3, 4, 5, 6])
 def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
     pg_url: str, version: int
 ) -> None:
@@ -200,21 +206,25 @@ def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
         )
         bots = TableRecord("bots", {"players": 2}, "en", "c", "s", SEATS)
         await store.create_table(bots, 6, Turn(0, 1, True))
+        await store.request_analysis("bots", 1)  # asked for before the upgrade
         await store.close()
         admin = await asyncpg.connect(pg_url)
+        undo = {6: TO_VERSION_6, 5: TO_VERSION_6 + TO_VERSION_5}
+        undo[4] = undo[5] + TO_VERSION_4
         try:
-            await admin.execute(
-                TO_VERSION_5 + TO_VERSION_4 + (TO_VERSION_3 if version == 3 else "")
-            )
+            await admin.execute(undo.get(version, undo[4] + TO_VERSION_3))
             store = await PostgresStore.open(pg_url)
             loaded = await store.load_table("old")
             assert loaded is not None and loaded[0].hints is False and not loaded[0].public
-            assert (await store.request_analysis("old", 1)).status == "queued"
+            assert (await store.request_analysis("old", 1, origin="x")).status == "queued"
             assert await store.claim_bot_turns("s", 5, ttl=30) == [BotTurn("bots", 1, 0)]
+            # An analysis asked for before the upgrade (from no known address) keeps its turn.
+            first = await store.claim_analysis("s", 60)
+            assert first is not None and first.table_id == ("bots" if version > 3 else "old")
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == str(SCHEMA_VERSION) == "6"
+            ) == str(SCHEMA_VERSION) == "7"
         finally:
             await admin.close()
 
@@ -239,7 +249,7 @@ def test_a_database_of_version_5_gains_replay_keys_custom_deals_and_no_show_limi
         await store.close()
         admin = await asyncpg.connect(pg_url)
         try:
-            await admin.execute(TO_VERSION_5)
+            await admin.execute(TO_VERSION_6 + TO_VERSION_5)
             store = await PostgresStore.open(pg_url)
             found = {name: await store.load_table(name) for name in ("t0", "saved", "lobby")}
             keys = {name: loaded[0].replay_key for name, loaded in found.items() if loaded}
@@ -258,7 +268,7 @@ def test_a_database_of_version_5_gains_replay_keys_custom_deals_and_no_show_limi
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == "6"
+            ) == "7"
         finally:
             await admin.close()
 

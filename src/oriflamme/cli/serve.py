@@ -107,6 +107,46 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "0: no limit)",
     )
     parser.add_argument(
+        "--public-tables",
+        type=whole(0),
+        default=3,
+        metavar="N",
+        help="tables one address may have waiting for players in the lobby at once (default 3;"
+        " 0: no limit; an IPv6 /64 counts as one address)",
+    )
+    parser.add_argument(
+        "--queued-analyses",
+        type=whole(0),
+        default=3,
+        metavar="N",
+        help="post-game analyses one address may have waiting or under way (default 3;"
+        " 0: no limit); analyses are served in turn, address by address",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=seconds(0, 3600),
+        default=10.0,
+        metavar="SECONDS",
+        help="time a request's headers may take to arrive before the connection is closed"
+        " (default 10; 0: no limit)",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=seconds(0, 3600),
+        default=30.0,
+        metavar="SECONDS",
+        help="time a request's body may take to arrive (default 30; 0: no limit)",
+    )
+    parser.add_argument(
+        "--connections-per-address",
+        type=whole(0),
+        default=100,
+        metavar="N",
+        help="connections one address may hold open at once, per server process (default 100;"
+        " 0: no limit; an IPv6 /64 counts as one address; a trusted proxy, FORWARDED_ALLOW_IPS,"
+        " is not counted)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=seconds(0, 60),
         default=0.8,
@@ -156,6 +196,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
     import uvicorn
 
+    from oriflamme.server.connections import HTTP_PROTOCOL
     from oriflamme.server.storage import StoreError, is_postgres_url
 
     url = database(args)
@@ -181,6 +222,11 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ["ORIFLAMME_TABLES_PER_HOUR"] = str(args.tables_per_hour)
     os.environ["ORIFLAMME_BOT_TABLES"] = str(args.bot_tables)
     os.environ[API_DOCS_ENV] = "1" if args.api_docs else "0"
+    os.environ["ORIFLAMME_PUBLIC_TABLES"] = str(args.public_tables)
+    os.environ["ORIFLAMME_QUEUED_ANALYSES"] = str(args.queued_analyses)
+    os.environ["ORIFLAMME_BODY_TIMEOUT"] = str(args.body_timeout)
+    os.environ["ORIFLAMME_HEADER_TIMEOUT"] = str(args.header_timeout)
+    os.environ["ORIFLAMME_CONNECTIONS_PER_ADDRESS"] = str(args.connections_per_address)
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
     uvicorn.run(
@@ -189,6 +235,9 @@ def run_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=port,
         workers=args.workers if args.workers > 1 else None,
+        # Uvicorn's HTTP protocol with a deadline for headers and a cap of connections per
+        # address (docs/server.md, "Limits and abuse").
+        http=HTTP_PROTOCOL,
         ws_max_size=WS_MAX_SIZE,
         # Views are a few KiB: compressing each one for each connection would cost more CPU
         # than the bandwidth it saves.

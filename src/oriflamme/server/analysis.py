@@ -85,7 +85,7 @@ def review_step(
 ) -> dict[str, Any]:
     """The analysis of decision ``step`` of the replay ``record`` (runs in a worker process):
     the adviser's opinion from the deciding seat's observation, and what was played."""
-    _lower_priority()
+    lower_priority()
     game = _start(record, step)
     seat = game.current_player
     if seat is None:
@@ -113,8 +113,9 @@ def review_step(
     }
 
 
-def _lower_priority() -> None:
-    """Once per worker process: think after the bots (where the OS allows it)."""
+def lower_priority() -> None:
+    """Once per worker process: think after the bots (where the OS allows it). Analyses and
+    hints run so."""
     global _lowered
     if not _lowered and hasattr(os, "nice"):
         os.nice(EXTRA_NICENESS)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 import logging
 import secrets
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -22,7 +20,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from oriflamme import __version__
 from oriflamme.api import (
     CARD_TEXTS,
-    FAMILY_COLOURS,
     CardType,
     ConfigError,
     GameConfig,
@@ -30,8 +27,10 @@ from oriflamme.api import (
 )
 
 from . import bots
+from .addresses import client_key, origin_digest
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
-from .limits import MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
+from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
+from .lobby import lobby_router
 from .manager import Quotas, TableManager
 from .protocol import (
     ActRequest,
@@ -46,8 +45,6 @@ from .protocol import (
     JoinRequest,
     JoinResponse,
     Lang,
-    LobbySeat,
-    LobbyTable,
     OpenSeatIn,
     RematchRequest,
     SeatCreated,
@@ -140,11 +137,13 @@ def create_app(
     tune_gc: bool = True,
     quotas: Quotas | None = None,
     api_docs: bool = False,
+    body_timeout: float = BODY_TIMEOUT,
 ) -> FastAPI:
     """The server's app over ``store`` (a store, or its address: ``postgresql://…`` or an
     SQLite path, opened when the app starts and closed when it stops): bots pause ``bot_delay``
     seconds; each IP (HTTP actions) and each WebSocket may send ``rate`` messages a second
-    (bursts of ``burst``); ``quotas`` bound what one address may create. With ``tune_gc`` the
+    (bursts of ``burst``); ``quotas`` bound what one address may create; a request's body must
+    arrive within ``body_timeout`` seconds (0: no deadline). With ``tune_gc`` the
     garbage collector runs rarely while the app serves (the process's settings are restored
     when it stops). ``api_docs`` serves Swagger UI at ``/docs`` (its scripts come from a CDN,
     on this origin: off by default); the OpenAPI schema is always at ``/openapi.json``."""
@@ -178,7 +177,7 @@ def create_app(
         redoc_url=None,
         swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if api_docs else None,
     )
-    app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY})
+    app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY}, timeout=body_timeout)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ApiError)
@@ -207,7 +206,7 @@ def create_app(
 
     async def throttle(request: Request) -> None:
         """Refuse HTTP actions beyond the rate allowed to one IP address."""
-        if not by_ip.take(request.client.host if request.client else "?"):
+        if not by_ip.take(client_key(request.client.host if request.client else "?")):
             raise too_many_requests()
 
     Throttled = Depends(throttle)
@@ -230,6 +229,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
     app.include_router(review_router(static_dir))
+    app.include_router(lobby_router())
 
     # -- API -------------------------------------------------------------------------------
     @app.post(
@@ -290,39 +290,6 @@ def create_app(
                 for s in new.table.seats
             ],
         )
-
-    @app.get(
-        "/api/lobby",
-        response_model=list[LobbyTable],
-        responses={503: {"model": ErrorBody}},
-        summary="Public tables with open seats",
-    )
-    async def lobby_tables() -> list[LobbyTable]:
-        """The public tables whose open seats anyone may take (``join``), the most recently
-        listed first; a table leaves the list once every seat is taken, when its creator
-        closes it, or 24 hours after its creation or last join."""
-        now = time.time()
-        entries = await _manager(app).lobby()
-        return [
-            LobbyTable(
-                table_id=entry.table_id,
-                players=int(entry.config["players"]),
-                cards=str(entry.config["cards"]),
-                variant=str(entry.config["variant"]),
-                edition=str(entry.config["edition"]),
-                seats=[
-                    LobbySeat(
-                        seat=s.seat, kind=s.kind, name=s.name, colour=FAMILY_COLOURS[s.seat]
-                    )
-                    for s in entry.seats
-                ],
-                open_seats=[s.seat for s in entry.seats if s.kind == OPEN],
-                clock=entry.clock,
-                no_show_after=entry.no_show_after,
-                age=max(0.0, now - entry.created),
-            )
-            for entry in entries
-        ]
 
     @app.post(
         "/api/tables/{table_id}/join",
@@ -467,9 +434,9 @@ def create_app(
 
 
 def origin_of(request: Request) -> str:
-    """A digest of the client's address (per-address quotas keep no address in clear)."""
-    host = request.client.host if request.client else "?"
-    return hashlib.sha256(f"oriflamme:{host}".encode()).hexdigest()[:16]
+    """A digest of the client's address, an IPv6 client's /64 (per-address quotas keep no
+    address in clear)."""
+    return origin_digest(request.client.host if request.client else "?")
 
 
 def _manager(app: FastAPI) -> TableManager:

@@ -25,6 +25,7 @@ from oriflamme.api import Action, Game
 
 from . import absence, bots, handover
 from .errors import ApiError, unknown_table
+from .lobby import LOBBY_FOR
 from .names import name_key
 from .replay_links import new_replay_key
 from .scheduler import BotScheduler
@@ -34,7 +35,7 @@ from .storage import (
     PRESENCE,
     Change,
     GameRecord,
-    LobbyEntry,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     Store,
@@ -86,6 +87,10 @@ class Quotas:
     tables_per_hour: int = 120
     #: Unfinished tables where no human plays (every seat a bot) it may have at once.
     bot_tables: int = 4
+    #: Public tables it may have in the lobby at once (waiting for players).
+    public_tables: int = 3
+    #: Post-game analyses it may have waiting for their turn or under way at once.
+    queued_analyses: int = 3
 
 #: Seconds a table no connection follows stays in memory after its last use.
 EVICT_AFTER = 600.0
@@ -101,10 +106,6 @@ RETRIES = 3
 #: Seconds between reloads of a table to look for a token it does not know (a seat joined
 #: through another server), whatever the number of unknown tokens tried.
 TOKEN_REFRESH = 1.0
-#: Seconds a public table with open seats stays in the lobby after its creation or last join.
-LOBBY_FOR = 86400.0
-#: Tables the lobby lists at most.
-LOBBY_SIZE = 100
 
 
 @dataclass
@@ -422,9 +423,20 @@ class TableManager:
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start, setup.custom_deal)
         table = Table(record, game)  # checks the game before it is stored
-        await self._store.create_table(
-            record, setup.seed, table.turn(), setup.start, setup.actions, setup.custom_deal
-        )
+        listed = self.quotas.public_tables
+        quota = (listed, time.time() - LOBBY_FOR) if listed and origin else None
+        try:
+            await self._store.create_table(
+                record, setup.seed, table.turn(), setup.start, setup.actions, setup.custom_deal,
+                quota,
+            )
+        except QuotaReached:
+            raise ApiError(
+                429,
+                "too_many_public_tables",
+                f"at most {listed} tables of one address wait in the lobby at once: close one,"
+                " or wait until one fills",
+            ) from None
         self._tables[record.table_id] = table
         self._changed(table)
         return NewTable(table, creator, spectator, seat_tokens)
@@ -443,10 +455,6 @@ class TableManager:
                 )
 
     # -- open seats ------------------------------------------------------------------------
-    async def lobby(self) -> list[LobbyEntry]:
-        """The public tables with open seats (listed in the last :data:`LOBBY_FOR` s)."""
-        return await self._store.lobby(time.time() - LOBBY_FOR, LOBBY_SIZE)
-
     async def join(
         self, table: Table, name: str, seat: int | None, origin: str = ""
     ) -> tuple[int, str]:

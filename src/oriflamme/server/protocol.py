@@ -254,22 +254,43 @@ class LobbySeat(BaseModel):
     seat: int
     kind: str = Field(description='"human", "bot" or "open"')
     name: str
+    level: str | None = Field(None, description="a bot seat's level; null for a human or open")
     colour: str
 
 
 class LobbyTable(BaseModel):
     table_id: str
     players: int
-    cards: str
-    variant: str
-    edition: str
+    cards: str = Field(description='"base", "embrasement", or the ten card slugs, comma-separated')
+    variant: str = Field(description='"standard" or "two-families" (2 players)')
+    edition: str = Field(description='"revised" or "first"')
+    lang: str = Field(description="the table's language")
     seats: list[LobbySeat]
     open_seats: list[int]
     clock: float | None = Field(description="seconds per decision, or null")
     no_show_after: float | None = Field(
         None, description="seconds before the stand-in plays for a player who never comes"
     )
-    age: float = Field(description="seconds since the table was created")
+    stand_in: str = Field(description="the bot level that plays for a late or absent player")
+    absent_after: float | None = Field(
+        description="seconds a disconnected player keeps their decision before the stand-in"
+        " plays it; null: never"
+    )
+    hints: bool = Field(description="a learning table: its players may ask for hints")
+    age: float | None = Field(
+        description="seconds since the table was created (null: a table not listed, reached by"
+        " its join link)"
+    )
+    closed: bool = Field(
+        default=False, description="closed by its creator (only a join link shows it)"
+    )
+
+
+class LobbyPage(BaseModel):
+    tables: list[LobbyTable] = Field(
+        description="each creator's newest table first, then each one's second newest, …"
+    )
+    next: str | None = Field(description="the cursor of the next page (null: the last page)")
 
 
 class CreateTableResponse(BaseModel):

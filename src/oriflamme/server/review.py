@@ -29,23 +29,20 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from oriflamme.api import Action
-from oriflamme.bots.advice import advise
 
-from .analysis import AnalysisRunner, budget_iterations, steps_for, worst_moves
+from .addresses import client_key, origin_digest
+from .analysis import AnalysisRunner, steps_for, worst_moves
 from .errors import ApiError, too_many_requests
+from .hints import HintDesk, busy
 from .limits import PAGE_POLICY
 from .protocol import MAX_GAME, ErrorBody, Lang
 from .replay_links import opens_replay, replay_url
 from .replays import EVERYTHING, Kept, Replays
-from .storage import AnalysisRecord
+from .storage import AnalysisRecord, QuotaReached
 from .tables import HUMAN, Identity, Role, Table
 from .throttle import BucketsByKey
 from .views import seat_infos
 
-#: The hint's budget: the ``hard`` level's iterations, capped to answer within 2 s.
-HINT_ITERATIONS, HINT_SECONDS = 3000, 1.2
-#: Seconds a hint may wait for a worker and think before the request fails (503 ``busy``).
-HINT_TIMEOUT = 10.0
 #: Hints kept (a seat asking again at the same step gets the same answer at once).
 KEEP_HINTS = 256
 
@@ -109,6 +106,7 @@ class Review:
         self.manager = manager
         self.replays = Replays(manager.store)
         self.analyses = AnalysisRunner(manager, self.replays)
+        self.hints = HintDesk()
         self._hints = Kept(KEEP_HINTS)
         self._thinking: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
         #: Requests a second (and bursts) per address of the routes that make the server think
@@ -117,12 +115,15 @@ class Review:
 
     def start(self) -> None:
         self.analyses.start()
+        self.hints.start()
 
     async def stop(self) -> None:
         await self.analyses.stop()
+        await self.hints.stop()
 
-    async def hint(self, table: Table, seat: int) -> dict[str, Any]:
-        """The hint for ``seat``'s current decision (computed once per decision)."""
+    async def hint(self, table: Table, seat: int, address: str) -> dict[str, Any]:
+        """The hint for ``seat``'s current decision (computed once per decision), asked from
+        ``address`` (hints wait their turn address by address)."""
         game = table.game  # a table's game is replaced, never changed: this one stays put
         key = (table.id, table.game_number, len(game.history), seat)
         found: dict[str, Any] | None = self._hints.get_fresh(key)
@@ -130,26 +131,17 @@ class Review:
             return found
         thinking = self._thinking.get(key)
         if thinking is None:
-            observation, legal = game.observe(seat), game.legal_actions()
-            pool = self.manager.bot_pool
-            iterations = budget_iterations(HINT_ITERATIONS)
-            thinking = asyncio.ensure_future(
-                pool.run(advise, observation, legal, iterations, HINT_SECONDS, timeout=HINT_TIMEOUT)
-            )
-            thinking = asyncio.ensure_future(_as_json(thinking))
+            thinking = self.hints.ask(address, game.observe(seat), game.legal_actions())
             self._thinking[key] = thinking
             thinking.add_done_callback(lambda _: self._thinking.pop(key, None))
         try:
             found = await asyncio.shield(thinking)
+        except ApiError:
+            raise
         except Exception:
-            raise ApiError(503, "busy", "the hint could not be computed now: try again") from None
+            raise busy() from None
         self._hints.keep(key, found)
         return found
-
-
-async def _as_json(advice: Any) -> dict[str, Any]:
-    result = await advice
-    return {"action": result.best.to_json(), "win": list(result.win)}
 
 
 def _review(request: Request) -> Review:
@@ -166,8 +158,12 @@ TableDep = Annotated[Table, Depends(_table)]
 ReviewDep = Annotated[Review, Depends(_review)]
 
 
+def _host(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 def _throttle(review: Review, request: Request) -> None:
-    if not review.by_ip.take(request.client.host if request.client else "?"):
+    if not review.by_ip.take(client_key(_host(request))):
         raise too_many_requests()
 
 
@@ -289,7 +285,18 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         await review.replays.finished(table, number)
         if not any(s.kind == HUMAN for s in table.seats):
             raise ApiError(409, "no_humans", "no human played at this table: nothing to analyse")
-        record = await review.manager.store.request_analysis(table.id, number)
+        limit = review.manager.quotas.queued_analyses
+        try:
+            record = await review.manager.store.request_analysis(
+                table.id, number, origin_digest(_host(request)), limit
+            )
+        except QuotaReached:
+            raise ApiError(
+                429,
+                "too_many_analyses",
+                f"at most {limit} analyses of one address wait or run at once: ask again once"
+                " one is done",
+            ) from None
         review.analyses.wake()
         return _analysis_answer(record, lang or table.lang)
 
@@ -340,7 +347,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
             raise ApiError(403, "not_your_turn", "it is not your turn")
         _throttle(review, request)
         step = len(game.history)
-        found = await review.hint(table, seat)
+        found = await review.hint(table, seat, client_key(_host(request)))
         action = Action.from_json(found["action"])
         return {
             "action": found["action"],

@@ -36,6 +36,12 @@ class StoreConflict(RuntimeError):
     """A write that contradicts what is stored (e.g. a second action at the same index)."""
 
 
+class QuotaReached(RuntimeError):
+    """A write refused because an address already holds its share of something (its listed
+    tables, its queued analyses): checked in the write's own transaction, so that concurrent
+    requests, on any servers, cannot exceed it."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
@@ -151,6 +157,12 @@ class LobbyEntry:
     created: float
     seats: tuple[SeatRecord, ...]
     no_show_after: float | None = None
+    lang: str = "en"
+    hints: bool = False
+    stand_in: str = "medium"
+    absent_after: float | None = None
+    #: Where it stands in the lobby's order (a page ends after an entry: the next starts here).
+    place: LobbyPlace | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +172,36 @@ class HandOverGrace:
 
     absent: float
     no_show: float
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPlace:
+    """A table's place in the lobby's order: ``rank`` among its creator's listed tables (1: the
+    newest), then the newest first, then by id. The lobby lists every creator's newest table,
+    then every creator's second newest, …: one creator cannot push the others out."""
+
+    rank: int
+    listed: float
+    table_id: str
+
+
+#: The card sets a lobby filter names (``custom``: any other choice of ten types).
+LOBBY_CARD_SETS = ("base", "embrasement", "custom")
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyFilter:
+    """What the lobby lists: only tables of ``players`` players, of the card set ``cards``,
+    with a clock or without (``clock``), with hints or without (``hints``); None: any."""
+
+    players: int | None = None
+    cards: str | None = None
+    clock: bool | None = None
+    hints: bool | None = None
+
+
+#: A filter that lets every listed table through.
+NO_FILTER = LobbyFilter()
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +268,12 @@ class Store(Protocol):
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
         custom_deal: bool = False,
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
         """Store a new table and its first game (number 1), with its actions so far;
-        ``custom_deal``: the creator chose its deal (a seed or a saved game)."""
+        ``custom_deal``: the creator chose its deal (a seed or a saved game). With
+        ``listed_quota`` ``(n, since)``, a public table is refused (:class:`QuotaReached`) if
+        its origin already has ``n`` tables in the lobby (listed after ``since``)."""
         ...
 
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -291,9 +336,16 @@ class Store(Protocol):
         False if no seat is open any more."""
         ...
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
-        """Public tables with open seats, not closed, listed after ``listed_after`` (epoch
-        seconds), the most recently listed first."""
+    async def lobby(
+        self,
+        listed_after: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        """Up to ``limit`` public tables with open seats, not closed, listed after
+        ``listed_after`` (epoch seconds), that ``only`` lets through, in the lobby's order
+        (:class:`LobbyPlace`), from the one after ``after`` on."""
         ...
 
     async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:
@@ -337,9 +389,13 @@ class Store(Protocol):
         ...
 
     # -- post-game analyses, each computed once by one server ------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
-        """Queue the analysis of a game unless it is queued, running or done (a failed one is
-        queued again); return its record."""
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
+        """Queue the analysis of a game, asked for from the address digest ``origin``, unless
+        it is queued, running or done (a failed one is queued again); return its record. With
+        ``queued_limit``, an analysis that would be queued is refused (:class:`QuotaReached`)
+        if ``origin`` already has that many queued or running."""
         ...
 
     async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
@@ -347,8 +403,9 @@ class Store(Protocol):
         ...
 
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
-        """Claim for ``ttl`` seconds the analysis asked for first among those no live claim
-        holds (queued, or running on a server whose claim expired), marking it running."""
+        """Claim for ``ttl`` seconds, and mark running, an analysis no live claim holds (queued,
+        or running on a server whose claim expired): round-robin by address, that of the
+        address served least recently (never first), then the one asked for first."""
         ...
 
     async def save_analysis(

@@ -24,11 +24,13 @@ from typing import Any
 import asyncpg
 
 from ..names import name_key
+from .analysis_sql import CLAIM_ORDER, queued_before
 from .base import (
     ACTION,
     DONE,
     FAILED,
     GAME,
+    NO_FILTER,
     PRESENCE,
     QUEUED,
     RUNNING,
@@ -39,6 +41,9 @@ from .base import (
     GameRecord,
     HandOverGrace,
     LobbyEntry,
+    LobbyFilter,
+    LobbyPlace,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -47,6 +52,7 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .lobby_sql import listed_count_query, lobby_query
 from .postgres_connect import (
     LISTEN_ERRORS,
     Acquire,
@@ -66,6 +72,7 @@ from .postgres_sql import (
     NOW,
     SEAT_COLUMNS,
     START_IF_FULL,
+    Guard,
     Statement,
     action_insert,
     analysis_from_row,
@@ -146,11 +153,18 @@ class PostgresStore:
         return Acquire(self._pool)
 
     # -- writing ---------------------------------------------------------------------------
-    async def _write(self, change: Change, statements: Sequence[Statement]) -> None:
+    async def _write(
+        self,
+        change: Change,
+        statements: Sequence[Statement],
+        guard: Guard | None = None,
+    ) -> None:
         """Run ``statements`` in one transaction that also announces ``change`` (delivered to
-        the listeners only if the transaction commits)."""
+        the listeners only if the transaction commits); with a ``guard``, only if it allows."""
         try:
             async with self.connection() as db, db.transaction():
+                if guard is not None:
+                    await guard.check(db)
                 for sql, params in statements:
                     await db.execute(sql, *params)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
@@ -167,7 +181,14 @@ class PostgresStore:
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
         custom_deal: bool = False,
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
+        guard = None
+        if listed_quota is not None and table.public:
+            limit, since = listed_quota
+            sql, params = listed_count_query(True, table.origin, since)
+            refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
+            guard = Guard(f"lobby:{table.origin}", sql, params, limit, refusal)
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
@@ -199,7 +220,7 @@ class PostgresStore:
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
         statements.append(turn_update(table.table_id, 1, turn))
-        await self._write(Change(table.table_id, GAME, 1, turn.step), statements)
+        await self._write(Change(table.table_id, GAME, 1, turn.step), statements, guard)
 
     async def append_action(
         self,
@@ -342,17 +363,16 @@ class PostgresStore:
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return found is not None
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(
+        self,
+        listed_after: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        sql, params = lobby_query(True, listed_after, limit, only, after)
         async with self.connection() as db:
-            rows = await db.fetch(
-                "SELECT t.id, t.config, t.clock, t.created, t.no_show_after FROM tables t"
-                " WHERE t.public"
-                " AND NOT t.closed AND t.listed > $1 AND EXISTS"
-                " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
-                " ORDER BY t.listed DESC LIMIT $2",
-                listed_after,
-                limit,
-            )
+            rows = await db.fetch(sql, *params)
             seats = await db.fetch(
                 "SELECT table_id, seat, kind, name, level FROM seats"
                 " WHERE table_id = ANY($1) ORDER BY table_id, seat",
@@ -371,6 +391,11 @@ class PostgresStore:
                 row["created"],
                 tuple(by_table.get(row["id"], ())),
                 row["no_show_after"],
+                lang=row["lang"],
+                hints=row["hints"],
+                stand_in=row["stand_in"],
+                absent_after=row["absent_after"],
+                place=LobbyPlace(row["place"], row["listed"], row["id"]),
             )
             for row in rows
         ]
@@ -473,18 +498,31 @@ class PostgresStore:
             )
 
     # -- analyses --------------------------------------------------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
         async with self.connection() as db, db.transaction():
+            if queued_limit and origin:
+                refusal = QuotaReached(f"{queued_limit} analyses of this address are queued")
+                guard = Guard(
+                    f"analyses:{origin}",
+                    queued_before(True),
+                    (table_id, game, origin),
+                    queued_limit,
+                    refusal,
+                )
+                await guard.check(db)
             await db.execute(
-                "INSERT INTO analyses (table_id, game, status, requested)"
-                f" VALUES ($1, $2, $3, {NOW}) ON CONFLICT (table_id, game) DO UPDATE SET"
+                "INSERT INTO analyses (table_id, game, status, requested, origin)"
+                f" VALUES ($1, $2, $3, {NOW}, $5) ON CONFLICT (table_id, game) DO UPDATE SET"
                 " status = EXCLUDED.status, progress = 0, steps = '[]',"
-                " requested = EXCLUDED.requested, lease_owner = NULL, lease_until = NULL"
-                " WHERE analyses.status = $4",
+                " requested = EXCLUDED.requested, origin = EXCLUDED.origin,"
+                " lease_owner = NULL, lease_until = NULL WHERE analyses.status = $4",
                 table_id,
                 game,
                 QUEUED,
                 FAILED,
+                origin,
             )
             row = await db.fetchrow(
                 f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = $1 AND game = $2",
@@ -505,10 +543,10 @@ class PostgresStore:
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
         async with self.connection() as db:
             row = await db.fetchrow(
-                f"UPDATE analyses a SET status = $1, lease_owner = $2, lease_until = {NOW} + $3"
-                " FROM (SELECT table_id, game FROM analyses WHERE status IN ($4, $1)"
-                f" AND (lease_until IS NULL OR lease_until < {NOW}) ORDER BY requested LIMIT 1"
-                " FOR UPDATE SKIP LOCKED) free"
+                f"UPDATE analyses a SET status = $1, lease_owner = $2, lease_until = {NOW} + $3,"
+                f" started = {NOW} FROM (SELECT a.table_id, a.game FROM analyses a"
+                f" WHERE a.status IN ($4, $1) AND (a.lease_until IS NULL OR a.lease_until < {NOW})"
+                f" ORDER BY {CLAIM_ORDER} LIMIT 1 FOR UPDATE SKIP LOCKED) free"
                 " WHERE a.table_id = free.table_id AND a.game = free.game"
                 " RETURNING a.table_id, a.game, a.status, a.progress, a.steps",
                 RUNNING,

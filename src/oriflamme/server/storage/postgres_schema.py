@@ -12,7 +12,7 @@ import asyncpg
 from ..names import name_key
 from .base import StoreError
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: Any constant: the advisory lock key that serialises schema creation and migrations.
 MIGRATION_LOCK = 0x0F1F1A33E
 
@@ -103,6 +103,8 @@ CREATE TABLE IF NOT EXISTS analyses (
     requested DOUBLE PRECISION NOT NULL,
     lease_owner TEXT,
     lease_until DOUBLE PRECISION,
+    origin TEXT NOT NULL DEFAULT '',
+    started DOUBLE PRECISION,
     PRIMARY KEY (table_id, game)
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
@@ -111,6 +113,7 @@ CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
     WHERE turn_deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
 CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
+CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
 """
 
 
@@ -179,6 +182,14 @@ async def fill_keys(db: asyncpg.Connection) -> None:
     )
 
 
+#: Version 6 did not know who asked for an analysis nor when each started: analyses were
+#: claimed in the order they were asked for (now: round-robin by address, a few queued each).
+MIGRATE_FROM_6 = """
+ALTER TABLE analyses ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+ALTER TABLE analyses ADD COLUMN started DOUBLE PRECISION;
+"""
+
+
 async def migrate(db: asyncpg.Connection) -> None:
     """Create or migrate the schema on ``db``, inside the caller's transaction."""
     await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -203,6 +214,8 @@ async def migrate(db: asyncpg.Connection) -> None:
     if found in (2, 3, 4, 5):
         await db.execute(MIGRATE_FROM_5)
         await fill_keys(db)
+    if found in (4, 5, 6):  # before 4 the analyses come with the schema, whole
+        await db.execute(MIGRATE_FROM_6)
     await db.execute(SCHEMA)
     await db.execute(
         "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"

@@ -5,7 +5,8 @@ builders and the updates of a decision's deadline. Times come from the database'
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..names import name_key
@@ -15,6 +16,24 @@ from .base import AnalysisRecord, SeatRecord, Turn
 Statement = tuple[str, tuple[Any, ...]]
 #: The database's clock, in seconds (claims and heartbeats of every server use this one clock).
 NOW = "extract(epoch from clock_timestamp())"
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """A quota checked inside a write's transaction: under an advisory lock named ``key`` (the
+    same for every write that counts the same thing, on any server), ``count`` must be below
+    ``limit``, else the write fails with ``refusal`` and nothing is written."""
+
+    key: str
+    count: str
+    params: Sequence[Any]
+    limit: int
+    refusal: Exception
+
+    async def check(self, db: Any) -> None:
+        await db.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", self.key)
+        if await db.fetchval(self.count, *self.params) >= self.limit:
+            raise self.refusal
 
 
 #: The columns of an :class:`AnalysisRecord`, in its fields' order.

@@ -22,9 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from ..names import name_key
+from .analysis_sql import CLAIM_ORDER, queued_before
 from .base import (
     DONE,
     FAILED,
+    NO_FILTER,
     QUEUED,
     RUNNING,
     AnalysisRecord,
@@ -33,6 +35,9 @@ from .base import (
     GameRecord,
     HandOverGrace,
     LobbyEntry,
+    LobbyFilter,
+    LobbyPlace,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -40,6 +45,7 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .lobby_sql import listed_count_query, lobby_query
 from .sqlite_schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported
 from .sqlite_schema import migrate
 from .sqlite_sql import (
@@ -47,7 +53,6 @@ from .sqlite_sql import (
     ANALYSIS_COLUMNS,
     AWAY_DEADLINE,
     BACK_DEADLINE,
-    LOBBY,
     SEAT_COLUMNS,
     SELF_PLAYING,
     START_IF_FULL,
@@ -70,6 +75,10 @@ class _Write:
     done: Future[list[Any]] = field(default_factory=Future)
     #: The statement whose rows are the outcome (default: the last).
     result_of: int = -1
+    #: A query run first, in the same transaction: if its first value is false, nothing is
+    #: written and the write fails with ``refusal`` (a quota checked atomically).
+    guard: Statement | None = None
+    refusal: Exception | None = None
 
 
 class SqliteStore:
@@ -114,13 +123,25 @@ class SqliteStore:
         return db
 
     # -- the writer thread -----------------------------------------------------------------
-    def _submit(self, statements: Sequence[Statement], result_of: int = -1) -> Future[list[Any]]:
+    def _submit(
+        self,
+        statements: Sequence[Statement],
+        result_of: int = -1,
+        guard: tuple[Statement, Exception] | None = None,
+    ) -> Future[list[Any]]:
         write = _Write(statements, result_of=result_of)
+        if guard is not None:
+            write.guard, write.refusal = guard
         self._queue.put(write)
         return write.done
 
-    async def _write(self, statements: Sequence[Statement], result_of: int = -1) -> list[Any]:
-        return await asyncio.wrap_future(self._submit(statements, result_of))
+    async def _write(
+        self,
+        statements: Sequence[Statement],
+        result_of: int = -1,
+        guard: tuple[Statement, Exception] | None = None,
+    ) -> list[Any]:
+        return await asyncio.wrap_future(self._submit(statements, result_of, guard))
 
     def _write_loop(self) -> None:
         """Commit the queued writes, as many at a time as are waiting."""
@@ -153,6 +174,10 @@ class SqliteStore:
                 for i, write in enumerate(batch):
                     self._db.execute("SAVEPOINT one_write")
                     try:
+                        if write.guard is not None and not self._db.execute(
+                            *write.guard
+                        ).fetchone()[0]:
+                            raise write.refusal or StoreConflict("refused")
                         rows = [
                             self._db.execute(sql, params).fetchall()
                             for sql, params in write.statements
@@ -193,7 +218,14 @@ class SqliteStore:
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
         custom_deal: bool = False,
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
+        guard = None
+        if listed_quota is not None and table.public:
+            limit, since = listed_quota
+            sql, params = listed_count_query(False, table.origin, since)
+            refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
+            guard = ((f"SELECT ({sql}) < ?{len(params) + 1}", (*params, limit)), refusal)
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
@@ -231,7 +263,7 @@ class SqliteStore:
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
         statements.append(set_turn_statement(table.table_id, 1, turn))
-        await self._write(statements)
+        await self._write(statements, guard=guard)
 
     async def append_action(
         self,
@@ -320,11 +352,19 @@ class SqliteStore:
         )
         return bool(rows)
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(
+        self,
+        listed_after: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        sql, params = lobby_query(False, listed_after, limit, only, after)
+
         def query(db: sqlite3.Connection) -> list[LobbyEntry]:
-            rows = db.execute(LOBBY, (listed_after, limit)).fetchall()
             entries = []
-            for table_id, config, clock, created, no_show_after in rows:
+            for row in db.execute(sql, params).fetchall():
+                table_id, config, clock, created, lang, hints, stand_in, absent_after = row[:8]
                 seats = db.execute(
                     "SELECT seat, kind, name, level, NULL, NULL FROM seats"
                     " WHERE table_id = ? ORDER BY seat",
@@ -337,7 +377,12 @@ class SqliteStore:
                         clock,
                         created,
                         tuple(SeatRecord(*seat) for seat in seats),
-                        no_show_after,
+                        row[10],
+                        lang=lang,
+                        hints=bool(hints),
+                        stand_in=stand_in,
+                        absent_after=absent_after,
+                        place=LobbyPlace(int(row[9]), float(row[8]), table_id),
                     )
                 )
             return entries
@@ -558,20 +603,29 @@ class SqliteStore:
         )
 
     # -- analyses --------------------------------------------------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
         now = time.time()
+        guard = None
+        if queued_limit and origin:
+            refusal = QuotaReached(f"{queued_limit} analyses of this address are queued")
+            count = (queued_before(False), (table_id, game, origin))
+            guard = ((f"SELECT ({count[0]}) < ?4", (*count[1], queued_limit)), refusal)
         rows = await self._write(
             [
                 (
-                    "INSERT INTO analyses (table_id, game, status, requested) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, game) DO UPDATE SET status = excluded.status,"
-                    " progress = 0, steps = '[]', requested = excluded.requested,"
+                    "INSERT INTO analyses (table_id, game, status, requested, origin)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, game) DO UPDATE SET"
+                    " status = excluded.status, progress = 0, steps = '[]',"
+                    " requested = excluded.requested, origin = excluded.origin,"
                     " lease_owner = NULL, lease_until = NULL WHERE analyses.status = ?",
-                    (table_id, game, QUEUED, now, FAILED),
+                    (table_id, game, QUEUED, now, origin, FAILED),
                 ),
                 (f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = ? AND game = ?",
                  (table_id, game)),
-            ]
+            ],
+            guard=guard,
         )
         return analysis_from_row(rows[0])
 
@@ -589,11 +643,11 @@ class SqliteStore:
         rows = await self._write(
             [
                 (
-                    "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?"
-                    " WHERE rowid = (SELECT rowid FROM analyses WHERE status IN (?, ?)"
-                    " AND (lease_until IS NULL OR lease_until < ?) ORDER BY requested LIMIT 1)"
-                    f" RETURNING {ANALYSIS_COLUMNS}",
-                    (RUNNING, owner, now + ttl, QUEUED, RUNNING, now),
+                    "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?,"
+                    " started = ? WHERE rowid = (SELECT a.rowid FROM analyses a"
+                    " WHERE a.status IN (?, ?) AND (a.lease_until IS NULL OR a.lease_until < ?)"
+                    f" ORDER BY {CLAIM_ORDER} LIMIT 1) RETURNING {ANALYSIS_COLUMNS}",
+                    (RUNNING, owner, now + ttl, now, QUEUED, RUNNING, now),
                 )
             ]
         )

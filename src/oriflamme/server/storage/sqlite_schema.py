@@ -11,7 +11,7 @@ from pathlib import Path
 from ..names import name_key
 from .base import StoreError
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -96,6 +96,8 @@ CREATE TABLE IF NOT EXISTS analyses (
     requested REAL NOT NULL,
     lease_owner TEXT,
     lease_until REAL,
+    origin TEXT NOT NULL DEFAULT '',
+    started REAL,
     PRIMARY KEY (table_id, game)
 );
 CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
@@ -103,6 +105,7 @@ CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
 CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
+CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
 """
 
 #: Version 1 had no starting positions: every game was dealt from its seed.
@@ -183,6 +186,14 @@ def migrate_from_5(db: sqlite3.Connection) -> None:
         )
 
 
+#: Version 6 did not know who asked for an analysis nor when each started: analyses were
+#: claimed in the order they were asked for (now: round-robin by address, a few queued each).
+MIGRATE_FROM_6 = [
+    "ALTER TABLE analyses ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE analyses ADD COLUMN started REAL",
+]
+
+
 def migrate(db: sqlite3.Connection, path: str | Path) -> None:
     """Create or migrate the schema of the database ``db`` (the file ``path``, for messages)."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -191,13 +202,15 @@ def migrate(db: sqlite3.Connection, path: str | Path) -> None:
             f"{path}: storage version {version} is newer than this server's "
             f"({SCHEMA_VERSION}): upgrade oriflamme"
         )
-    if version not in (0, 1, 2, 3, 4, 5, SCHEMA_VERSION):
+    if version not in (0, 1, 2, 3, 4, 5, 6, SCHEMA_VERSION):
         raise StoreError(f"{path}: unknown storage version {version}")
     migrations = (
         (MIGRATE_FROM_1 if version == 1 else [])
         + (MIGRATE_FROM_2 if version in (1, 2) else [])
         + (MIGRATE_FROM_3 if version in (1, 2, 3) else [])
         + (MIGRATE_FROM_4 if version in (1, 2, 3, 4) else [])
+        # Before 4 the analyses come with the schema, whole.
+        + (MIGRATE_FROM_6 if version in (4, 5, 6) else [])
     )
     for statement in migrations:
         db.execute(statement)

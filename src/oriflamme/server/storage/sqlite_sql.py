@@ -1,5 +1,5 @@
 """The SQL the SQLite store shares between its methods (see :mod:`.sqlite`): statement
-builders, the lobby's and the quotas' queries, and the updates of a decision's deadline."""
+builders, the quotas' queries, and the updates of a decision's deadline."""
 
 from __future__ import annotations
 
@@ -48,13 +48,6 @@ SELF_PLAYING = (
     " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id"
     " AND s.kind IN ('human', 'open'))"
     " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished = 0)"
-)
-#: Public tables with open seats, not closed, listed after a time (params: time, limit).
-LOBBY = (
-    "SELECT t.id, t.config, t.clock, t.created, t.no_show_after FROM tables t WHERE t.public = 1"
-    " AND t.closed = 0 AND t.listed > ? AND EXISTS"
-    " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
-    " ORDER BY t.listed DESC LIMIT ?"
 )
 #: Tables created before a time whose games have not moved since then either.
 ABANDONED = (

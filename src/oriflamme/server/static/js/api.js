@@ -70,8 +70,20 @@ export function handSeatToBot(tableId, seat, creatorToken, level, expect) {
   });
 }
 
-export function getLobby() {
-  return request("GET", "/api/lobby");
+/** A page of the lobby: `params` may hold filters (players, cards, clock, hints), `limit`
+ * and the `cursor` of the page (the `next` of the previous one). */
+export function getLobby(params = {}) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== "") query.set(name, String(value));
+  }
+  const text = query.toString();
+  return request("GET", text ? `/api/lobby?${text}` : "/api/lobby");
+}
+
+/** One table's lobby entry (a join link's table, listed or not). */
+export function getLobbyTable(tableId) {
+  return request("GET", `/api/lobby/${enc(tableId)}`);
 }
 
 /** Take an open seat (`seat`, or the first open one when null): its token and link, once. */

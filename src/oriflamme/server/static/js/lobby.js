@@ -6,8 +6,8 @@ import {
   BASE_SET, EMBRASEMENT_SET, FAMILY_COLOURS, blazon, cardName, setCardInfo, typeGlyph,
 } from "./cards.js";
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
-import { installLangSwitch, toast, toastError } from "./ui.js";
-import { renderOpenTables, startOpenTables } from "./opentables.js";
+import { errorText, installLangSwitch, toast, toastError } from "./ui.js";
+import { refresh as refreshOpenTables, renderOpenTables, startOpenTables } from "./opentables.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
@@ -344,8 +344,9 @@ async function submit(event) {
     const created = await createTable(request.body);
     rememberCreator(created);
     showCreated(created);
+    if (request.body.public) refreshOpenTables(); // the new table is listed now, not in 3 s
   } catch (error) {
-    toastError(error.message || t("error_generic"));
+    toastError(errorText(error));
   } finally {
     submitButton.disabled = false;
     submitButton.textContent = t("create_button");
