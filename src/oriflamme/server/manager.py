@@ -112,6 +112,17 @@ class _Stale:
     kinds: set[str] = field(default_factory=set)
     upto: tuple[int, int] = (0, 0)  #: the latest (game, step) announced
 
+    def note(self, change: Change) -> None:
+        self.kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
+        self.upto = max(self.upto, (change.game, change.step))
+
+    def known_by(self, table: Table) -> bool:
+        """Whether ``table`` already has every change noted (presence is read apart)."""
+        kinds = self.kinds - {PRESENCE}
+        return not kinds or (
+            kinds == {ACTION} and (table.game_number, len(table.game.history)) >= self.upto
+        )
+
 
 class TableManager:
     """Every table this server holds: creates, loads, changes them and keeps them up to date."""
@@ -128,6 +139,8 @@ class TableManager:
         self.server_id = server_id or secrets.token_hex(8)
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table]] = {}
+        #: What was announced of the tables being loaded (their copy may predate it).
+        self._announced: dict[str, _Stale] = {}
         self._stale: dict[str, _Stale] = {}  #: tables to bring up to date
         self._background: list[asyncio.Task[Any]] = []
         self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
@@ -247,8 +260,10 @@ class TableManager:
         loading = self._loading.get(table_id)
         if loading is None:
             loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
+            self._announced[table_id] = _Stale()
             try:
-                table = self._tables[table_id] = await self._load(table_id)
+                table = await self._load_current(table_id)
+                self._tables[table_id] = table  # from now on, announcements reach it
                 loading.set_result(table)
             except BaseException as exc:
                 loading.set_exception(exc)
@@ -256,11 +271,23 @@ class TableManager:
                 raise
             finally:
                 del self._loading[table_id]
+                del self._announced[table_id]
             if self._store.shared:
                 table.set_elsewhere(frozenset(await self._store.present_seats(table_id, ALIVE)))
             self.scheduler.offer(table)
             return table
         return await asyncio.shield(loading)
+
+    async def _load_current(self, table_id: str) -> Table:
+        """Load the table, and read it again for as long as a change announced meanwhile may
+        be missing from the copy: a copy is never older than a change this server was told
+        of (the announcement found no table here to bring up to date)."""
+        table = await self._load(table_id)
+        while not self._announced[table_id].known_by(table):
+            self._announced[table_id] = _Stale()
+            log.debug("table %s changed while it was loaded: reading it again", table_id)
+            await self._reload_locked(table)  # nobody else holds this copy yet
+        return table
 
     async def _load(self, table_id: str) -> Table:
         found = await self._store.load_table(table_id)
@@ -294,6 +321,9 @@ class TableManager:
         """Storage announced a committed change (by any server, this one included)."""
         table = self._tables.get(change.table_id)
         if table is None:
+            announced = self._announced.get(change.table_id)
+            if announced is not None:  # being loaded, perhaps from before this change
+                announced.note(change)
             return  # not held here: it will be loaded fresh when needed
         if change.kind in (ACTION, GAME) and (change.game, change.step) <= (
             table.game_number,
@@ -319,11 +349,12 @@ class TableManager:
         if stale is None:
             stale = self._stale[table.id] = _Stale()
             spawn(self._catch_up(table), f"catch-up:{table.id}")
-        stale.kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
-        stale.upto = max(stale.upto, (change.game, change.step))
+        stale.note(change)
 
     def _on_reset(self) -> None:
         """Listening (re)started: any table may have changed meanwhile."""
+        for announced in self._announced.values():
+            announced.kinds.add("all")  # being loaded: read it again once loaded
         for table in self._tables.values():
             table.suspect = True
             if table.listeners:
