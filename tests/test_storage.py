@@ -18,6 +18,7 @@ from oriflamme.server.storage import (
     AnalysisRecord,
     BotTurn,
     GameRecord,
+    Heartbeat,
     SeatCount,
     SeatRecord,
     SqliteStore,
@@ -159,8 +160,9 @@ def test_a_turn_is_corrected_only_while_no_action_followed(opener: Opener) -> No
 def test_connections_count_while_their_server_beats(opener: Opener) -> None:
     async def test(store: Store) -> None:
         await store.create_table(table(0), 1, HUMAN_TURN)
-        await store.heartbeat("s1", alive=30)
+        assert await store.heartbeat("s1", alive=30) == Heartbeat(kept=False)  # new
         await store.heartbeat("s2", alive=30)
+        assert await store.heartbeat("s1", alive=30) == Heartbeat(kept=True)
         await store.create_table(table(1), 1, HUMAN_TURN)
         await store.set_presence("s1", [SeatCount("t0", 0, 2)])
         await store.set_presence("s2", [SeatCount("t0", 1, 1), SeatCount("t1", 0, 3)])
@@ -171,10 +173,21 @@ def test_connections_count_while_their_server_beats(opener: Opener) -> None:
         assert await store.present_seats("t1", alive=30) == {0, 1}
         await store.set_presence("s2", [SeatCount("t0", 1, 1)])
         await asyncio.sleep(0.3)
-        # s2 fell silent: its connections are gone, and its tables are named as changed.
-        assert await store.heartbeat("s1", alive=0.2) == ["t0", "t1"]
+        # s2 fell silent: its connections are gone, and the seats that had them are named.
+        forgotten = (("t0", 1), ("t1", 0), ("t1", 1))
+        assert await store.heartbeat("s1", alive=0.2) == Heartbeat(True, forgotten)
         assert await store.present_seats("t0", alive=0.2) == {0}
         assert await store.present_seats("t1", alive=0.2) == set()
+        # s2 wakes up: its beat says it was forgotten (it must publish its connections again).
+        assert await store.heartbeat("s2", alive=0.2) == Heartbeat(kept=False)
+        await store.set_presence("s2", [SeatCount("t1", 1, 1)])
+        assert await store.present_seats("t1", alive=0.2) == {1}
+        # Alive 0: the connections of every other server are forgotten (one server per file,
+        # started again), never its own.
+        assert await store.heartbeat("s3", alive=0) == Heartbeat(False, (("t0", 0), ("t1", 1)))
+        await store.set_presence("s3", [SeatCount("t0", 1, 1)])
+        assert await store.heartbeat("s3", alive=0) == Heartbeat(kept=True)
+        assert await store.present_seats("t0", alive=30) == {1}
 
     run(opener, test)
 

@@ -155,22 +155,26 @@ class TableManager:
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
         """Listen for other servers' changes and start playing the bots' decisions."""
+        # One server per SQLite file: the connections stored by its earlier runs are gone.
+        beat = await self._store.heartbeat(self.server_id, ALIVE if self._store.shared else 0.0)
         if self._store.shared:
-            await self._store.heartbeat(self.server_id, ALIVE)
             self._background.append(spawn(self._beat(), "heartbeat"))
         self._background.append(
             spawn(self._store.listen(self._on_change, self._on_reset), "listen")
         )
         self._background.append(spawn(self.scheduler.run(), "bot-scheduler"))
         self._background.append(spawn(self._janitor(), "janitor"))
-        if not self._store.shared:
-            # This server held every connection, and none survived its stop: seats that were
-            # connected are away from now on.
-            self._background.append(spawn(self._all_away(), "away-after-start"))
+        await self._forget(beat.forgotten)  # before any table is loaded
 
-    async def _all_away(self) -> None:
-        for table_id in await self._store.unfinished_tables():
-            await self._store.seat_away(table_id, None, ALIVE)
+    async def _forget(self, seats: Sequence[tuple[str, int]]) -> None:
+        """These seats' connections were on a server that died or stopped: those without a
+        connection elsewhere are away from now on (a seat whose player never connected, or
+        connected only elsewhere, is not)."""
+        by_table: dict[str, list[int]] = {}
+        for table_id, seat in seats:
+            by_table.setdefault(table_id, []).append(seat)
+        for table_id, numbers in by_table.items():
+            await self._store.seat_away(table_id, numbers, ALIVE)
 
     async def stop(self) -> None:
         for task in self._background:
@@ -180,26 +184,33 @@ class TableManager:
         self.bot_pool.shutdown()
 
     async def _beat(self) -> None:
-        """Say that this server is alive; after a gap, publish its connections again (another
-        server may have forgotten them meanwhile)."""
+        """Say that this server is alive. After a gap (the database away, or this process
+        paused: a VM pause, swapping) the others may have forgotten its connections, or read
+        them as gone: publish them again."""
         missed = False
+        last = time.monotonic()  # of the last beat that reached the database
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
-                for table_id in await self._store.heartbeat(self.server_id, ALIVE):
-                    # A server died with connections of these tables: their seats are away.
-                    await self._store.seat_away(table_id, None, ALIVE)
+                beat = await self._store.heartbeat(self.server_id, ALIVE)
+                await self._forget(beat.forgotten)
             except Exception as exc:  # the database is away: beat again later
                 if not missed:
                     log.warning("heartbeat failed (%s)", type(exc).__name__)
                 missed = True
                 continue
-            if missed:
-                missed = False
-                for table in list(self._tables.values()):
-                    for seat in range(len(table.seats)):
-                        if table.open_here(seat):
-                            self._presence(table, seat)
+            now = time.monotonic()
+            if missed or not beat.kept or now - last >= ALIVE - HEARTBEAT:
+                log.info("publishing this server's connections again (last beat %.0f s ago)",
+                         now - last)
+                self._republish()
+            missed, last = False, now
+
+    def _republish(self) -> None:
+        for table in list(self._tables.values()):
+            for seat in range(len(table.seats)):
+                if table.open_here(seat):
+                    self._presence(table, seat)
 
     async def _janitor(self) -> None:
         """Let idle tables go from memory; delete abandoned ones (one server at a time)."""
@@ -700,6 +711,8 @@ class TableManager:
         if seat is not None:
             self._presence(table, seat)
             self._changed(table)
+        else:  # the first connection may be a spectator's: it too is told when a seat is away
+            self._watch_absence(table)
 
     def remove_listener(self, table: Table, listener: Listener) -> None:
         seat = table.remove_listener(listener)
@@ -708,15 +721,13 @@ class TableManager:
             self._changed(table)
 
     def _presence(self, table: Table, seat: int) -> None:
-        """Tell the other servers (shared storage) how many connections a seat has here: soon,
+        """Store how many connections a seat has here (for the other servers, and for this one
+        after a restart: only seats connected then become away): soon,
         together with the other seats whose connections changed meanwhile (one write); then
         mark the seat away, or back."""
-        if self._store.shared:
-            self._unpublished[(table.id, seat)] = table
-            if self._publishing is None or self._publishing.done():
-                self._publishing = spawn(self._publish_presence(), "presence")
-        else:
-            spawn(self._away_or_back(table, seat), f"away:{table.id}")
+        self._unpublished[(table.id, seat)] = table
+        if self._publishing is None or self._publishing.done():
+            self._publishing = spawn(self._publish_presence(), "presence")
 
     async def _away_or_back(self, table: Table, seat: int) -> None:
         """After a seat's connections here changed (and were published): if none is left

@@ -147,6 +147,17 @@ class SeatCount:
     connections: int
 
 
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """What a server's heartbeat found."""
+
+    #: Whether the server's own record was still there: False for a new server, or for one
+    #: silent so long that the others forgot it and its connections (a paused process).
+    kept: bool
+    #: The seats, ``(table_id, seat)``, whose connections on silent servers were forgotten.
+    forgotten: tuple[tuple[str, int], ...] = ()
+
+
 #: What changed at a table (the kinds of :class:`Change`).
 ACTION, SEATS, GAME, PRESENCE = "action", "seats", "game", "presence"
 _KINDS = (ACTION, SEATS, GAME, PRESENCE)
@@ -337,9 +348,9 @@ class Store(Protocol):
         """Seats with a connection on a server whose heartbeat is younger than ``alive`` s."""
         ...
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
-        """Say that ``server`` is alive; forget the connections of servers silent for ``alive``
-        seconds and return the tables whose connected seats that changed."""
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
+        """Say that ``server`` is alive; forget the connections of the other servers silent for
+        ``alive`` seconds (0: of every other server), and say which seats had them."""
         ...
 
     # -- quotas and clean-up ----------------------------------------------------------------

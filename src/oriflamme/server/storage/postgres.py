@@ -36,6 +36,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    Heartbeat,
     LobbyEntry,
     SeatCount,
     SeatRecord,
@@ -551,24 +552,32 @@ class PostgresStore:
             )
         return {row["seat"] for row in rows}
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
         async with self.connection() as db, db.transaction():
-            await db.execute(
-                f"INSERT INTO servers (id, heartbeat) VALUES ($1, {NOW})"
-                f" ON CONFLICT (id) DO UPDATE SET heartbeat = {NOW}",
-                server,
+            kept = await db.fetchval(
+                f"UPDATE servers SET heartbeat = {NOW} WHERE id = $1 RETURNING 1", server
             )
+            if kept is None:
+                await db.execute(
+                    f"INSERT INTO servers (id, heartbeat) VALUES ($1, {NOW})", server
+                )
+            # Connections of servers silent for too long (or whose record is gone) no longer
+            # count: only the seats they held may become away.
             rows = await db.fetch(
-                "DELETE FROM presence WHERE server IN"
-                f" (SELECT id FROM servers WHERE heartbeat < {NOW} - $1) RETURNING table_id",
+                "DELETE FROM presence WHERE server <> $1 AND server NOT IN"
+                f" (SELECT id FROM servers WHERE heartbeat >= {NOW} - $2)"
+                " RETURNING table_id, seat",
+                server,
                 alive,
             )
-            await db.execute(f"DELETE FROM servers WHERE heartbeat < {NOW} - $1", alive)
-            tables = sorted({row["table_id"] for row in rows})
-            for table_id in tables:
+            await db.execute(
+                f"DELETE FROM servers WHERE heartbeat < {NOW} - $2 AND id <> $1", server, alive
+            )
+            forgotten = sorted({(row["table_id"], row["seat"]) for row in rows})
+            for table_id in sorted({table_id for table_id, _ in forgotten}):
                 change = Change(table_id, PRESENCE, 0, 0)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
-        return tables
+        return Heartbeat(kept is not None, tuple(forgotten))
 
     # -- reading ---------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:

@@ -30,6 +30,7 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    Heartbeat,
     LobbyEntry,
     SeatCount,
     SeatRecord,
@@ -627,24 +628,24 @@ class SqliteStore:
         )
         return {row[0] for row in rows}
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
         now = time.time()
+        kept = await self._write(
+            [("UPDATE servers SET heartbeat = ? WHERE id = ? RETURNING 1", (now, server))]
+        )
         rows = await self._write(
             [
+                ("INSERT OR IGNORE INTO servers (id, heartbeat) VALUES (?, ?)", (server, now)),
                 (
-                    "INSERT INTO servers (id, heartbeat) VALUES (?, ?)"
-                    " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat",
-                    (server, now),
+                    "DELETE FROM presence WHERE server <> ? AND server NOT IN"
+                    " (SELECT id FROM servers WHERE heartbeat >= ?) RETURNING table_id, seat",
+                    (server, now - alive),
                 ),
-                (
-                    "DELETE FROM presence WHERE server IN"
-                    " (SELECT id FROM servers WHERE heartbeat < ?) RETURNING table_id",
-                    (now - alive,),
-                ),
-            ]
+                ("DELETE FROM servers WHERE heartbeat < ? AND id <> ?", (now - alive, server)),
+            ],
+            result_of=1,
         )
-        await self._write([("DELETE FROM servers WHERE heartbeat < ?", (now - alive,))])
-        return sorted({row[0] for row in rows})
+        return Heartbeat(bool(kept), tuple(sorted({(row[0], row[1]) for row in rows})))
 
     # -- quotas and clean-up ----------------------------------------------------------------
     async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
