@@ -12,15 +12,19 @@ import asyncio
 import signal
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 import httpx
 import pytest
 
 from oriflamme.server.manager import ALIVE, HEARTBEAT
-from servers import running_server
+from oriflamme.server.scheduler import LEASE
+from servers import Proxy, running_server
 from test_scale_out import LIVE_TIMEOUT, Follower, follow, post, view
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -214,3 +218,69 @@ def test_a_process_paused_longer_than_the_heartbeat_window_publishes_again(
                     "step": 0}
             assert post(a, f"/api/tables/{tid}/actions", body).status_code == 200
             assert ann.at(1)["step"] == 1
+
+
+# -- the database lost for a moment --------------------------------------------------------------
+@contextmanager
+def proxied(url: str) -> Iterator[tuple[Proxy, str]]:
+    """A proxy to the database ``url`` that can cut it, and the address through it."""
+    address = urlsplit(url)
+    proxy = Proxy((address.hostname or "127.0.0.1", address.port or 5432))
+    try:
+        yield proxy, url.replace(f":{address.port}/", f":{proxy.port}/")
+    finally:
+        proxy.close()
+
+
+def _until_logged(log: Path, text: str, timeout: float = LIVE_TIMEOUT) -> None:
+    _until_stored(lambda: text in log.read_text(errors="replace"), f"{text!r} logged", timeout)
+
+
+def test_a_bot_decision_postponed_by_an_outage_is_played_once_the_database_is_back(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Item 4: the bot's action cannot be stored (the database is cut while it thinks): its
+    claim must be given up when the database is back, so that it is played then, before the
+    claim would have expired (it waited for the lease to run out before the fix)."""
+    log = tmp_path / "a.log"
+    with proxied(pg_url) as (proxy, through), running_server(through, log, "--bot-delay", "1") as (
+        _,
+        a,
+    ):
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
+        body = {"players": 2, "seats": seats, "seed": 4, "first_player": 0}
+        table = post(a, "/api/tables", body).json()
+        token, tid = table["seats"][0]["token"], table["table_id"]
+
+        def act(step: int) -> None:
+            mine = view(a, table, token)
+            assert mine["step"] == step and mine["legal"], mine["step"]
+            body = {"token": token, "action": mine["legal"][0]["action"], "step": step}
+            assert post(a, f"/api/tables/{tid}/actions", body).status_code == 200
+
+        def stored() -> int:
+            rows = _stored(pg_url, "SELECT count(*) FROM actions WHERE table_id = $1", tid)
+            return int(rows[0][0])
+
+        act(0)
+        _until_stored(lambda: stored() == 2, "the bot's first move")  # its workers are up
+        while view(a, table, token)["step"] < 2:
+            time.sleep(0.05)
+        act(2)
+        claim = "SELECT lease_until FROM games WHERE table_id = $1 AND lease_owner IS NOT NULL"
+        _until_stored(lambda: bool(_stored(pg_url, claim, tid)), "the bot's decision claimed")
+        proxy.cut()
+        _until_logged(log, "bot decision postponed")
+        lease_until = _stored(pg_url, claim, tid)[0][0]
+        assert stored() == 3
+        proxy.restore()
+        when = "SELECT count(*), extract(epoch from clock_timestamp()) FROM actions" \
+            " WHERE table_id = $1"
+        deadline = time.monotonic() + LIVE_TIMEOUT + LEASE
+        while (found := _stored(pg_url, when, tid)[0])[0] == 3:
+            assert time.monotonic() < deadline, "the bot's decision was never played"
+            time.sleep(0.05)
+        count, at = found
+        assert count == 4
+        assert at < lease_until, "played only once the postponed claim expired"
+        assert view(a, table, token)["step"] == 4

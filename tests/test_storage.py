@@ -136,6 +136,8 @@ def test_a_bot_decision_is_claimed_by_one_owner_at_a_time(opener: Opener) -> Non
         await store.append_action("t0", 1, 0, action(1), Turn(1, 1, True))
         assert not await store.renew_claim("c", BotTurn("t0", 1, 0), ttl=30)
         assert await store.claim_bot_turns("d", 5, ttl=30) == [BotTurn("t0", 1, 1)]
+        await store.release_claim("d", BotTurn("t0", 1, 0))  # an older step: the claim stays
+        assert not await store.claim_bot_turn("e", BotTurn("t0", 1, 1), ttl=30)
         await store.release_claim("b", BotTurn("t2", 1, 0))
         assert await store.claim_bot_turn("d", BotTurn("t2", 1, 0), ttl=30)
         # A human's decision is never claimed; a seat handed to a bot makes it claimable.

@@ -310,7 +310,8 @@ class Store(Protocol):
         ...
 
     async def release_claim(self, owner: str, turn: BotTurn) -> None:
-        """Give the claim up (the decision was not made: another server may take it)."""
+        """Give the claim up (the decision was not made: another server may take it); a
+        claim of another step of the game is kept."""
         ...
 
     # -- post-game analyses, each computed once by one server ------------------------------

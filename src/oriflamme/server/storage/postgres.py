@@ -437,9 +437,10 @@ class PostgresStore:
         async with self.connection() as db:
             await db.execute(
                 "UPDATE games SET lease_owner = NULL, lease_until = NULL"
-                " WHERE table_id = $1 AND number = $2 AND lease_owner = $3",
+                " WHERE table_id = $1 AND number = $2 AND turn_step = $3 AND lease_owner = $4",
                 turn.table_id,
                 turn.game,
+                turn.step,
                 owner,
             )
 

@@ -523,8 +523,8 @@ class SqliteStore:
             [
                 (
                     "UPDATE games SET lease_owner = NULL, lease_until = NULL"
-                    " WHERE table_id = ? AND number = ? AND lease_owner = ?",
-                    (turn.table_id, turn.game, owner),
+                    " WHERE table_id = ? AND number = ? AND turn_step = ? AND lease_owner = ?",
+                    (turn.table_id, turn.game, turn.step, owner),
                 )
             ]
         )
