@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -130,3 +131,15 @@ class Proxy:
         self._stop = True
         self.cut()
         self._listener.close()
+
+
+@contextmanager
+def proxied(url: str) -> Iterator[tuple[Proxy, str]]:
+    """A :class:`Proxy` to the PostgreSQL database ``url``, and the database's address through
+    it (a server given that address loses its database when the proxy is cut)."""
+    address = urlsplit(url)
+    proxy = Proxy((address.hostname or "127.0.0.1", address.port or 5432))
+    try:
+        yield proxy, url.replace(f":{address.port}/", f":{proxy.port}/")
+    finally:
+        proxy.close()

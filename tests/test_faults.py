@@ -12,11 +12,8 @@ import asyncio
 import signal
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import asyncpg
 import httpx
@@ -24,7 +21,7 @@ import pytest
 
 from oriflamme.server.manager import ALIVE, HEARTBEAT
 from oriflamme.server.scheduler import LEASE
-from servers import Proxy, running_server
+from servers import proxied, running_server
 from test_scale_out import LIVE_TIMEOUT, Follower, follow, post, view
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -221,17 +218,6 @@ def test_a_process_paused_longer_than_the_heartbeat_window_publishes_again(
 
 
 # -- the database lost for a moment --------------------------------------------------------------
-@contextmanager
-def proxied(url: str) -> Iterator[tuple[Proxy, str]]:
-    """A proxy to the database ``url`` that can cut it, and the address through it."""
-    address = urlsplit(url)
-    proxy = Proxy((address.hostname or "127.0.0.1", address.port or 5432))
-    try:
-        yield proxy, url.replace(f":{address.port}/", f":{proxy.port}/")
-    finally:
-        proxy.close()
-
-
 def _until_logged(log: Path, text: str, timeout: float = LIVE_TIMEOUT) -> None:
     _until_stored(lambda: text in log.read_text(errors="replace"), f"{text!r} logged", timeout)
 

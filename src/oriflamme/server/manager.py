@@ -24,7 +24,7 @@ from typing import Any
 from oriflamme.api import Action, Game
 
 from . import bots
-from .errors import ApiError, unknown_table
+from .errors import ApiError, QuietLog, unknown_table
 from .scheduler import BotScheduler
 from .storage import (
     ACTION,
@@ -60,6 +60,7 @@ from .tables import (
 from .tasks import spawn
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: Who makes a decision: a human, a bot seat, or the stand-in of a late or absent human.
 STAND_IN = "stand-in"
@@ -397,7 +398,8 @@ class TableManager:
                 if changed:
                     self._changed(table, offer=False)
             except Exception as exc:
-                log.warning("table %s: cannot catch up (%r); reloading later", table.id, exc)
+                quiet.warning("catch-up", "table %s: cannot catch up (%r); reloading later",
+                              table.id, exc)
                 table.suspect = True
         self._stale.pop(table.id, None)
 
@@ -740,7 +742,8 @@ class TableManager:
                 if changed and not self._store.shared:
                     await self.refresh(table)  # no announcement to learn it from
         except Exception as exc:
-            log.warning("table %s: seat %d not marked away or back (%r)", table.id, seat, exc)
+            quiet.warning("away", "table %s: seat %d not marked away or back (%r)", table.id,
+                          seat, exc)
 
     async def _back(self, table: Table, seat: int) -> None:
         if await self._store.seat_back(table.id, seat) and not self._store.shared:
@@ -763,7 +766,7 @@ class TableManager:
                 for (table_id, seat), table in batch.items():
                     spawn(self._away_or_back(table, seat), f"away:{table_id}")
             except Exception as exc:
-                log.warning("presence not stored yet (%s)", type(exc).__name__)
+                quiet.warning("presence", "presence not stored yet (%s)", type(exc).__name__)
                 self._unpublished = batch | self._unpublished
                 pause = min(max(pause * 2, 0.5), HEARTBEAT)
 

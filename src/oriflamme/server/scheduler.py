@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from oriflamme.api import Action
 
 from . import bots
-from .errors import ApiError
+from .errors import ApiError, QuietLog
 from .storage import BotTurn, Store, StoreUnavailable
 from .tables import BOT, Table
 from .tasks import spawn
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .manager import TableManager
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: Seconds a claim lasts unless renewed.
 LEASE = 6.0
@@ -112,7 +113,7 @@ class BotScheduler:
             try:
                 await self._scan()
             except StoreUnavailable as exc:
-                log.warning("cannot look for bot decisions: %s", exc)
+                quiet.warning("scan", "cannot look for bot decisions: %s", exc)
             except Exception:
                 log.exception("looking for bot decisions failed")
             with contextlib.suppress(TimeoutError):
@@ -163,7 +164,7 @@ class BotScheduler:
             self._failures.pop(key, None)
         except StoreUnavailable as exc:
             self._postponed[key] = turn
-            log.warning("table %s: bot decision postponed: %s", turn.table_id, exc)
+            quiet.warning("postponed", "table %s: bot decision postponed: %s", turn.table_id, exc)
         except ClaimLost:
             log.info("table %s: claim at step %d lost", turn.table_id, turn.step)
         except Exception:

@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncpg
 
+from ..errors import QuietLog
 from .base import (
     ACTION,
     DONE,
@@ -71,6 +72,7 @@ from .postgres_sql import (
 )
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: The notification channel of table changes (payload: the table id).
 CHANNEL = "oriflamme_tables"
@@ -741,7 +743,8 @@ class PostgresStore:
                     server_settings={"application_name": LISTENER_NAME},
                 )
             except LISTEN_ERRORS as exc:
-                log.warning("cannot listen for table changes (%s); retrying", type(exc).__name__)
+                quiet.warning("listen", "cannot listen for table changes (%s); retrying",
+                              type(exc).__name__)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, RECONNECT_MAX)
                 continue
