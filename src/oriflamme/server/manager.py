@@ -246,9 +246,10 @@ class TableManager:
         return gone
 
     async def expire_abandoned(self, after: float = ABANDONED_AFTER) -> list[str]:
-        """Delete the tables nothing changed for ``after`` seconds (from storage and memory)."""
+        """Delete the tables nothing changed for ``after`` seconds by the database's clock (from
+        storage and memory): a server whose own clock is wrong deletes no live table."""
         deleted: list[str] = []
-        while batch := await self._store.delete_abandoned(time.time() - after, 500):
+        while batch := await self._store.delete_abandoned(after, 500):
             deleted += batch
             for table_id in batch:
                 self._tables.pop(table_id, None)
@@ -470,7 +471,7 @@ class TableManager:
         """429 if ``origin`` created or joined its quota of tables in the last hour."""
         quota = self.quotas.tables_per_hour
         if origin and quota:
-            created, _ = await self._store.origin_counts(origin, time.time() - 3600)
+            created, _ = await self._store.origin_counts(origin, 3600.0)
             if created >= quota:
                 raise ApiError(
                     429,
@@ -482,7 +483,7 @@ class TableManager:
     # -- open seats ------------------------------------------------------------------------
     async def lobby(self) -> list[LobbyEntry]:
         """The public tables with open seats (listed in the last :data:`LOBBY_FOR` s)."""
-        return await self._store.lobby(time.time() - LOBBY_FOR, LOBBY_SIZE)
+        return await self._store.lobby(LOBBY_FOR, LOBBY_SIZE)
 
     async def join(
         self, table: Table, name: str, seat: int | None, origin: str = ""
@@ -650,7 +651,7 @@ class TableManager:
             seats[seat] = record
             limit = self.quotas.bot_tables
             if limit and table.origin and table.self_playing(seats) and not table.game.is_over:
-                _, playing = await self._store.origin_counts(table.origin, time.time())
+                _, playing = await self._store.origin_counts(table.origin, 0.0)
                 if playing >= limit:
                     raise ApiError(
                         429,

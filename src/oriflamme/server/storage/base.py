@@ -269,9 +269,9 @@ class Store(Protocol):
         False if no seat is open any more."""
         ...
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
-        """Public tables with open seats, not closed, listed after ``listed_after`` (epoch
-        seconds), the most recently listed first."""
+    async def lobby(self, within: float, limit: int) -> list[LobbyEntry]:
+        """Public tables with open seats, not closed, listed in the last ``within`` seconds (by
+        the database's clock), the most recently listed first."""
         ...
 
     async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:
@@ -355,15 +355,16 @@ class Store(Protocol):
         ...
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
-        """Of the tables created from ``origin``: how many since ``since`` (epoch seconds, with
-        the seats joined from it since then), and how many unfinished ones no human plays (every
-        seat a bot: self-playing)."""
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
+        """Of the tables created from ``origin``: how many in the last ``within`` seconds (by
+        the database's clock, with the seats joined from it meanwhile), and how many unfinished
+        ones no human plays (every seat a bot: self-playing)."""
         ...
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
-        """Delete up to ``limit`` tables whose last change is older than ``before`` (epoch
-        seconds), with their games and actions; return their ids."""
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
+        """Delete up to ``limit`` tables whose last change is more than ``idle`` seconds old (by
+        the database's clock: a server whose own clock is wrong deletes nothing it should
+        not), with their games and actions; return their ids."""
         ...
 
     async def claim_job(self, name: str, owner: str, ttl: float) -> bool:

@@ -318,14 +318,14 @@ class PostgresStore:
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return found is not None
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(self, within: float, limit: int) -> list[LobbyEntry]:
         async with self.connection() as db:
             rows = await db.fetch(
                 "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public"
-                " AND NOT t.closed AND t.listed > $1 AND EXISTS"
+                f" AND NOT t.closed AND t.listed > {NOW} - $1 AND EXISTS"
                 " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
                 " ORDER BY t.listed DESC LIMIT $2",
-                listed_after,
+                within,
                 limit,
             )
             seats = await db.fetch(
@@ -674,13 +674,14 @@ class PostgresStore:
         return [r["table_id"] for r in rows]
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
         async with self.connection() as db:
             created = await db.fetchval(
-                "SELECT (SELECT count(*) FROM tables WHERE origin = $1 AND created >= $2)"
-                " + (SELECT count(*) FROM seats WHERE origin = $1 AND joined >= $2)",
+                f"SELECT (SELECT count(*) FROM tables WHERE origin = $1 AND created >= s.since)"
+                " + (SELECT count(*) FROM seats WHERE origin = $1 AND joined >= s.since)"
+                f" FROM (SELECT {NOW} - $2 AS since) s",
                 origin,
-                since,
+                within,
             )
             playing = await db.fetchval(
                 "SELECT count(*) FROM tables t WHERE t.origin = $1 AND NOT EXISTS"
@@ -690,13 +691,14 @@ class PostgresStore:
             )
         return int(created), int(playing)
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
         async with self.connection() as db, db.transaction():
             rows = await db.fetch(
-                "SELECT t.id FROM tables t WHERE t.created < $1 AND NOT EXISTS"
-                " (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.turn_since >= $1)"
-                " LIMIT $2 FOR UPDATE SKIP LOCKED",
-                before,
+                f"SELECT t.id FROM tables t, (SELECT {NOW} - $1 AS before) c"
+                " WHERE t.created < c.before AND NOT EXISTS (SELECT 1 FROM games g"
+                " WHERE g.table_id = t.id AND g.turn_since >= c.before)"
+                " LIMIT $2 FOR UPDATE OF t SKIP LOCKED",
+                idle,
                 limit,
             )
             ids = [row["id"] for row in rows]

@@ -300,9 +300,9 @@ class SqliteStore:
         )
         return bool(rows)
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(self, within: float, limit: int) -> list[LobbyEntry]:
         def query(db: sqlite3.Connection) -> list[LobbyEntry]:
-            rows = db.execute(LOBBY, (listed_after, limit)).fetchall()
+            rows = db.execute(LOBBY, (time.time() - within, limit)).fetchall()
             entries = []
             for table_id, config, clock, created in rows:
                 seats = db.execute(
@@ -648,8 +648,9 @@ class SqliteStore:
         return Heartbeat(bool(kept), tuple(sorted({(row[0], row[1]) for row in rows})))
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
         def query(db: sqlite3.Connection) -> tuple[int, int]:
+            since = time.time() - within
             created = db.execute(
                 "SELECT (SELECT COUNT(*) FROM tables WHERE origin = ? AND created >= ?)"
                 " + (SELECT COUNT(*) FROM seats WHERE origin = ? AND joined >= ?)",
@@ -661,7 +662,8 @@ class SqliteStore:
         counts: tuple[int, int] = await self._read(query)
         return counts
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
+        before = time.time() - idle  # the file's only server: its clock is the database's
         rows = await self._read(
             lambda db: db.execute(ABANDONED, (before, before, limit)).fetchall()
         )
