@@ -270,3 +270,57 @@ def test_a_bot_decision_postponed_by_an_outage_is_played_once_the_database_is_ba
         assert count == 4
         assert at < lease_until, "played only once the postponed claim expired"
         assert view(a, table, token)["step"] == 4
+
+
+# -- stopping -----------------------------------------------------------------------------------
+def _group_alive(group: int) -> bool:
+    """Whether a live process of the process group ``group`` remains (the server started its
+    own session: its workers, bot workers and multiprocessing's resource tracker are in it)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # ended meanwhile
+        if fields[0] != "Z" and int(fields[2]) == group:
+            return True
+    return False
+
+
+def _until_bot_moved(client: httpx.Client, table: dict[str, Any]) -> None:
+    token = table["seats"][1]["token"]
+    _until_stored(lambda: view(client, table, token)["step"] >= 1, "the bot moved")
+
+
+def _stop_and_check(process: Any, log: Path) -> None:
+    """SIGTERM: the server shuts down and exits with status 0, every process it started has
+    ended, and nothing but the server's own lines was written."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0, log.read_text()
+    _until_stored(lambda: not _group_alive(process.pid), "every process of the server ended")
+    text = log.read_text()
+    assert "Application shutdown complete" in text
+    for bad in ("leaked", "Warning", "Traceback", "ERROR"):
+        assert bad not in text, text
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_sigterm_stops_the_server_cleanly(tmp_path: Path) -> None:
+    """Item 8: a server whose bots played, stopped with SIGTERM, ended with status 143 and a
+    "leaked semaphore objects" warning of its bot workers' pool."""
+    db, log = tmp_path / "games.sqlite3", tmp_path / "server.log"
+    with running_server(db, log, "--bot-delay", "0") as (process, client):
+        _until_bot_moved(client, _create_bot_first(client, 1))
+        _stop_and_check(process, log)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_sigterm_stops_several_worker_processes_cleanly(pg_url: str, tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    with running_server(pg_url, log, "--bot-delay", "0", "--workers", "2") as (process, client):
+        tables = []
+        for seed in range(4):
+            with httpx.Client(base_url=client.base_url) as fresh:  # any worker
+                tables.append(_create_bot_first(fresh, seed))
+        for table in tables:
+            _until_bot_moved(client, table)  # (whichever worker played it)
+        _stop_and_check(process, log)

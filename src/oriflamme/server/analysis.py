@@ -148,7 +148,7 @@ class AnalysisRunner:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        self._pool.shutdown()
+        await self._pool.close()
         if self.running is not None:
             try:
                 await self._store.save_analysis(self._owner, self.running, 0.0)

@@ -182,7 +182,7 @@ class TableManager:
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
         await self.scheduler.stop()
-        self.bot_pool.shutdown()
+        await self.bot_pool.close()
 
     async def _beat(self) -> None:
         """Say that this server is alive. After a gap (the database away, or this process
