@@ -3,7 +3,8 @@
 ``running_server`` starts the server as a user would (``python -m oriflamme.cli.main serve``) on
 a free port and waits until it answers; the caller may kill it (``kill -9``) at any time.
 ``Proxy`` stands between a server and its database on loopback: ``cut()`` drops every connection
-and refuses new ones (the database is "lost"), ``restore()`` lets them through again.
+and refuses new ones (the database is "lost"), ``restore()`` lets them through again; in front of
+several servers, it is a load balancer that sends each connection to the first one alive.
 """
 
 from __future__ import annotations
@@ -63,10 +64,13 @@ def running_server(
 
 
 class Proxy:
-    """A TCP proxy on loopback to ``target`` (host, port) that can cut every connection."""
+    """A TCP proxy on loopback to ``target`` (host, port) that can cut every connection. With
+    more targets it is a load balancer that fails over: each new connection goes to the first
+    target that accepts it (a server killed is skipped)."""
 
-    def __init__(self, target: tuple[str, int]) -> None:
+    def __init__(self, target: tuple[str, int], *more: tuple[str, int]) -> None:
         self.target = target
+        self.targets = (target, *more)
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self._listener.getsockname()[1])
         self._open = threading.Event()
@@ -85,9 +89,14 @@ class Proxy:
             if not self._open.is_set():
                 client.close()
                 continue
-            try:
-                server = socket.create_connection(self.target)
-            except OSError:
+            server = None
+            for target in self.targets:
+                try:
+                    server = socket.create_connection(target)
+                    break
+                except OSError:
+                    continue
+            if server is None:
                 client.close()
                 continue
             with self._lock:
