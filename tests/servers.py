@@ -68,9 +68,14 @@ class Proxy:
     more targets it is a load balancer that fails over: each new connection goes to the first
     target that accepts it (a server killed is skipped)."""
 
-    def __init__(self, target: tuple[str, int], *more: tuple[str, int]) -> None:
+    def __init__(
+        self, target: tuple[str, int], *more: tuple[str, int], linger: float = 0.0
+    ) -> None:
         self.target = target
         self.targets = (target, *more)
+        #: Seconds a side that closed its connection is hidden from the other (a slow network:
+        #: a server's last message arrives, its close only later).
+        self.linger = linger
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self._listener.getsockname()[1])
         self._open = threading.Event()
@@ -112,6 +117,7 @@ class Proxy:
                 for key, _ in selector.select(timeout=1):
                     data = key.fileobj.recv(65536)  # type: ignore[union-attr]
                     if not data:
+                        time.sleep(self.linger)
                         return
                     key.data.sendall(data)
         except (OSError, ValueError):
@@ -143,11 +149,11 @@ class Proxy:
 
 
 @contextmanager
-def proxied(url: str) -> Iterator[tuple[Proxy, str]]:
+def proxied(url: str, linger: float = 0.0) -> Iterator[tuple[Proxy, str]]:
     """A :class:`Proxy` to the PostgreSQL database ``url``, and the database's address through
     it (a server given that address loses its database when the proxy is cut)."""
     address = urlsplit(url)
-    proxy = Proxy((address.hostname or "127.0.0.1", address.port or 5432))
+    proxy = Proxy((address.hostname or "127.0.0.1", address.port or 5432), linger=linger)
     try:
         yield proxy, url.replace(f":{address.port}/", f":{proxy.port}/")
     finally:
