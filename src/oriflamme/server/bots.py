@@ -193,5 +193,5 @@ class BotPool:
         for worker in workers:
             worker.terminate()
         await asyncio.to_thread(executor.shutdown, wait=True)
-        del executor
+        del executor, workers  # (each worker holds the pool's queues)
         gc.collect()  # the queues' semaphores are released when collected

@@ -18,12 +18,13 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from oriflamme.api import Action, Game
 
 from . import bots
+from .announced import ALL, Announced
 from .errors import ApiError, QuietLog, unknown_table
 from .scheduler import BotScheduler
 from .storage import (
@@ -106,25 +107,6 @@ LOBBY_FOR = 86400.0
 LOBBY_SIZE = 100
 
 
-@dataclass
-class _Stale:
-    """What was announced of a table since this server last brought it up to date."""
-
-    kinds: set[str] = field(default_factory=set)
-    upto: tuple[int, int] = (0, 0)  #: the latest (game, step) announced
-
-    def note(self, change: Change) -> None:
-        self.kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
-        self.upto = max(self.upto, (change.game, change.step))
-
-    def known_by(self, table: Table) -> bool:
-        """Whether ``table`` already has every change noted (presence is read apart)."""
-        kinds = self.kinds - {PRESENCE}
-        return not kinds or (
-            kinds == {ACTION} and (table.game_number, len(table.game.history)) >= self.upto
-        )
-
-
 class TableManager:
     """Every table this server holds: creates, loads, changes them and keeps them up to date."""
 
@@ -141,8 +123,8 @@ class TableManager:
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table]] = {}
         #: What was announced of the tables being loaded (their copy may predate it).
-        self._announced: dict[str, _Stale] = {}
-        self._stale: dict[str, _Stale] = {}  #: tables to bring up to date
+        self._announced: dict[str, Announced] = {}
+        self._stale: dict[str, Announced] = {}  #: tables to bring up to date
         self._background: list[asyncio.Task[Any]] = []
         self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
         self._publishing: asyncio.Task[None] | None = None
@@ -190,11 +172,14 @@ class TableManager:
         them as gone: publish them again."""
         missed = False
         last = time.monotonic()  # of the last beat that reached the database
+        forgotten: list[tuple[str, int]] = []  # seats not marked away yet
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
                 beat = await self._store.heartbeat(self.server_id, ALIVE)
-                await self._forget(beat.forgotten)
+                forgotten += beat.forgotten
+                await self._forget(forgotten)
+                forgotten = []
             except Exception as exc:  # the database is away: beat again later
                 if not missed:
                     log.warning("heartbeat failed (%s)", type(exc).__name__)
@@ -273,7 +258,7 @@ class TableManager:
         loading = self._loading.get(table_id)
         if loading is None:
             loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
-            self._announced[table_id] = _Stale()
+            self._announced[table_id] = Announced()
             try:
                 table = await self._load_current(table_id)
                 self._tables[table_id] = table  # from now on, announcements reach it
@@ -297,7 +282,7 @@ class TableManager:
         of (the announcement found no table here to bring up to date)."""
         table = await self._load(table_id)
         while not self._announced[table_id].known_by(table):
-            self._announced[table_id] = _Stale()
+            self._announced[table_id] = Announced()
             log.debug("table %s changed while it was loaded: reading it again", table_id)
             await self._reload_locked(table)  # nobody else holds this copy yet
         return table
@@ -360,14 +345,14 @@ class TableManager:
                 return
         stale = self._stale.get(table.id)
         if stale is None:
-            stale = self._stale[table.id] = _Stale()
+            stale = self._stale[table.id] = Announced()
             spawn(self._catch_up(table), f"catch-up:{table.id}")
         stale.note(change)
 
     def _on_reset(self) -> None:
         """Listening (re)started: any table may have changed meanwhile."""
         for announced in self._announced.values():
-            announced.kinds.add("all")  # being loaded: read it again once loaded
+            announced.kinds.add(ALL)  # being loaded: read it again once loaded
         for table in self._tables.values():
             table.suspect = True
             if table.listeners:
@@ -389,7 +374,7 @@ class TableManager:
                         known = (table.game_number, len(table.game.history)) >= upto
                         if kinds == {ACTION} and known:
                             pass  # this server's own action, announced before it was kept
-                        elif "all" in kinds:
+                        elif ALL in kinds:
                             changed = await self._reload_locked(table) or changed
                         else:
                             actions = await self._store.load_actions(
