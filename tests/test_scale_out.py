@@ -72,9 +72,11 @@ class Follower:
         """The latest view once it is at ``step`` or later."""
         return self.until(lambda view: view["step"] >= step, f"step {step}")
 
-    def until(self, wanted: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        """The latest view once it is ``wanted``."""
-        deadline = time.monotonic() + LIVE_TIMEOUT
+    def until(
+        self, wanted: Callable[[dict[str, Any]], bool], what: str, timeout: float = LIVE_TIMEOUT
+    ) -> dict[str, Any]:
+        """The latest view once it is ``wanted`` (within ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
         while self.last["step"] < 0 or not wanted(self.last):
             remaining = deadline - time.monotonic()
             assert remaining > 0, f"no view reached {what}"

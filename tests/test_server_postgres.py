@@ -26,6 +26,7 @@ from oriflamme.server.storage.postgres import (
     PostgresStore,
     redacted,
 )
+from servers import proxied
 
 SEATS = (
     SeatRecord(0, "human", "Ann", None, "a" * 64),
@@ -273,3 +274,39 @@ def test_a_database_of_version_5_gains_replay_keys_custom_deals_and_no_show_limi
             await admin.close()
 
     asyncio.run(run())
+
+
+def test_a_connection_the_database_ended_is_not_used_again(pg_url: str) -> None:
+    """The database ends an idle pooled connection (a restart: "terminating connection due to
+    administrator command"), and its close reaches the server a moment after that last
+    message. The next query must not take that connection: it failed with asyncpg's
+    InternalClientError ("another operation is in progress"), a 500 with a traceback, found
+    by benchmarks/faults.py (issue #33). It is now 503 database_unavailable at worst, and the
+    connection is never used again."""
+
+    async def run(through: str) -> list[str]:
+        store = await PostgresStore.open(through, max_size=1)
+        outcomes = []
+        try:
+            for _ in range(3):
+                await store.ping()  # one idle connection in the pool
+                admin = await asyncpg.connect(pg_url)
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name = 'oriflamme' AND pid <> pg_backend_pid()"
+                )
+                await admin.close()
+                await asyncio.sleep(0.3)  # its last message has arrived, its close not yet
+                try:
+                    await store.ping()
+                    outcomes.append("ok")
+                except StoreUnavailable:
+                    outcomes.append("unavailable")
+                await store.ping()  # and then a new connection serves
+        finally:
+            await store.close()
+        return outcomes
+
+    with proxied(pg_url, linger=1.0) as (_, through):
+        outcomes = asyncio.run(run(through))
+    assert set(outcomes) <= {"ok", "unavailable"}

@@ -21,6 +21,8 @@ API_DOCS_ENV = "ORIFLAMME_API_DOCS"
 #: The largest WebSocket message the server reads (bigger ones close the connection; messages
 #: over 4 KiB are refused with an error reply, see docs/server.md).
 WS_MAX_SIZE = 64 * 1024
+#: The exit status of a server that could not start (uvicorn's: the port taken…).
+STARTUP_FAILURE = 3
 
 
 _TOKEN_PARAM = re.compile(r"\b(token|seat|watch)=[^&\s\"]+")
@@ -229,19 +231,25 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ["ORIFLAMME_CONNECTIONS_PER_ADDRESS"] = str(args.connections_per_address)
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
-    uvicorn.run(
-        "oriflamme.server.factory:app_from_environment",
-        factory=True,
-        host=args.host,
-        port=port,
-        workers=args.workers if args.workers > 1 else None,
+    app = "oriflamme.server.factory:app_from_environment"
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": args.host,
+        "port": port,
         # Uvicorn's HTTP protocol with a deadline for headers and a cap of connections per
         # address (docs/server.md, "Limits and abuse").
-        http=HTTP_PROTOCOL,
-        ws_max_size=WS_MAX_SIZE,
+        "http": HTTP_PROTOCOL,
+        "ws_max_size": WS_MAX_SIZE,
         # Views are a few KiB: compressing each one for each connection would cost more CPU
         # than the bandwidth it saves.
-        ws_per_message_deflate=False,
-        log_config=log_config(),
-    )
-    return 0
+        "ws_per_message_deflate": False,
+        "log_config": log_config(),
+    }
+    if args.workers > 1:  # uvicorn's process manager (it ends with status 0 when stopped)
+        uvicorn.run(app, workers=args.workers, **options)
+        return 0
+    from oriflamme.server.stopping import CleanStopServer
+
+    server = CleanStopServer(uvicorn.Config(app, **options))
+    server.run()  # until SIGTERM or Ctrl-C: then the app stops, and so does the process
+    return 0 if server.started else STARTUP_FAILURE

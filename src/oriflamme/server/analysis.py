@@ -27,6 +27,7 @@ from oriflamme.api import Action, Game
 from oriflamme.bots.advice import advise
 
 from . import bots
+from .errors import QuietLog
 from .replays import Replays
 from .storage import DONE, FAILED, RUNNING, AnalysisRecord, StoreUnavailable
 from .tables import HUMAN
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from .manager import TableManager
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: Seconds a claim on an analysis lasts unless renewed (it is renewed after every decision).
 LEASE = 60.0
@@ -147,7 +149,7 @@ class AnalysisRunner:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        self._pool.shutdown()
+        await self._pool.close()
         if self.running is not None:
             try:
                 await self._store.save_analysis(self._owner, self.running, 0.0)
@@ -166,7 +168,7 @@ class AnalysisRunner:
                     await self._analyse(job)
                     continue
             except StoreUnavailable as exc:
-                log.warning("cannot look for analyses: %s", exc)
+                quiet.warning("analyses", "cannot look for analyses: %s", exc)
             except Exception:
                 log.exception("looking for analyses failed")
             with contextlib.suppress(TimeoutError):

@@ -12,6 +12,7 @@ else.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import logging
 import multiprocessing
@@ -179,3 +180,19 @@ class BotPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    async def close(self) -> None:
+        """Stop the workers at once (a decision under way is dropped) and wait until they have
+        ended and the pool has let go of what it holds (its queues' semaphores): nothing of it
+        outlives the server, whichever way its process then exits."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # No public handle on the workers before Python 3.14 (terminate_workers).
+        workers = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        await asyncio.to_thread(executor.shutdown, wait=True)
+        del executor, workers  # (each worker holds the pool's queues)
+        gc.collect()  # the queues' semaphores are released when collected

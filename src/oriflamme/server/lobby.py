@@ -158,7 +158,7 @@ def lobby_router() -> APIRouter:
         store = request.app.state.manager.store
         now = time.time()
         # One more than the page: whether a next page exists.
-        entries = await store.lobby(now - LOBBY_FOR, limit + 1, only, after)
+        entries = await store.lobby(LOBBY_FOR, limit + 1, only, after)
         shown = entries[:limit]
         last = shown[-1].place if len(entries) > limit else None
         return LobbyPage(

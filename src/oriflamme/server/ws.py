@@ -35,6 +35,9 @@ SEND_TIMEOUT = 10.0  #: seconds a client may take to accept one message
 CLOSE_TIMEOUT = 1.0  #: seconds the close of a connection that cannot receive may wait
 MAX_REPLIES = 32  #: replies waiting to be sent; older ones are dropped
 LANGS = ("en", "fr")
+#: The close code of a connection refused for now (RFC 6455 "Try Again Later"): the client
+#: connects again after a pause.
+TRY_AGAIN_LATER = 1013
 
 
 def _error(code: str, message: str) -> dict[str, str]:
@@ -187,7 +190,9 @@ async def serve_socket(
     lang: str | None,
     bucket: TokenBucket,
 ) -> None:
-    """Accept a connection, check its table and token, and serve it."""
+    """Accept a connection, check its table and token, and serve it. A refusal is an error
+    message, then a close code: 4000 + its HTTP status when retrying cannot help (a bad token,
+    an unknown table), :data:`TRY_AGAIN_LATER` when it can (the database away)."""
     await socket.accept()
     try:
         table = await manager.get(table_id)
@@ -197,5 +202,16 @@ async def serve_socket(
         )
         await connection.run()
     except ApiError as exc:
-        await socket.send_text(json.dumps(_error(exc.code, exc.message)))
-        await socket.close(code=4000 + exc.status)
+        await _refuse(socket, _error(exc.code, exc.message), 4000 + exc.status)
+    except StoreUnavailable as exc:
+        quiet.warning("ws-open", "table %s: connection refused: %s", table_id, exc)
+        await _refuse(socket, _error("database_unavailable", UNAVAILABLE), TRY_AGAIN_LATER)
+    except Exception as exc:
+        quiet.error("ws-open", "table %s: a connection failed", table_id, exc=exc)
+        await _refuse(socket, _error("internal_error", "the server failed"), 1011)
+
+
+async def _refuse(socket: WebSocket, error: dict[str, str], code: int) -> None:
+    with contextlib.suppress(OSError, RuntimeError, WebSocketDisconnect):  # the client left
+        await socket.send_text(json.dumps(error))
+        await socket.close(code=code)

@@ -213,6 +213,17 @@ class SeatCount:
     connections: int
 
 
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """What a server's heartbeat found."""
+
+    #: Whether the server's own record was still there: False for a new server, or for one
+    #: silent so long that the others forgot it and its connections (a paused process).
+    kept: bool
+    #: The seats, ``(table_id, seat)``, whose connections on silent servers were forgotten.
+    forgotten: tuple[tuple[str, int], ...] = ()
+
+
 #: What changed at a table (the kinds of :class:`Change`).
 ACTION, SEATS, GAME, PRESENCE = "action", "seats", "game", "presence"
 _KINDS = (ACTION, SEATS, GAME, PRESENCE)
@@ -272,8 +283,9 @@ class Store(Protocol):
     ) -> None:
         """Store a new table and its first game (number 1), with its actions so far;
         ``custom_deal``: the creator chose its deal (a seed or a saved game). With
-        ``listed_quota`` ``(n, since)``, a public table is refused (:class:`QuotaReached`) if
-        its origin already has ``n`` tables in the lobby (listed after ``since``)."""
+        ``listed_quota`` ``(n, within)``, a public table is refused (:class:`QuotaReached`) if
+        its origin already has ``n`` tables in the lobby (listed in the last ``within`` seconds,
+        by the database's clock)."""
         ...
 
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -338,14 +350,14 @@ class Store(Protocol):
 
     async def lobby(
         self,
-        listed_after: float,
+        within: float,
         limit: int,
         only: LobbyFilter = NO_FILTER,
         after: LobbyPlace | None = None,
     ) -> list[LobbyEntry]:
-        """Up to ``limit`` public tables with open seats, not closed, listed after
-        ``listed_after`` (epoch seconds), that ``only`` lets through, in the lobby's order
-        (:class:`LobbyPlace`), from the one after ``after`` on."""
+        """Up to ``limit`` public tables with open seats, not closed, listed in the last
+        ``within`` seconds (by the database's clock), that ``only`` lets through, in the lobby's
+        order (:class:`LobbyPlace`), from the one after ``after`` on."""
         ...
 
     async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:
@@ -385,7 +397,8 @@ class Store(Protocol):
         ...
 
     async def release_claim(self, owner: str, turn: BotTurn) -> None:
-        """Give the claim up (the decision was not made: another server may take it)."""
+        """Give the claim up (the decision was not made: another server may take it); a
+        claim of another step of the game is kept."""
         ...
 
     # -- post-game analyses, each computed once by one server ------------------------------
@@ -428,21 +441,22 @@ class Store(Protocol):
         """Seats with a connection on a server whose heartbeat is younger than ``alive`` s."""
         ...
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
-        """Say that ``server`` is alive; forget the connections of servers silent for ``alive``
-        seconds and return the tables whose connected seats that changed."""
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
+        """Say that ``server`` is alive; forget the connections of the other servers silent for
+        ``alive`` seconds (0: of every other server), and say which seats had them."""
         ...
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
-        """Of the tables created from ``origin``: how many since ``since`` (epoch seconds, with
-        the seats joined from it since then), and how many unfinished ones no human plays (every
-        seat a bot: self-playing)."""
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
+        """Of the tables created from ``origin``: how many in the last ``within`` seconds (by
+        the database's clock, with the seats joined from it meanwhile), and how many unfinished
+        ones no human plays (every seat a bot: self-playing)."""
         ...
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
-        """Delete up to ``limit`` tables whose last change is older than ``before`` (epoch
-        seconds), with their games and actions; return their ids."""
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
+        """Delete up to ``limit`` tables whose last change is more than ``idle`` seconds old (by
+        the database's clock: a server whose own clock is wrong deletes nothing it should
+        not), with their games and actions; return their ids."""
         ...
 
     async def claim_job(self, name: str, owner: str, ttl: float) -> bool:

@@ -10,9 +10,11 @@ while tables come and go. A table created without an origin counts as a creator 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .base import LobbyFilter, LobbyPlace
+from .postgres_sql import NOW
 
 #: Columns of a lobby row, in order (the seats are read separately).
 LOBBY_COLUMNS = (
@@ -41,26 +43,30 @@ def _config_field(postgres: bool, name: str) -> str:
     return f"CAST(json_extract(t.config, '$.{name}') AS TEXT)"
 
 
-def _listed(postgres: bool, p: _Params, listed_after: float) -> str:
-    """The conditions of a table in the lobby: public, not closed, listed recently enough, with
-    an open seat."""
-    public, closed = ("t.public", "NOT t.closed") if postgres else ("t.public = 1", "t.closed = 0")
+def _listed(postgres: bool, p: _Params, within: float) -> str:
+    """The conditions of a table in the lobby: public, not closed, listed in the last ``within``
+    seconds by the database's clock (an SQLite file's clock is its one server's), with an open
+    seat."""
+    if postgres:
+        public, closed, since = "t.public", "NOT t.closed", f"{NOW} - {p(within)}"
+    else:
+        public, closed, since = "t.public = 1", "t.closed = 0", p(time.time() - within)
     return (
-        f"{public} AND {closed} AND t.listed > {p(listed_after)} AND EXISTS"
+        f"{public} AND {closed} AND t.listed > {since} AND EXISTS"
         " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
     )
 
 
 def lobby_query(
     postgres: bool,
-    listed_after: float,
+    within: float,
     limit: int,
     only: LobbyFilter,
     after: LobbyPlace | None,
 ) -> tuple[str, list[Any]]:
     """The query of one lobby page and its parameters (columns: :data:`LOBBY_COLUMNS`)."""
     p = _Params(postgres)
-    where = [_listed(postgres, p, listed_after)]
+    where = [_listed(postgres, p, within)]
     if only.players is not None:
         where.append(f"{_config_field(postgres, 'players')} = {p(str(only.players))}")
     if only.cards is not None:
@@ -92,11 +98,11 @@ def lobby_query(
     return sql, p.values
 
 
-def listed_count_query(postgres: bool, origin: str, listed_after: float) -> tuple[str, list[Any]]:
+def listed_count_query(postgres: bool, origin: str, within: float) -> tuple[str, list[Any]]:
     """How many tables of ``origin`` the lobby lists (one count, for its quota)."""
     p = _Params(postgres)
     sql = (
         f"SELECT COUNT(*) FROM tables t WHERE t.origin = {p(origin)} AND"
-        f" {_listed(postgres, p, listed_after)}"
+        f" {_listed(postgres, p, within)}"
     )
     return sql, p.values

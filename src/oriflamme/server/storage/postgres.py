@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncpg
 
+from ..errors import QuietLog
 from ..names import name_key
 from .analysis_sql import CLAIM_ORDER, queued_before
 from .base import (
@@ -40,6 +41,7 @@ from .base import (
     Change,
     GameRecord,
     HandOverGrace,
+    Heartbeat,
     LobbyEntry,
     LobbyFilter,
     LobbyPlace,
@@ -81,6 +83,7 @@ from .postgres_sql import (
 )
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: The notification channel of table changes (payload: the table id).
 CHANNEL = "oriflamme_tables"
@@ -185,8 +188,8 @@ class PostgresStore:
     ) -> None:
         guard = None
         if listed_quota is not None and table.public:
-            limit, since = listed_quota
-            sql, params = listed_count_query(True, table.origin, since)
+            limit, within = listed_quota
+            sql, params = listed_count_query(True, table.origin, within)
             refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
             guard = Guard(f"lobby:{table.origin}", sql, params, limit, refusal)
         statements: list[Statement] = [
@@ -365,12 +368,12 @@ class PostgresStore:
 
     async def lobby(
         self,
-        listed_after: float,
+        within: float,
         limit: int,
         only: LobbyFilter = NO_FILTER,
         after: LobbyPlace | None = None,
     ) -> list[LobbyEntry]:
-        sql, params = lobby_query(True, listed_after, limit, only, after)
+        sql, params = lobby_query(True, within, limit, only, after)
         async with self.connection() as db:
             rows = await db.fetch(sql, *params)
             seats = await db.fetch(
@@ -491,9 +494,10 @@ class PostgresStore:
         async with self.connection() as db:
             await db.execute(
                 "UPDATE games SET lease_owner = NULL, lease_until = NULL"
-                " WHERE table_id = $1 AND number = $2 AND lease_owner = $3",
+                " WHERE table_id = $1 AND number = $2 AND turn_step = $3 AND lease_owner = $4",
                 turn.table_id,
                 turn.game,
+                turn.step,
                 owner,
             )
 
@@ -619,24 +623,32 @@ class PostgresStore:
             )
         return {row["seat"] for row in rows}
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
         async with self.connection() as db, db.transaction():
-            await db.execute(
-                f"INSERT INTO servers (id, heartbeat) VALUES ($1, {NOW})"
-                f" ON CONFLICT (id) DO UPDATE SET heartbeat = {NOW}",
-                server,
+            kept = await db.fetchval(
+                f"UPDATE servers SET heartbeat = {NOW} WHERE id = $1 RETURNING 1", server
             )
+            if kept is None:
+                await db.execute(
+                    f"INSERT INTO servers (id, heartbeat) VALUES ($1, {NOW})", server
+                )
+            # Connections of servers silent for too long (or whose record is gone) no longer
+            # count: only the seats they held may become away.
             rows = await db.fetch(
-                "DELETE FROM presence WHERE server IN"
-                f" (SELECT id FROM servers WHERE heartbeat < {NOW} - $1) RETURNING table_id",
+                "DELETE FROM presence WHERE server <> $1 AND server NOT IN"
+                f" (SELECT id FROM servers WHERE heartbeat >= {NOW} - $2)"
+                " RETURNING table_id, seat",
+                server,
                 alive,
             )
-            await db.execute(f"DELETE FROM servers WHERE heartbeat < {NOW} - $1", alive)
-            tables = sorted({row["table_id"] for row in rows})
-            for table_id in tables:
+            await db.execute(
+                f"DELETE FROM servers WHERE heartbeat < {NOW} - $2 AND id <> $1", server, alive
+            )
+            forgotten = sorted({(row["table_id"], row["seat"]) for row in rows})
+            for table_id in sorted({table_id for table_id, _ in forgotten}):
                 change = Change(table_id, PRESENCE, 0, 0)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
-        return tables
+        return Heartbeat(kept is not None, tuple(forgotten))
 
     # -- reading ---------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -736,13 +748,14 @@ class PostgresStore:
         return [r["table_id"] for r in rows]
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
         async with self.connection() as db:
             created = await db.fetchval(
-                "SELECT (SELECT count(*) FROM tables WHERE origin = $1 AND created >= $2)"
-                " + (SELECT count(*) FROM seats WHERE origin = $1 AND joined >= $2)",
+                f"SELECT (SELECT count(*) FROM tables WHERE origin = $1 AND created >= s.since)"
+                " + (SELECT count(*) FROM seats WHERE origin = $1 AND joined >= s.since)"
+                f" FROM (SELECT {NOW} - $2 AS since) s",
                 origin,
-                since,
+                within,
             )
             playing = await db.fetchval(
                 "SELECT count(*) FROM tables t WHERE t.origin = $1 AND NOT EXISTS"
@@ -752,13 +765,14 @@ class PostgresStore:
             )
         return int(created), int(playing)
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
         async with self.connection() as db, db.transaction():
             rows = await db.fetch(
-                "SELECT t.id FROM tables t WHERE t.created < $1 AND NOT EXISTS"
-                " (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.turn_since >= $1)"
-                " LIMIT $2 FOR UPDATE SKIP LOCKED",
-                before,
+                f"SELECT t.id FROM tables t, (SELECT {NOW} - $1 AS before) c"
+                " WHERE t.created < c.before AND NOT EXISTS (SELECT 1 FROM games g"
+                " WHERE g.table_id = t.id AND g.turn_since >= c.before)"
+                " LIMIT $2 FOR UPDATE OF t SKIP LOCKED",
+                idle,
                 limit,
             )
             ids = [row["id"] for row in rows]
@@ -805,7 +819,8 @@ class PostgresStore:
                     server_settings={"application_name": LISTENER_NAME},
                 )
             except LISTEN_ERRORS as exc:
-                log.warning("cannot listen for table changes (%s); retrying", type(exc).__name__)
+                quiet.warning("listen", "cannot listen for table changes (%s); retrying",
+                              type(exc).__name__)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, RECONNECT_MAX)
                 continue

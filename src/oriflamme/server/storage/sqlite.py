@@ -34,6 +34,7 @@ from .base import (
     Change,
     GameRecord,
     HandOverGrace,
+    Heartbeat,
     LobbyEntry,
     LobbyFilter,
     LobbyPlace,
@@ -222,8 +223,8 @@ class SqliteStore:
     ) -> None:
         guard = None
         if listed_quota is not None and table.public:
-            limit, since = listed_quota
-            sql, params = listed_count_query(False, table.origin, since)
+            limit, within = listed_quota
+            sql, params = listed_count_query(False, table.origin, within)
             refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
             guard = ((f"SELECT ({sql}) < ?{len(params) + 1}", (*params, limit)), refusal)
         statements: list[Statement] = [
@@ -354,12 +355,12 @@ class SqliteStore:
 
     async def lobby(
         self,
-        listed_after: float,
+        within: float,
         limit: int,
         only: LobbyFilter = NO_FILTER,
         after: LobbyPlace | None = None,
     ) -> list[LobbyEntry]:
-        sql, params = lobby_query(False, listed_after, limit, only, after)
+        sql, params = lobby_query(False, within, limit, only, after)
 
         def query(db: sqlite3.Connection) -> list[LobbyEntry]:
             entries = []
@@ -596,8 +597,8 @@ class SqliteStore:
             [
                 (
                     "UPDATE games SET lease_owner = NULL, lease_until = NULL"
-                    " WHERE table_id = ? AND number = ? AND lease_owner = ?",
-                    (turn.table_id, turn.game, owner),
+                    " WHERE table_id = ? AND number = ? AND turn_step = ? AND lease_owner = ?",
+                    (turn.table_id, turn.game, turn.step, owner),
                 )
             ]
         )
@@ -710,28 +711,29 @@ class SqliteStore:
         )
         return {row[0] for row in rows}
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
         now = time.time()
+        kept = await self._write(
+            [("UPDATE servers SET heartbeat = ? WHERE id = ? RETURNING 1", (now, server))]
+        )
         rows = await self._write(
             [
+                ("INSERT OR IGNORE INTO servers (id, heartbeat) VALUES (?, ?)", (server, now)),
                 (
-                    "INSERT INTO servers (id, heartbeat) VALUES (?, ?)"
-                    " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat",
-                    (server, now),
+                    "DELETE FROM presence WHERE server <> ? AND server NOT IN"
+                    " (SELECT id FROM servers WHERE heartbeat >= ?) RETURNING table_id, seat",
+                    (server, now - alive),
                 ),
-                (
-                    "DELETE FROM presence WHERE server IN"
-                    " (SELECT id FROM servers WHERE heartbeat < ?) RETURNING table_id",
-                    (now - alive,),
-                ),
-            ]
+                ("DELETE FROM servers WHERE heartbeat < ? AND id <> ?", (now - alive, server)),
+            ],
+            result_of=1,
         )
-        await self._write([("DELETE FROM servers WHERE heartbeat < ?", (now - alive,))])
-        return sorted({row[0] for row in rows})
+        return Heartbeat(bool(kept), tuple(sorted({(row[0], row[1]) for row in rows})))
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
         def query(db: sqlite3.Connection) -> tuple[int, int]:
+            since = time.time() - within
             created = db.execute(
                 "SELECT (SELECT COUNT(*) FROM tables WHERE origin = ? AND created >= ?)"
                 " + (SELECT COUNT(*) FROM seats WHERE origin = ? AND joined >= ?)",
@@ -743,7 +745,8 @@ class SqliteStore:
         counts: tuple[int, int] = await self._read(query)
         return counts
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
+        before = time.time() - idle  # the file's only server: its clock is the database's
         rows = await self._read(
             lambda db: db.execute(ABANDONED, (before, before, limit)).fetchall()
         )

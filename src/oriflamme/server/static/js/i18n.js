@@ -129,6 +129,7 @@ const STRINGS = {
     error_game_over: "The game is over.",
     error_stale: "The game moved on: here is the latest position.",
     error_too_many_requests: "Too many requests: slow down a little.",
+    error_database_unavailable: "The server cannot reach its game database right now: trying again shortly.",
     // lobby
     lobby_title: "Start a game",
     lobby_intro: "Set up a table, then send each player their invitation link.",
@@ -386,6 +387,7 @@ const STRINGS = {
     error_game_over: "La partie est terminée.",
     error_stale: "La partie a avancé : voici la position actuelle.",
     error_too_many_requests: "Trop de requêtes : ralentissez un peu.",
+    error_database_unavailable: "Le serveur ne joint pas sa base de parties pour l’instant : nouvel essai sous peu.",
     // lobby
     lobby_title: "Lancer une partie",
     lobby_intro: "Préparez la table, puis envoyez à chaque joueur son lien d’invitation.",
