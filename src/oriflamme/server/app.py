@@ -31,6 +31,7 @@ from oriflamme.api import (
 
 from . import bots
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
+from .lessons.routes import lessons_router
 from .limits import MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
 from .manager import Quotas, TableManager
 from .protocol import (
@@ -217,6 +218,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
     app.include_router(review_router(static_dir))
+    app.include_router(lessons_router(static_dir, rate, burst))
 
     # -- API -------------------------------------------------------------------------------
     @app.post(
