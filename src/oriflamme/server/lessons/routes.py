@@ -23,7 +23,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
-from oriflamme.api import Action, ActionError, Game
+from oriflamme.api import LANGS, Action, ActionError, Game
 
 from ..errors import ApiError, too_many_requests
 from ..limits import PAGE_POLICY
@@ -110,6 +110,15 @@ class Lessons:
         return games[step]
 
 
+def preferred_lang(accept: str | None) -> str:
+    """The first of English and French in an ``Accept-Language`` header (English if neither)."""
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return "en"
+
+
 def _paragraphs(text: str) -> list[str]:
     return [part.strip() for part in text.split("\n\n") if part.strip()]
 
@@ -167,8 +176,13 @@ def lessons_router(
         return page("learn.html")
 
     @router.get("/rules", include_in_schema=False)
-    async def rules_page() -> FileResponse:
-        return page("rules.html")
+    async def rules_page(request: Request, lang: str | None = None) -> FileResponse:
+        """One page per language: ``lang`` if given, else the browser's preferred one."""
+        chosen = lang if lang in LANGS else preferred_lang(request.headers.get("accept-language"))
+        response = page(f"rules-{chosen}.html")
+        response.headers["Content-Language"] = chosen
+        response.headers["Vary"] = "Accept-Language"
+        return response
 
     @router.get("/api/lessons", response_model=list[LessonInfo], summary="The guided games")
     async def list_lessons(lang: Lang = "en") -> list[dict[str, Any]]:
