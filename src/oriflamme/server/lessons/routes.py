@@ -104,9 +104,8 @@ class Lessons:
         if games is None:
             games = self._games[lesson.id] = beat_games(lesson)
         if step >= len(games):
-            raise ApiError(
-                404, "unknown_step", f"the lesson has {len(games)} steps, from 0 to {len(games) - 1}"
-            )
+            last = len(games) - 1
+            raise ApiError(404, "unknown_step", f"the lesson's steps go from 0 to {last}")
         return games[step]
 
 
