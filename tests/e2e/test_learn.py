@@ -348,6 +348,8 @@ def test_screenshots_of_the_learning_pages(
         expect(page.get_by_test_id("coach-title")).to_have_text(
             "Stack a card on your own" if lang == "en" else "Posez une carte sur la vôtre"
         )
+        page.mouse.move(0, 0)  # no card help over the board
+        expect(page.get_by_test_id("card-tooltip")).to_be_hidden()
         page.evaluate("window.scrollTo(0, 0)")
         page.locator(BOARD_TARGET).scroll_into_view_if_needed()
         screenshot(page, f"learn-{size}-{lang}.png")
