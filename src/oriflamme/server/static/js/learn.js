@@ -380,6 +380,8 @@ function render() {
 function renderCoach(view) {
   const data = state.data;
   const last = data.step === data.steps - 1;
+  const info = lessonInfo();
+  $("lesson-title").textContent = info ? `${info.title} — ${lt("learn_title")}` : lt("learn_title");
   regions.coachProgress.textContent = lt("lesson_progress", { n: data.step + 1, total: data.steps });
   regions.progressBar.max = data.steps;
   regions.progressBar.value = data.step + 1;
@@ -465,13 +467,7 @@ function endBox() {
         el("p", { className: "stray-help", text: lt("play_real_help") }),
         next ? button(lt("next_lesson", { title: next.title }), {
           testid: "next-lesson",
-          on: {
-            click: () => {
-              const info = lessonInfo();
-              if (info) writeProgress(info.id, data.step, true);
-              go(next.id);
-            },
-          },
+          on: { click: () => go(next.id) },
         }) : null,
         el("a", { className: "button-link", text: lt("read_rules"), attrs: { href: `/rules?lang=${getLang()}` } }),
         button(lt("all_lessons"), { testid: "all-lessons", on: { click: () => go(null) } }),
