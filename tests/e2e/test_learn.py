@@ -186,6 +186,39 @@ def test_a_learner_who_strays_is_explained_the_lesson_and_can_play_on(
     assert learner.errors == []
 
 
+def tab_to_the_step(page: Page) -> str:
+    """Press Tab until the focus is on what the step asks for (the highlighted place or
+    option, or "Next"); the focused element's test id."""
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        testid, highlighted = page.evaluate(
+            "(() => { const e = document.activeElement;"
+            " return [e.dataset.testid || '', e.classList.contains('lesson-target')]; })()"
+        )
+        if testid == "lesson-next" or highlighted:
+            return str(testid)
+    pytest.fail("Tab never reached what the step asks for")
+
+
+def test_a_lesson_can_be_followed_with_the_keyboard_alone(
+    context: BrowserContext, server_url: str
+) -> None:
+    """Tab to what the step highlights, Enter: the lesson goes on."""
+    learner = Learner(context)
+    page = learner.page
+    start_lesson(learner, server_url, "base")
+    for step in range(8):
+        learner.wait_for_step(step)
+        if tab_to_the_step(page) == "hand-card":
+            page.keyboard.press("Enter")  # the card is picked: now Tab on to where it goes
+            expect(page.locator('[data-testid="hand-card"].selected')).to_have_count(1)
+            tab_to_the_step(page)
+        page.keyboard.press("Enter")
+        learner.wait_for_step(step + 1)
+    expect(page.get_by_test_id("coach-title")).to_have_text("The end of a round")
+    assert learner.errors == []
+
+
 def test_back_a_step_leave_and_resume(context: BrowserContext, server_url: str) -> None:
     learner = Learner(context)
     page = learner.page

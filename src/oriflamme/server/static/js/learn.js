@@ -159,7 +159,7 @@ function lessonCard(lesson) {
 
 function showLoadError(root, error, retry) {
   replace(root, [
-    el("li", { className: "load-error", attrs: { role: "alert" } }, [
+    el(root.tagName === "UL" ? "li" : "div", { className: "load-error", attrs: { role: "alert" } }, [
       el("p", { text: lt("load_failed", { message: error.message || error.code }) }),
       button(lt("retry"), { on: { click: retry } }),
     ]),
