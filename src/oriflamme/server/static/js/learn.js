@@ -79,6 +79,7 @@ function translatePage() {
   applyI18n(document);
   applyLearnI18n(document);
   document.title = `${lt("learn_title")} — Oriflamme`;
+  for (const link of document.querySelectorAll('a[href^="/rules"]')) link.href = `/rules?lang=${getLang()}`;
 }
 
 async function loadCardTexts() {
