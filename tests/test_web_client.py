@@ -28,8 +28,8 @@ from oriflamme.rules.texts import FAMILY_COLOURS
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "oriflamme" / "server" / "static"
 JS = STATIC / "js"
-PAGES = ("index.html", "game.html", "replay.html")
-ENTRY_MODULES = ("main.js", "lobby.js", "replay.js")
+PAGES = ("index.html", "game.html", "replay.html", "learn.html", "rules-en.html", "rules-fr.html")
+ENTRY_MODULES = ("main.js", "lobby.js", "replay.js", "learn.js", "rules.js")
 NODE = shutil.which("node")
 
 
@@ -57,6 +57,7 @@ class _PageParser(HTMLParser):
         self.scripts: list[dict[str, str | None]] = []
         self.attributes: list[tuple[str, str, str | None]] = []
         self.testids: set[str] = set()
+        self.ids: set[str] = set()
         self._in_script = False
         self.inline_script_text = ""
 
@@ -66,6 +67,8 @@ class _PageParser(HTMLParser):
             self.attributes.append((tag, name, value))
             if name == "data-testid" and value:
                 self.testids.add(value)
+            if name == "id" and value:
+                self.ids.add(value)
         if tag == "script":
             self.scripts.append(values)
             self._in_script = True
@@ -97,7 +100,10 @@ def test_every_file_a_page_references_exists(page: str) -> None:
     for ref in local:
         assert (STATIC / ref.removeprefix("/static/")).is_file(), f"{page}: missing {ref}"
     for ref in parser.references:
-        assert ref.startswith("/"), f"{page}: {ref} is not a local path"
+        if ref.startswith("#"):  # a place in the page itself
+            assert ref[1:] in parser.ids, f"{page}: nothing has the id of {ref}"
+        else:
+            assert ref.startswith("/"), f"{page}: {ref} is not a local path"
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -29,6 +29,7 @@ from oriflamme.api import (
 from . import bots
 from .addresses import client_key, origin_digest
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
+from .lessons.routes import lessons_router
 from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
 from .lobby import lobby_router
 from .manager import Quotas, TableManager
@@ -232,6 +233,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
     app.include_router(review_router(static_dir))
     app.include_router(lobby_router())
+    app.include_router(lessons_router(static_dir, rate, burst))
 
     # -- API -------------------------------------------------------------------------------
     @app.post(

@@ -9,7 +9,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, body) {
+export async function request(method, url, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

@@ -9,6 +9,8 @@ const STRINGS = {
   en: {
     // page chrome
     tagline: "A game of intrigue for the crown, played in the browser.",
+    learn_link: "New to Oriflamme? Learn to play with a guided game",
+    rules_link: "The rules",
     spectator: "Spectator",
     show_results: "Results",
     reconnecting: "Connection lost — reconnecting…",
@@ -55,6 +57,7 @@ const STRINGS = {
     corrupted_by: "Corruption token of {colour}",
     tip_face_down_yours: "Face down: the other players do not know this card.",
     tip_face_down_hidden: "A face-down card: you cannot know what it is until it is revealed.",
+    tip_rules_link: "Rules and clarifications ↗",
     // hand
     hand_title: "Your hand ({count})",
     hand_title_spectator: "Hands",
@@ -267,6 +270,8 @@ const STRINGS = {
   fr: {
     // page chrome
     tagline: "Un jeu d’intrigues pour la couronne, à jouer dans le navigateur.",
+    learn_link: "Vous découvrez Oriflamme ? Apprenez à jouer avec une partie guidée",
+    rules_link: "Les règles",
     spectator: "Spectateur",
     show_results: "Résultats",
     reconnecting: "Connexion perdue — reconnexion…",
@@ -313,6 +318,7 @@ const STRINGS = {
     corrupted_by: "Jeton Corruption de {colour}",
     tip_face_down_yours: "Face cachée : les autres joueurs ne connaissent pas cette carte.",
     tip_face_down_hidden: "Une carte face cachée : impossible de savoir ce que c’est avant qu’elle soit révélée.",
+    tip_rules_link: "Règles et précisions ↗",
     // hand
     hand_title: "Votre main ({count})",
     hand_title_spectator: "Mains",
