@@ -21,7 +21,7 @@ only, so nothing here can reach hidden information.
 from __future__ import annotations
 
 from .api import Game
-from .rules.abilities import CHOOSE, TOKENS, adjacent_tops
+from .rules.abilities import adjacent_tops
 from .rules.actions import (
     KIND_GAIN,
     KIND_LEAVE,
@@ -38,6 +38,7 @@ from .rules.draws import randbelow
 from .rules.engine import apply_unchecked, current_player, decision, legal_actions, result
 from .rules.observe import FRAME_NAMES
 from .rules.state import (
+    CHOOSE,
     DISCARDED,
     ELIMINATED,
     HAND,
@@ -49,6 +50,7 @@ from .rules.state import (
     RESERVE,
     RESOLUTION,
     SET_ASIDE,
+    TOKENS,
     State,
 )
 

@@ -16,17 +16,18 @@ from typing import Final
 from .cards import IS_CHARACTER, CardType
 from .effects import discard, eliminate, gain, insert_stack, log, lose, move, steal
 from .events import EventKind
-from .state import DISCARDED, ELIMINATED, N_ZONES, RESERVE, SET_ASIDE, State
-
-# Pending frame kinds: (kind, acting card, family, argument).
-# (Final: compiled code reads these as constants; a plain module global is a dict lookup.)
-CHOOSE: Final = 0
-REVEAL: Final = 1
-GAP: Final = 2
-TWIN: Final = 3
-ACTIVATE: Final = 4
-TOKENS: Final = 5
-DISCARD: Final = 6
+from .state import (
+    ACTIVATE,
+    CHOOSE,
+    DISCARDED,
+    ELIMINATED,
+    GAP,
+    N_ZONES,
+    RESERVE,
+    SET_ASIDE,
+    TWIN,
+    State,
+)
 
 FRONT: Final = -1
 END: Final = -2

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
-from .abilities import ACTIVATE, CHOOSE, DISCARD, GAP, REVEAL, TOKENS, TWIN
 from .cards import CardType
 from .config import GameConfig
 from .draws import shuffle
@@ -30,18 +29,12 @@ from .state import (
     PILE,
     RESERVE,
     SET_ASIDE,
+    Frame,
     State,
 )
 
-_FRAMES = {
-    "reveal": REVEAL,
-    "choose": CHOOSE,
-    "gap": GAP,
-    "twin": TWIN,
-    "activate": ACTIVATE,
-    "tokens": TOKENS,
-    "discard": DISCARD,
-}
+#: Each frame kind by its name in an observation.
+_FRAMES: Final[dict[str, int]] = {kind.slug: int(kind) for kind in Frame}
 # What each family hides, as WorldSampler.__init__ describes it.
 _Hidden = list[tuple[int, list[int], list[int], list[tuple[int, int]], list[int]]]
 

@@ -21,15 +21,8 @@ from typing import Final, NamedTuple
 
 from .abilities import (
     ABILITIES,
-    ACTIVATE,
-    CHOOSE,
-    DISCARD,
     END,
     FRONT,
-    GAP,
-    REVEAL,
-    TOKENS,
-    TWIN,
     DecisionKind,
     activable,
     decree_gaps,
@@ -56,6 +49,10 @@ from .draws import Draws, shuffle
 from .effects import discard, gain, insert_stack, log
 from .events import EventKind
 from .state import (
+    ACTIVATE,
+    CHOOSE,
+    DISCARD,
+    GAP,
     HAND,
     N_ZONES,
     OVER,
@@ -63,7 +60,10 @@ from .state import (
     PLACEMENT,
     RESERVE,
     RESOLUTION,
+    REVEAL,
     SET_ASIDE,
+    TOKENS,
+    TWIN,
     State,
 )
 from .texts import FAMILY_COLOURS

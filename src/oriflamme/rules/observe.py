@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .abilities import ACTIVATE, CHOOSE, DISCARD, GAP, REVEAL, TOKENS, TWIN
 from .cards import CardType
 from .engine import decision, legal_actions, result
 from .events import EventKind
@@ -24,19 +23,13 @@ from .state import (
     RESOLUTION,
     SET_ASIDE,
     Event,
+    Frame,
     State,
 )
 from .texts import FAMILY_COLOURS
 
-FRAME_NAMES: Final = {
-    REVEAL: "reveal",
-    CHOOSE: "choose",
-    GAP: "gap",
-    TWIN: "twin",
-    ACTIVATE: "activate",
-    TOKENS: "tokens",
-    DISCARD: "discard",
-}
+#: Each pending frame kind's name in observations and positions (:attr:`Frame.slug`).
+FRAME_NAMES: Final[dict[int, str]] = {int(kind): kind.slug for kind in Frame}
 
 
 def knows(s: State, viewer: int | None, card: int) -> bool:

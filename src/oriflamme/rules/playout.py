@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .abilities import REVEAL
 from .actions import Action
 from .engine import (
     PLACEMENTS,
@@ -24,7 +23,7 @@ from .engine import (
     place,
     placement_targets,
 )
-from .state import HAND, N_ZONES, OVER, State
+from .state import HAND, N_ZONES, OVER, REVEAL, State
 
 
 def random_action(s: State, rng: random.Random) -> Action:

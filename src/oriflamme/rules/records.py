@@ -21,15 +21,19 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .abilities import ABILITIES, ACTIVATE, CHOOSE, DISCARD, GAP, REVEAL, TOKENS, TWIN
+from .abilities import ABILITIES
 from .cards import CardType
 from .config import ConfigError, GameConfig
 from .engine import advance
 from .events import EventKind
 from .observe import FRAME_NAMES
 from .state import (
+    ACTIVATE,
+    CHOOSE,
+    DISCARD,
     DISCARDED,
     ELIMINATED,
+    GAP,
     HAND,
     N_ZONES,
     OVER,
@@ -38,7 +42,10 @@ from .state import (
     PLACEMENT,
     RESERVE,
     RESOLUTION,
+    REVEAL,
     SET_ASIDE,
+    TOKENS,
+    TWIN,
     ZONE_NAMES,
     Event,
     State,

@@ -8,16 +8,61 @@ the Twin, which is public, the last id of its family; a position may give it any
 Everything that can happen between two decisions is data: the Queue (a list of stacks, bottom
 first), one list per family and zone, per-card face/tokens/Corruption, Influence, the round,
 phase, placement progress, the resolution cursor and the *pending stack* of unfinished
-abilities (tuples of ints, see :mod:`.engine`).
+abilities (tuples of ints: :class:`Frame`).
+
+The names :data:`Card`, :data:`Family`, :data:`Player` and :data:`CardTypeId` are ``int``: they
+say in a signature which of the game's numbers an argument is (as python-chess names its
+squares and colours), at no cost.
 """
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from enum import IntEnum
+from typing import Final, NamedTuple, TypeAlias
 
 from .config import GameConfig
 
-# Final: compiled code reads these as constants (a module global is a dict lookup).
+#: A card id, ``0 .. families * family_size - 1`` (or -1: no card).
+Card: TypeAlias = int
+#: A family, ``0 .. families - 1``; family ``f`` is played by player ``f % players``.
+Family: TypeAlias = int
+#: A player (a seat), ``0 .. players - 1``.
+Player: TypeAlias = int
+#: A card type as its integer value (:class:`~.cards.CardType`), or -1: unknown.
+CardTypeId: TypeAlias = int
+
+
+class Frame(IntEnum):
+    """The kind of a pending frame ``(kind, card, family, arg)``: an unfinished ability, the
+    top one being worked on (docs/architecture.md, "The pending stack")."""
+
+    CHOOSE = 0  # the ability of the card type ``arg`` chooses
+    REVEAL = 1  # reveal or leave the face-down card at the cursor (arg 0)
+    GAP = 2  # where the Royal Decree moves the card ``arg``
+    TWIN = 3  # where the Prince puts the Twin ``arg``
+    ACTIVATE = 4  # the Character a Machination activates, ``arg`` tokens held
+    TOKENS = 5  # gain or spend the next of ``arg`` held tokens
+    DISCARD = 6  # discard this Intrigue once the frames above it are done (arg 0)
+
+    @property
+    def slug(self) -> str:
+        return self.name.lower()
+
+
+#: A frame as the pending stack holds it: plain ints, so that copies are list slices.
+PendingFrame: TypeAlias = tuple[int, Card, Family, int]
+
+# Final: compiled code reads these as constants (a module global is a dict lookup). The frame
+# kinds are plain ints on the pending stack: compared there as machine ints when compiled, and
+# without the enum's slower comparisons in pure Python.
+CHOOSE: Final = int(Frame.CHOOSE)
+REVEAL: Final = int(Frame.REVEAL)
+GAP: Final = int(Frame.GAP)
+TWIN: Final = int(Frame.TWIN)
+ACTIVATE: Final = int(Frame.ACTIVATE)
+TOKENS: Final = int(Frame.TOKENS)
+DISCARD: Final = int(Frame.DISCARD)
+
 
 # Zones of a family; zones[family * N_ZONES + zone] is a list of card ids.
 HAND: Final = 0
@@ -47,9 +92,9 @@ class Event(NamedTuple):
 
     kind: int
     round: int
-    player: int = -1
-    card: int = -1
-    card_type: int = -1
+    player: Player = -1
+    card: Card = -1
+    card_type: CardTypeId = -1
     other: int = -1
     amount: int = 0
 
@@ -83,21 +128,21 @@ class State:
     __slots__ = STATE_FIELDS
 
     config: GameConfig
-    card_type: tuple[int, ...]  # shared between copies; replaced whole by world sampling
-    card_family: tuple[int, ...]  # shared, never changes
-    face_up: list[bool]
-    tokens: list[int]
-    corrupt: list[int]  # family whose Corruption token is on the card, or NO_FAMILY
-    queue: list[list[int]]
-    zones: list[list[int]]
-    influence: list[int]
+    card_type: tuple[CardTypeId, ...]  # by card; shared by copies, replaced whole by sampling
+    card_family: tuple[Family, ...]  # by card; shared, never changes
+    face_up: list[bool]  # by card
+    tokens: list[int]  # by card
+    corrupt: list[Family]  # by card: family whose Corruption token is on it, or NO_FAMILY
+    queue: list[list[Card]]
+    zones: list[list[Card]]
+    influence: list[int]  # by player
     round: int
     phase: int
-    first_player: int
+    first_player: Player
     placed: int  # placements made this round
     cursor: int  # index of the stack being resolved
-    resolving: int  # card whose resolution is under way at the cursor, or NO_CARD
-    pending: list[tuple[int, int, int, int]]
+    resolving: Card  # card whose resolution is under way at the cursor, or NO_CARD
+    pending: list[PendingFrame]
     log: list[Event] | None  # None: not recorded (fast copies for search)
     scores_by_round: list[tuple[int, ...]]
 
@@ -125,28 +170,28 @@ class State:
         return s
 
     # -- small queries used everywhere ---------------------------------------------------
-    def zone(self, family: int, zone: int) -> list[int]:
+    def zone(self, family: Family, zone: int) -> list[Card]:
         return self.zones[family * N_ZONES + zone]
 
-    def controller(self, card: int) -> int:
+    def controller(self, card: Card) -> Family:
         """Controlling family: the Corruption token's family, else the owner (R-CORR-1)."""
         c = self.corrupt[card]
         return c if c >= 0 else self.card_family[card]
 
-    def player_of(self, family: int) -> int:
+    def player_of(self, family: Family) -> Player:
         return family % self.config.players
 
-    def stack_index(self, card: int) -> int:
+    def stack_index(self, card: Card) -> int:
         """Index of the stack whose top card is ``card``, or -1."""
         for i, st in enumerate(self.queue):
             if st[-1] == card:
                 return i
         return -1
 
-    def in_queue(self, card: int) -> bool:
+    def in_queue(self, card: Card) -> bool:
         return any(card in st for st in self.queue)
 
-    def family_card(self, family: int, card_type: int) -> int:
+    def family_card(self, family: Family, card_type: CardTypeId) -> Card:
         """The id of ``family``'s card of ``card_type`` (a family holds one of each), or -1."""
         size = self.config.family_size
         base = family * size
