@@ -1,8 +1,9 @@
 """One small unit per card: what choices its ability offers and what it does.
 
-An ability runs for an *acting card* ``x`` on behalf of a *family* ``f`` (its controller, or
-the Machination's family). An ability without choice acts at once in :meth:`Ability.act`. One
-with a choice pushes a ``(CHOOSE, x, f, card_type)`` frame on the pending stack; the engine
+An ability runs for an *acting card* ``card`` on behalf of a *family* ``family`` (its
+controller, or the Machination's family). An ability without choice acts at once in
+:meth:`Ability.act`. One with a choice pushes a ``(CHOOSE, card, family, card_type)`` frame on
+the pending stack; the engine
 asks :meth:`Ability.choices` for the options (an empty list means "no effect", R-ABIL-1) and
 calls :meth:`Ability.choose` with the one taken. Multi-step abilities push further frames
 (``GAP``, ``TWIN``, ``ACTIVATE``, ``TOKENS``), so the state stays plain data mid-ability.
@@ -26,6 +27,9 @@ from .state import (
     RESERVE,
     SET_ASIDE,
     TWIN,
+    Card,
+    Family,
+    Player,
     State,
 )
 
@@ -53,12 +57,12 @@ class DecisionKind(IntEnum):
         return self.name.lower()
 
 
-def adjacent_tops(s: State, x: int) -> list[int]:
-    """Top cards of the stacks next to the stack topped by ``x`` (R-QUEUE-2)."""
-    q = s.queue
-    i = s.cursor  # usually x is the card being resolved there: no search
-    if not (i < len(q) and q[i][-1] == x):
-        i = next((k for k, st in enumerate(q) if st[-1] == x), -1)
+def adjacent_tops(state: State, card: Card) -> list[int]:
+    """Top cards of the stacks next to the stack topped by ``card`` (R-QUEUE-2)."""
+    q = state.queue
+    i = state.cursor  # usually the card being resolved there: no search
+    if not (i < len(q) and q[i][-1] == card):
+        i = next((k for k, st in enumerate(q) if st[-1] == card), -1)
         if i < 0:
             return []
     out = []
@@ -69,369 +73,374 @@ def adjacent_tops(s: State, x: int) -> list[int]:
     return out
 
 
-def _me(s: State, f: int) -> int:
-    return f % s.config.players
+def _me(state: State, family: Family) -> Player:
+    return family % state.config.players
 
 
 class Ability:
-    """Base: a card's ability. Subclasses set ``card``, ``rulings`` and ``decision``."""
+    """Base: a card type's ability. Subclasses set ``card_type``, ``rulings`` and
+    ``decision``; the methods act for the acting ``card`` on behalf of ``family``."""
 
-    card: CardType
+    card_type: CardType
     rulings: tuple[str, ...] = ()
     decision: DecisionKind | None = None
 
-    def start(self, s: State, x: int, f: int, on_reveal: bool) -> None:
+    def start(self, state: State, card: Card, family: Family, on_reveal: bool) -> None:
         if self.decision is None:
-            self.act(s, x, f)
+            self.act(state, card, family)
         else:
-            s.pending.append((CHOOSE, x, f, self.card))
+            state.pending.append((CHOOSE, card, family, self.card_type))
 
-    def act(self, s: State, x: int, f: int) -> None:
+    def act(self, state: State, card: Card, family: Family) -> None:
         """Apply an ability that has no choice."""
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
         """Card ids (or players, for the Spy) that may be chosen."""
         return []
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
         """Apply the ability with ``choice``."""
 
 
 class Archer(Ability):
-    card = CardType.ARCHER
+    card_type = CardType.ARCHER
     rulings: tuple[str, ...] = ("R-ARCHER-1",)
     decision: DecisionKind | None = DecisionKind.ELIMINATE
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        q = s.queue
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        q = state.queue
         first, last = q[0][-1], q[-1][-1]
         return [first] if first == last else [first, last]
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        eliminate(s, choice, x, f)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        eliminate(state, choice, card, family)
 
 
 class Soldier(Ability):
-    card = CardType.SOLDIER
+    card_type = CardType.SOLDIER
     rulings: tuple[str, ...] = ("R-SOLDIER-1",)
     decision: DecisionKind | None = DecisionKind.ELIMINATE
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        return adjacent_tops(s, x)
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        return adjacent_tops(state, card)
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        eliminate(s, choice, x, f)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        eliminate(state, choice, card, family)
 
 
 class Spy(Ability):
-    card = CardType.SPY
+    card_type = CardType.SPY
     rulings: tuple[str, ...] = ("R-SPY-1", "R-SPY-2", "R-2P-2")
     decision: DecisionKind | None = DecisionKind.STEAL
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        n = s.config.players
-        return sorted({s.controller(c) % n for c in adjacent_tops(s, x)})
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        n = state.config.players
+        return sorted({state.controller(c) % n for c in adjacent_tops(state, card)})
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        steal(s, _me(s, f), choice, 1, x)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        steal(state, _me(state, family), choice, 1, card)
 
 
 class Heir(Ability):
-    card = CardType.HEIR
+    card_type = CardType.HEIR
     rulings: tuple[str, ...] = ("R-HEIR-1",)
 
-    def act(self, s: State, x: int, f: int) -> None:
-        name = s.card_type[x]
-        types, up = s.card_type, s.face_up
-        for st in s.queue:
+    def act(self, state: State, card: Card, family: Family) -> None:
+        name = state.card_type[card]
+        types, up = state.card_type, state.face_up
+        for st in state.queue:
             c = st[-1]
-            if c != x and up[c] and types[c] == name:
+            if c != card and up[c] and types[c] == name:
                 return
-        gain(s, _me(s, f), 2, x)
+        gain(state, _me(state, family), 2, card)
 
 
 class Assassination(Ability):
-    card = CardType.ASSASSINATION
+    card_type = CardType.ASSASSINATION
     rulings: tuple[str, ...] = ("R-ASSASSIN-1",)
     decision: DecisionKind | None = DecisionKind.ELIMINATE
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        return [st[-1] for st in s.queue]
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        return [st[-1] for st in state.queue]
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        eliminate(s, choice, x, f)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        eliminate(state, choice, card, family)
 
 
-def decree_gaps(s: State, card: int) -> list[int]:
+def decree_gaps(state: State, card: Card) -> list[int]:
     """Gaps that really move ``card`` (R-DECREE-1): not the two beside its own lone stack."""
-    i = s.stack_index(card)
-    n = len(s.queue)
-    if len(s.queue[i]) > 1:
+    i = state.stack_index(card)
+    n = len(state.queue)
+    if len(state.queue[i]) > 1:
         return list(range(n + 1))
     return [g for g in range(n + 1) if g != i and g != i + 1]
 
 
 class RoyalDecree(Ability):
-    card = CardType.ROYAL_DECREE
+    card_type = CardType.ROYAL_DECREE
     rulings: tuple[str, ...] = ("R-DECREE-1", "R-ELIM-3", "R-RES-3")
     decision: DecisionKind | None = DecisionKind.MOVE_CARD
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        if len(s.queue) < 2:
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        if len(state.queue) < 2:
             return []
-        return [st[-1] for st in s.queue if st[-1] != x]
+        return [st[-1] for st in state.queue if st[-1] != card]
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        s.pending.append((GAP, x, f, choice))
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        state.pending.append((GAP, card, family, choice))
 
 
-def decree_move(s: State, x: int, f: int, card: int, gap: int) -> None:
-    log(s, EventKind.MOVED, _me(s, f), card, s.card_type[card] if s.face_up[card] else -1, gap)
-    move(s, card, gap)
+def decree_move(state: State, decree: Card, family: Family, card: Card, gap: int) -> None:
+    """The Royal Decree ``decree`` of ``family`` moves ``card`` to ``gap`` (R-DECREE-1)."""
+    moved_type = state.card_type[card] if state.face_up[card] else -1
+    log(state, EventKind.MOVED, _me(state, family), card, moved_type, gap)
+    move(state, card, gap)
 
 
 class Lord(Ability):
-    card = CardType.LORD
+    card_type = CardType.LORD
     rulings: tuple[str, ...] = ("R-LORD-1", "R-EDITION-1")
 
-    def act(self, s: State, x: int, f: int) -> None:
-        q = s.queue
-        i = s.stack_index(x)
+    def act(self, state: State, card: Card, family: Family) -> None:
+        q = state.queue
+        i = state.stack_index(card)
         amount = 1
         for j in (i - 1, i + 1):
             if 0 <= j < len(q):
-                if s.config.edition == "first":
-                    amount += sum(1 for c in q[j] if s.controller(c) == f)
-                elif s.controller(q[j][-1]) == f:
+                if state.config.edition == "first":
+                    amount += sum(1 for c in q[j] if state.controller(c) == family)
+                elif state.controller(q[j][-1]) == family:
                     amount += 1
-        gain(s, _me(s, f), amount, x)
+        gain(state, _me(state, family), amount, card)
 
 
 class Shapeshifter(Ability):
-    card = CardType.SHAPESHIFTER
+    card_type = CardType.SHAPESHIFTER
     rulings: tuple[str, ...] = ("R-SHIFT-1", "R-HEIR-1")
     decision: DecisionKind | None = DecisionKind.COPY
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        types, up = s.card_type, s.face_up
-        return [c for c in adjacent_tops(s, x) if up[c] and IS_CHARACTER[types[c]]]
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        types, up = state.card_type, state.face_up
+        return [c for c in adjacent_tops(state, card) if up[c] and IS_CHARACTER[types[c]]]
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        model = s.card_type[choice]
-        log(s, EventKind.COPIED, _me(s, f), x, CardType.SHAPESHIFTER, choice)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        model = state.card_type[choice]
+        log(state, EventKind.COPIED, _me(state, family), card, CardType.SHAPESHIFTER, choice)
         if model != CardType.SHAPESHIFTER:
-            ABILITIES[model].start(s, x, f, False)
+            ABILITIES[model].start(state, card, family, False)
 
 
 class Ambush(Ability):
-    card = CardType.AMBUSH
+    card_type = CardType.AMBUSH
     rulings: tuple[str, ...] = ("R-AMBUSH-1", "R-AMBUSH-2", "R-AMBUSH-3")
 
-    def act(self, s: State, x: int, f: int) -> None:
-        gain(s, _me(s, f), 1, x)  # its tokens were discarded on reveal
+    def act(self, state: State, card: Card, family: Family) -> None:
+        gain(state, _me(state, family), 1, card)  # its tokens were discarded on reveal
 
 
 class Conspiracy(Ability):
-    card = CardType.CONSPIRACY
+    card_type = CardType.CONSPIRACY
     rulings: tuple[str, ...] = ("R-CONSP-1",)
 
-    def act(self, s: State, x: int, f: int) -> None:
-        held, s.tokens[x] = s.tokens[x], 0
-        gain(s, _me(s, f), 2 * held, x)
+    def act(self, state: State, card: Card, family: Family) -> None:
+        held, state.tokens[card] = state.tokens[card], 0
+        gain(state, _me(state, family), 2 * held, card)
 
 
 class Prince(Ability):
-    card = CardType.PRINCE
+    card_type = CardType.PRINCE
     rulings: tuple[str, ...] = ("R-PRINCE-1", "R-PRINCE-2", "R-PRINCE-3", "R-RES-4")
     decision: DecisionKind | None = DecisionKind.PLACE_TWIN
 
-    def start(self, s: State, x: int, f: int, on_reveal: bool) -> None:
-        reserve = s.zones[f * N_ZONES + RESERVE]
+    def start(self, state: State, card: Card, family: Family, on_reveal: bool) -> None:
+        reserve = state.zones[family * N_ZONES + RESERVE]
         if on_reveal and reserve:
-            s.pending.append((TWIN, x, f, reserve[0]))
+            state.pending.append((TWIN, card, family, reserve[0]))
         else:
-            gain(s, _me(s, f), 1, x)
+            gain(state, _me(state, family), 1, card)
 
 
-def twin_places(s: State, f: int) -> list[int]:
-    """Where a Prince may put the Twin: either end, or on a stack ``f`` controls whose top is
-    not a Prince, from round 2 (R-PRINCE-1, R-PLACE-1)."""
+def twin_places(state: State, family: Family) -> list[int]:
+    """Where a Prince may put the Twin: either end, or on a stack ``family`` controls whose top
+    is not a Prince, from round 2 (R-PRINCE-1, R-PLACE-1)."""
     out = [FRONT, END]
-    if s.round > 1:
-        types = s.card_type
-        out += [st[-1] for st in s.queue
-                if s.controller(st[-1]) == f and types[st[-1]] != CardType.PRINCE]
+    if state.round > 1:
+        types = state.card_type
+        out += [st[-1] for st in state.queue
+                if state.controller(st[-1]) == family and types[st[-1]] != CardType.PRINCE]
     return out
 
 
-def place_twin(s: State, x: int, f: int, twin: int, to: int) -> None:
-    s.zones[f * N_ZONES + RESERVE].remove(twin)
-    s.face_up[twin] = True
+def place_twin(state: State, prince: Card, family: Family, twin: Card, to: int) -> None:
+    """The Prince ``prince`` of ``family`` puts the Twin at ``to`` (R-PRINCE-1)."""
+    state.zones[family * N_ZONES + RESERVE].remove(twin)
+    state.face_up[twin] = True
     if to == FRONT:
-        insert_stack(s, 0, twin)
+        insert_stack(state, 0, twin)
     elif to == END:
-        s.queue.append([twin])
+        state.queue.append([twin])
     else:
-        s.queue[s.stack_index(to)].append(twin)
-    log(s, EventKind.TWIN_PLACED, _me(s, f), twin, CardType.TWIN, to)
-    gain(s, _me(s, f), 1, x)
+        state.queue[state.stack_index(to)].append(twin)
+    log(state, EventKind.TWIN_PLACED, _me(state, family), twin, CardType.TWIN, to)
+    gain(state, _me(state, family), 1, prince)
 
 
 class Twin(Ability):
-    card = CardType.TWIN
+    card_type = CardType.TWIN
     rulings: tuple[str, ...] = ("R-TWIN-1", "R-PRINCE-2")
 
-    def act(self, s: State, x: int, f: int) -> None:
-        gain(s, _me(s, f), 1, x)
+    def act(self, state: State, card: Card, family: Family) -> None:
+        gain(state, _me(state, family), 1, card)
 
 
 class Queen(Ability):
-    card = CardType.QUEEN
+    card_type = CardType.QUEEN
     rulings: tuple[str, ...] = ("R-QUEEN-1",)
 
-    def act(self, s: State, x: int, f: int) -> None:
-        gain(s, _me(s, f), 2, x)
+    def act(self, state: State, card: Card, family: Family) -> None:
+        gain(state, _me(state, family), 2, card)
 
 
 class Cutthroat(Ability):
-    card = CardType.CUTTHROAT
+    card_type = CardType.CUTTHROAT
     rulings: tuple[str, ...] = ("R-CUT-1", "R-QUEEN-1")
     decision: DecisionKind | None = DecisionKind.ELIMINATE
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        return adjacent_tops(s, x)
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        return adjacent_tops(state, card)
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        name = s.card_type[choice]
-        eliminate(s, choice, x, f, reward=False)
-        types, up = s.card_type, s.face_up
-        same = [st[-1] for st in s.queue
-                if up[st[-1]] and types[st[-1]] == name and s.controller(st[-1]) != f]
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        name = state.card_type[choice]
+        eliminate(state, choice, card, family, reward=False)
+        types, up = state.card_type, state.face_up
+        same = [st[-1] for st in state.queue
+                if up[st[-1]] and types[st[-1]] == name and state.controller(st[-1]) != family]
         count = 1
-        for card in same:
-            if s.stack_index(card) >= 0:  # a linked discard may have taken it already
-                eliminate(s, card, x, f, reward=False)
+        for other in same:
+            if state.stack_index(other) >= 0:  # a linked discard may have taken it already
+                eliminate(state, other, card, family, reward=False)
                 count += 1
         if count > 1:
-            gain(s, _me(s, f), count, x)
+            gain(state, _me(state, family), count, card)
 
 
 class Apothecary(Ability):
-    card = CardType.APOTHECARY
+    card_type = CardType.APOTHECARY
     rulings: tuple[str, ...] = ("R-APOTH-1",)
     decision: DecisionKind | None = DecisionKind.ELIMINATE
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        q = s.queue
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        q = state.queue
         n = len(q)
-        refs = [i for i, st in enumerate(q) if st[-1] != x and s.controller(st[-1]) == f]
+        refs = [i for i, st in enumerate(q)
+                if st[-1] != card and state.controller(st[-1]) == family]
         near = sorted({j for i in refs for j in (i - 1, i + 1) if 0 <= j < n})
         return [q[j][-1] for j in near]
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        eliminate(s, choice, x, f)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        eliminate(state, choice, card, family)
 
 
 class Felon(Ability):
-    card = CardType.FELON
+    card_type = CardType.FELON
     rulings: tuple[str, ...] = ("R-FELON-1", "R-2P-2")
 
-    def act(self, s: State, x: int, f: int) -> None:
-        n = s.config.players
-        for c in adjacent_tops(s, x):
-            lose(s, s.controller(c) % n, 1, x)
+    def act(self, state: State, card: Card, family: Family) -> None:
+        n = state.config.players
+        for c in adjacent_tops(state, card):
+            lose(state, state.controller(c) % n, 1, card)
 
 
 class Schemer(Ability):
-    card = CardType.SCHEMER
+    card_type = CardType.SCHEMER
     rulings: tuple[str, ...] = ("R-SCHEMER-1",)
 
-    def act(self, s: State, x: int, f: int) -> None:
-        q = s.queue
-        i = s.stack_index(x)
+    def act(self, state: State, card: Card, family: Family) -> None:
+        q = state.queue
+        i = state.stack_index(card)
         if (i > 0 and len(q[i - 1]) > 1) or (i + 1 < len(q) and len(q[i + 1]) > 1):
-            discard(s, x)
+            discard(state, card)
         else:
-            gain(s, _me(s, f), 2, x)
+            gain(state, _me(state, family), 2, card)
 
 
 class Usurpation(Ability):
-    card = CardType.USURPATION
+    card_type = CardType.USURPATION
     rulings: tuple[str, ...] = ("R-USURP-1", "R-USURP-2", "R-RES-4", "R-2P-2")
     decision: DecisionKind | None = DecisionKind.ELIMINATE
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        return adjacent_tops(s, x)
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        return adjacent_tops(state, card)
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        i = s.stack_index(choice)
-        before = i < s.stack_index(x)
-        alone = len(s.queue[i]) == 1
-        opponent = s.controller(choice) != f
-        name = s.card_type[choice]
-        eliminate(s, choice, x, f)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        i = state.stack_index(choice)
+        before = i < state.stack_index(card)
+        alone = len(state.queue[i]) == 1
+        opponent = state.controller(choice) != family
+        name = state.card_type[choice]
+        eliminate(state, choice, card, family)
         if not (alone and opponent and IS_CHARACTER[name]):
             return
-        card = s.family_card(f, name)
-        xi = s.stack_index(x)
-        if card < 0 or xi < 0:
+        replacement = state.family_card(family, name)
+        at = state.stack_index(card)
+        if replacement < 0 or at < 0:
             return
         for zone in (SET_ASIDE, DISCARDED, ELIMINATED):
-            pool = s.zones[f * N_ZONES + zone]
-            if card in pool:
-                pool.remove(card)
-                s.face_up[card] = True
-                s.tokens[card] = 0
-                insert_stack(s, xi if before else xi + 1, card)
-                log(s, EventKind.REPLACED, _me(s, f), card, name, choice)
+            pool = state.zones[family * N_ZONES + zone]
+            if replacement in pool:
+                pool.remove(replacement)
+                state.face_up[replacement] = True
+                state.tokens[replacement] = 0
+                insert_stack(state, at if before else at + 1, replacement)
+                log(state, EventKind.REPLACED, _me(state, family), replacement, name, choice)
                 return
 
 
-def activable(s: State, f: int) -> list[int]:
-    """Revealed top-card Characters that family ``f`` controls (R-MACH-1)."""
-    types, up = s.card_type, s.face_up
-    return [st[-1] for st in s.queue
-            if up[st[-1]] and IS_CHARACTER[types[st[-1]]] and s.controller(st[-1]) == f]
+def activable(state: State, family: Family) -> list[int]:
+    """Revealed top-card Characters that ``family`` controls (R-MACH-1)."""
+    types, up = state.card_type, state.face_up
+    return [st[-1] for st in state.queue
+            if up[st[-1]] and IS_CHARACTER[types[st[-1]]] and state.controller(st[-1]) == family]
 
 
 class Machination(Ability):
-    card = CardType.MACHINATION
+    card_type = CardType.MACHINATION
     rulings: tuple[str, ...] = ("R-MACH-1", "R-MACH-2", "R-RES-2")
     decision: DecisionKind | None = DecisionKind.ACTIVATE
 
-    def start(self, s: State, x: int, f: int, on_reveal: bool) -> None:
-        held, s.tokens[x] = s.tokens[x], 0
-        discard(s, x)
-        s.pending.append((ACTIVATE, x, f, held))
+    def start(self, state: State, card: Card, family: Family, on_reveal: bool) -> None:
+        held, state.tokens[card] = state.tokens[card], 0
+        discard(state, card)
+        state.pending.append((ACTIVATE, card, family, held))
 
 
 class Trap(Ability):
-    card = CardType.TRAP
+    card_type = CardType.TRAP
     rulings: tuple[str, ...] = ("R-TRAP-1", "R-TRAP-2")
 
-    def act(self, s: State, x: int, f: int) -> None:
-        gain(s, _me(s, f), 1, x)  # its tokens were discarded on reveal
+    def act(self, state: State, card: Card, family: Family) -> None:
+        gain(state, _me(state, family), 1, card)  # its tokens were discarded on reveal
 
 
 class Corruption(Ability):
-    card = CardType.CORRUPTION
+    card_type = CardType.CORRUPTION
     rulings: tuple[str, ...] = ("R-CORR-1", "R-CORR-2", "R-CORR-3")
     decision: DecisionKind | None = DecisionKind.CORRUPT
 
-    def choices(self, s: State, x: int, f: int) -> list[int]:
-        types, up = s.card_type, s.face_up
+    def choices(self, state: State, card: Card, family: Family) -> list[int]:
+        types, up = state.card_type, state.face_up
         out = []
-        for st in s.queue:
+        for st in state.queue:
             c = st[-1]
             if up[c] and IS_CHARACTER[types[c]]:
-                if len(st) > 1 and s.controller(c) != f:
+                if len(st) > 1 and state.controller(c) != family:
                     continue  # on top of an opponent's stack of two or more cards
                 out.append(c)
         return out
 
-    def choose(self, s: State, x: int, f: int, choice: int) -> None:
-        s.corrupt[choice] = f
-        log(s, EventKind.CORRUPTED, _me(s, f), choice, s.card_type[choice], f)
+    def choose(self, state: State, card: Card, family: Family, choice: int) -> None:
+        state.corrupt[choice] = family
+        log(state, EventKind.CORRUPTED, _me(state, family), choice, state.card_type[choice], family)
 
 
 ABILITIES: Final[tuple[Ability, ...]] = tuple(
@@ -441,7 +450,7 @@ ABILITIES: Final[tuple[Ability, ...]] = tuple(
             Shapeshifter(), Ambush(), Conspiracy(), Prince(), Twin(), Queen(), Cutthroat(),
             Apothecary(), Felon(), Schemer(), Usurpation(), Machination(), Trap(), Corruption(),
         ),
-        key=lambda a: int(a.card),
+        key=lambda a: int(a.card_type),
     )
 )
-assert [int(a.card) for a in ABILITIES] == list(range(21))
+assert [int(a.card_type) for a in ABILITIES] == list(range(21))

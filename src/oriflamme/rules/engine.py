@@ -64,6 +64,10 @@ from .state import (
     SET_ASIDE,
     TOKENS,
     TWIN,
+    Card,
+    Family,
+    PendingFrame,
+    Player,
     State,
 )
 from .texts import FAMILY_COLOURS
@@ -231,31 +235,31 @@ def _set_up(config: GameConfig, types: tuple[int, ...], first_player: int,
 
 
 # -- decisions ----------------------------------------------------------------------------------
-def placing_player(s: State) -> int:
-    return (s.first_player + s.placed) % s.config.players
+def placing_player(state: State) -> Player:
+    return (state.first_player + state.placed) % state.config.players
 
 
-def current_player(s: State) -> int | None:
+def current_player(state: State) -> Player | None:
     """``decision(s).player`` without building the Decision (None once the game is over)."""
-    if s.pending:
-        return s.pending[-1][2] % s.config.players
-    if s.phase == PLACEMENT:
-        return (s.first_player + s.placed) % s.config.players
+    if state.pending:
+        return state.pending[-1][2] % state.config.players
+    if state.phase == PLACEMENT:
+        return (state.first_player + state.placed) % state.config.players
     return None
 
 
-def decision(s: State) -> Decision | None:
+def decision(state: State) -> Decision | None:
     """The decision the game waits for, or None when it is over."""
-    if s.pending:
-        kind, x, f, arg = s.pending[-1]
-        p = f % s.config.players
+    if state.pending:
+        kind, x, f, arg = state.pending[-1]
+        p = f % state.config.players
         if kind == REVEAL:
             return Decision(p, DecisionKind.REVEAL, x)  # its type is hidden (R-INFO-1)
         if kind == CHOOSE:
             ability = ABILITIES[arg]
             assert ability.decision is not None
-            # ability.card (== arg) keeps the CardType, which a compiled int variable drops.
-            return Decision(p, ability.decision, x, ability.card)
+            # ability.card_type (== arg) keeps the CardType, which a compiled int variable drops.
+            return Decision(p, ability.decision, x, ability.card_type)
         if kind == GAP:
             return Decision(p, DecisionKind.MOVE_TO, arg, CardType.ROYAL_DECREE)
         if kind == TWIN:
@@ -263,19 +267,19 @@ def decision(s: State) -> Decision | None:
         if kind == ACTIVATE:
             return Decision(p, DecisionKind.ACTIVATE, x, CardType.MACHINATION)
         return Decision(p, DecisionKind.TOKEN, x, CardType.MACHINATION)
-    if s.phase == PLACEMENT:
-        return Decision(placing_player(s), DecisionKind.PLACE)
+    if state.phase == PLACEMENT:
+        return Decision(placing_player(state), DecisionKind.PLACE)
     return None
 
 
-def placement_targets(s: State, family: int) -> list[int]:
+def placement_targets(state: State, family: Family) -> list[int]:
     """Where a card of ``family`` may go (R-PLACE-1): front, end, or on a stack it controls."""
-    q = s.queue
+    q = state.queue
     if not q:
         return [END]
     out = [FRONT, END]
-    if s.round > 1:
-        corrupt, owner = s.corrupt, s.card_family
+    if state.round > 1:
+        corrupt, owner = state.corrupt, state.card_family
         for st in q:
             c = st[-1]
             k = corrupt[c]
@@ -284,31 +288,32 @@ def placement_targets(s: State, family: int) -> list[int]:
     return out
 
 
-def hand_of(s: State, player: int) -> list[int]:
-    z = s.zones
-    if s.config.two_families:
+def hand_of(state: State, player: Player) -> list[Card]:
+    z = state.zones
+    if state.config.two_families:
         return z[player * N_ZONES + HAND] + z[(player + 2) * N_ZONES + HAND]
     return z[player * N_ZONES + HAND]
 
 
-def legal_actions(s: State) -> list[Action]:
+def legal_actions(state: State) -> list[Action]:
     """Every legal action now, in a stable order (empty when the game is over)."""
-    if s.pending:
-        frame = s.pending[-1]
+    if state.pending:
+        frame = state.pending[-1]
         if frame[0] == REVEAL:  # the most frequent decision, spelled out
             return list(REVEAL_OR_LEAVE[frame[1]])
-        return [frame_action(frame, v) for v in frame_options(s, frame)]
-    if s.phase != PLACEMENT:
+        return [frame_action(frame, v) for v in frame_options(state, frame)]
+    if state.phase != PLACEMENT:
         return []
-    cfg = s.config
-    p = (s.first_player + s.placed) % cfg.players  # placing_player, inlined: the longest lists
+    cfg = state.config
+    # placing_player, inlined: the longest lists
+    p = (state.first_player + state.placed) % cfg.players
     if cfg.variant != "two-families":
-        targets = placement_targets(s, p)
-        return [PLACEMENTS[c][t + 2] for c in s.zones[p * N_ZONES + HAND] for t in targets]
+        targets = placement_targets(state, p)
+        return [PLACEMENTS[c][t + 2] for c in state.zones[p * N_ZONES + HAND] for t in targets]
     out: list[Action] = []
     for f in (p, p + 2):
-        targets = placement_targets(s, f)
-        out += [PLACEMENTS[c][t + 2] for c in s.zones[f * N_ZONES + HAND] for t in targets]
+        targets = placement_targets(state, f)
+        out += [PLACEMENTS[c][t + 2] for c in state.zones[f * N_ZONES + HAND] for t in targets]
     return out
 
 
@@ -317,23 +322,23 @@ def _index(pick: Callable[[int], int], count: int) -> int:
     return pick.below(count) if isinstance(pick, Draws) else pick(count)
 
 
-def frame_options(s: State, frame: tuple[int, int, int, int]) -> Sequence[int]:
+def frame_options(state: State, frame: PendingFrame) -> Sequence[int]:
     """The options of the pending ``frame`` on top, as the values :func:`frame_action` turns
     into actions, in the order of :func:`legal_actions` (which builds them all at once): for
     drawing one option without building the others (:func:`pick_legal`, random playouts)."""
     kind, x, f, arg = frame
     if kind == CHOOSE:
-        return ABILITIES[arg].choices(s, x, f)
+        return ABILITIES[arg].choices(state, x, f)
     if kind == GAP:
-        return decree_gaps(s, arg)
+        return decree_gaps(state, arg)
     if kind == TWIN:
-        return twin_places(s, f)
+        return twin_places(state, f)
     if kind == ACTIVATE:
-        return activable(s, f)
+        return activable(state, f)
     return _TWO_OPTIONS  # reveal or leave; gain or spend a token
 
 
-def frame_action(frame: tuple[int, int, int, int], value: int) -> Action:
+def frame_action(frame: PendingFrame, value: int) -> Action:
     """The action of option ``value`` (one of :func:`frame_options`) of the pending ``frame``."""
     kind, x, _, arg = frame
     if kind == REVEAL:
@@ -351,13 +356,13 @@ def frame_action(frame: tuple[int, int, int, int], value: int) -> Action:
     return GAIN_OR_SPEND[value]
 
 
-def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
+def pick_legal(state: State, pick: Callable[[int], int]) -> Action:
     """``legal_actions(s)[i]`` for ``i = pick(len(legal_actions(s)))``, building only that
     action (not the list: placements are the longest lists): for bots that choose by position
     alone (the random bot). ``IndexError`` if ``i`` is not an index of that list or the game
     is over.
     """
-    pending = s.pending
+    pending = state.pending
     if pending:
         frame = pending[-1]
         if frame[0] == REVEAL:  # the most frequent decision, spelled out (no option list)
@@ -365,25 +370,25 @@ def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
             if not 0 <= i < 2:
                 raise IndexError(f"no legal action {i}: there are 2")
             return REVEAL_OR_LEAVE[frame[1]][i]
-        options = frame_options(s, frame)
+        options = frame_options(state, frame)
         i = _index(pick, len(options))
         if not 0 <= i < len(options):
             raise IndexError(f"no legal action {i}: there are {len(options)}")
         return frame_action(frame, options[i])
     placements: Sequence[Action] = ()
-    if s.phase == PLACEMENT:
-        cfg = s.config
-        p = (s.first_player + s.placed) % cfg.players  # placing_player, inlined
+    if state.phase == PLACEMENT:
+        cfg = state.config
+        p = (state.first_player + state.placed) % cfg.players  # placing_player, inlined
         if cfg.variant != "two-families":
-            hand = s.zones[p * N_ZONES + HAND]
-            targets = placement_targets(s, p)
+            hand = state.zones[p * N_ZONES + HAND]
+            targets = placement_targets(state, p)
             n = len(targets)
             count = len(hand) * n
             i = _index(pick, count)
             if not 0 <= i < count:
                 raise IndexError(f"no legal action {i}: there are {count}")
             return PLACEMENTS[hand[i // n]][targets[i % n] + 2]
-        placements = legal_actions(s)  # two families: rarely played in bulk
+        placements = legal_actions(state)  # two families: rarely played in bulk
     i = _index(pick, len(placements))
     if not 0 <= i < len(placements):
         raise IndexError(f"no legal action {i}: there are {len(placements)}")
@@ -391,176 +396,176 @@ def pick_legal(s: State, pick: Callable[[int], int]) -> Action:
 
 
 # -- applying -----------------------------------------------------------------------------------
-def apply(s: State, action: Action) -> None:
+def apply(state: State, action: Action) -> None:
     """Apply a legal action (else raise :class:`IllegalAction` and change nothing)."""
     if not isinstance(action, Action):
         raise ActionError(f"not an Action: {action!r}")
-    legal = legal_actions(s)
+    legal = legal_actions(state)
     if action not in legal:
         if not legal:
             raise IllegalAction("the game is over: no action is legal")
-        d = decision(s)
+        d = decision(state)
         assert d is not None
         raise IllegalAction(
             f"{action} is not legal now; player {d.player} must decide {d.kind.slug}"
             f" ({len(legal)} option{'s' if len(legal) != 1 else ''})"
         )
-    apply_unchecked(s, action)
+    apply_unchecked(state, action)
 
 
-def apply_unchecked(s: State, action: Action) -> None:
+def apply_unchecked(state: State, action: Action) -> None:
     """Apply an action known to be legal (search and playouts), then advance."""
     kind = action[0]
     if kind == KIND_PLACE:
-        place(s, action[1], action[2])
+        place(state, action[1], action[2])
         return
-    frame = s.pending.pop()
+    frame = state.pending.pop()
     fk, x, f, arg = frame
     if fk == REVEAL:
         if kind == KIND_REVEAL:
-            _reveal(s, x, f)
+            _reveal(state, x, f)
         else:
-            s.tokens[x] += 1
-            if s.log is not None:
-                log(s, EventKind.LEFT, f % s.config.players, x, -1, amount=s.tokens[x])
+            state.tokens[x] += 1
+            if state.log is not None:
+                log(state, EventKind.LEFT, f % state.config.players, x, -1, amount=state.tokens[x])
     elif fk == CHOOSE:
-        ABILITIES[arg].choose(s, x, f, action[2] if kind == KIND_PLAYER else action[1])
+        ABILITIES[arg].choose(state, x, f, action[2] if kind == KIND_PLAYER else action[1])
     elif fk == GAP:
-        decree_move(s, x, f, arg, action[2])
+        decree_move(state, x, f, arg, action[2])
     elif fk == TWIN:
-        place_twin(s, x, f, arg, action[2])
+        place_twin(state, x, f, arg, action[2])
     elif fk == ACTIVATE:
         y = action[1]
-        s.pending.append((TOKENS, x, f, arg))
-        log(s, EventKind.ACTIVATED, f % s.config.players, y, s.card_type[y], x)
-        ABILITIES[s.card_type[y]].start(s, y, f, False)
+        state.pending.append((TOKENS, x, f, arg))
+        log(state, EventKind.ACTIVATED, f % state.config.players, y, state.card_type[y], x)
+        ABILITIES[state.card_type[y]].start(state, y, f, False)
     else:  # TOKENS
         if kind == KIND_GAIN:
-            gain(s, f % s.config.players, 1, x)
+            gain(state, f % state.config.players, 1, x)
             if arg > 1:
-                s.pending.append((TOKENS, x, f, arg - 1))
+                state.pending.append((TOKENS, x, f, arg - 1))
         else:
-            s.pending.append((ACTIVATE, x, f, arg - 1))
-    advance(s)
+            state.pending.append((ACTIVATE, x, f, arg - 1))
+    advance(state)
 
 
-def place(s: State, card: int, to: int) -> None:
+def place(state: State, card: Card, to: int) -> None:
     """Place ``card`` at ``to`` (a legal placement, unchecked), then advance if it was the
     round's last (another placement follows otherwise: advance would find nothing to do)."""
-    f = s.card_family[card]
-    s.zones[f * N_ZONES + HAND].remove(card)
+    f = state.card_family[card]
+    state.zones[f * N_ZONES + HAND].remove(card)
     if to == END:
-        s.queue.append([card])
+        state.queue.append([card])
     elif to == FRONT:
-        s.queue.insert(0, [card])
+        state.queue.insert(0, [card])
     else:
-        s.queue[s.stack_index(to)].append(card)
-    if s.log is not None:
-        log(s, EventKind.PLACED, f % s.config.players, card, -1, to)
-    s.placed += 1
-    if s.placed == s.config.placements:
-        advance(s)
+        state.queue[state.stack_index(to)].append(card)
+    if state.log is not None:
+        log(state, EventKind.PLACED, f % state.config.players, card, -1, to)
+    state.placed += 1
+    if state.placed == state.config.placements:
+        advance(state)
 
 
-def _reveal(s: State, x: int, f: int) -> None:
-    s.face_up[x] = True
-    t = s.card_type[x]
-    p = f % s.config.players
-    if s.log is not None:
-        log(s, EventKind.REVEALED, p, x, t)
+def _reveal(state: State, card: Card, family: Family) -> None:
+    state.face_up[card] = True
+    t = state.card_type[card]
+    p = family % state.config.players
+    if state.log is not None:
+        log(state, EventKind.REVEALED, p, card, t)
     if t in _LOSE_TOKENS:
-        s.tokens[x] = 0
+        state.tokens[card] = 0
     elif t not in _KEEP_TOKENS:
-        held, s.tokens[x] = s.tokens[x], 0
-        gain(s, p, held, x)
-    activate(s, x, f, True)
+        held, state.tokens[card] = state.tokens[card], 0
+        gain(state, p, held, card)
+    activate(state, card, family, True)
 
 
-def activate(s: State, x: int, f: int, on_reveal: bool) -> None:
-    """Apply the ability of ``x`` for family ``f``; an Intrigue is discarded afterwards."""
-    t = s.card_type[x]
+def activate(state: State, card: Card, family: Family, on_reveal: bool) -> None:
+    """Apply the ability of ``card`` for ``family``; an Intrigue is discarded afterwards."""
+    t = state.card_type[card]
     if t in INTRIGUES and t != CardType.MACHINATION:
-        s.pending.append((DISCARD, x, f, 0))
-    ABILITIES[t].start(s, x, f, on_reveal)
+        state.pending.append((DISCARD, card, family, 0))
+    ABILITIES[t].start(state, card, family, on_reveal)
 
 
 # -- advancing ----------------------------------------------------------------------------------
-def advance(s: State) -> None:
+def advance(state: State) -> None:
     """Run everything that needs no decision, up to the next decision or the end."""
-    pending = s.pending
+    pending = state.pending
     while True:
         if pending:
             kind, x, f, arg = pending[-1]
             if kind == CHOOSE:
-                if ABILITIES[arg].choices(s, x, f):
+                if ABILITIES[arg].choices(state, x, f):
                     return
                 pending.pop()  # no legal choice: no effect (R-ABIL-1)
             elif kind == DISCARD:
                 pending.pop()
-                discard(s, x)  # only if still in the Queue
+                discard(state, x)  # only if still in the Queue
             elif kind in (ACTIVATE, TOKENS):
                 # The first activation is due even with no token; "spend" only while some
                 # character can be activated, else the held tokens are gained (R-MACH-1/2).
-                if (kind == ACTIVATE or arg) and activable(s, f):
+                if (kind == ACTIVATE or arg) and activable(state, f):
                     return
                 pending.pop()
-                gain(s, f % s.config.players, arg, x)
+                gain(state, f % state.config.players, arg, x)
             else:
                 return  # REVEAL, GAP, TWIN always offer a choice
             continue
-        if s.phase == RESOLUTION:
-            q = s.queue
-            if s.resolving >= 0:  # R-RES-2: move on only if the card is still there
-                if s.cursor < len(q) and q[s.cursor][-1] == s.resolving:
-                    s.cursor += 1
-                s.resolving = -1
-            if s.cursor >= len(q):
-                _end_round(s)
+        if state.phase == RESOLUTION:
+            q = state.queue
+            if state.resolving >= 0:  # R-RES-2: move on only if the card is still there
+                if state.cursor < len(q) and q[state.cursor][-1] == state.resolving:
+                    state.cursor += 1
+                state.resolving = -1
+            if state.cursor >= len(q):
+                _end_round(state)
                 continue
-            top = q[s.cursor][-1]
-            s.resolving = top
-            f = s.corrupt[top]
+            top = q[state.cursor][-1]
+            state.resolving = top
+            f = state.corrupt[top]
             if f < 0:
-                f = s.card_family[top]
-            if not s.face_up[top]:
+                f = state.card_family[top]
+            if not state.face_up[top]:
                 pending.append((REVEAL, top, f, 0))
                 return
-            activate(s, top, f, False)
+            activate(state, top, f, False)
             continue
-        if s.phase == PLACEMENT and s.placed == s.config.placements:
-            s.phase = RESOLUTION
-            s.cursor = 0
-            s.resolving = -1
+        if state.phase == PLACEMENT and state.placed == state.config.placements:
+            state.phase = RESOLUTION
+            state.cursor = 0
+            state.resolving = -1
             continue
         return
 
 
-def _end_round(s: State) -> None:
-    if s.log is not None:
-        log(s, EventKind.ROUND_ENDED, -1, amount=s.round)
-    s.scores_by_round.append(tuple(s.influence))
-    cfg = s.config
+def _end_round(state: State) -> None:
+    if state.log is not None:
+        log(state, EventKind.ROUND_ENDED, -1, amount=state.round)
+    state.scores_by_round.append(tuple(state.influence))
+    cfg = state.config
     if cfg.two_families:  # R-2P-1: draw 2 (one per family) while the pile lasts
         for k in range(cfg.players):
-            p = (s.first_player + k) % cfg.players
+            p = (state.first_player + k) % cfg.players
             drawn = 0
             for f in cfg.player_families(p):
-                pile = s.zones[f * N_ZONES + PILE]
+                pile = state.zones[f * N_ZONES + PILE]
                 if pile:
-                    s.zones[f * N_ZONES + HAND].append(pile.pop(0))
+                    state.zones[f * N_ZONES + HAND].append(pile.pop(0))
                     drawn += 1
             if drawn:
-                log(s, EventKind.DREW, p, amount=drawn)
-    if s.round >= 6:
-        s.phase = OVER
-        if s.log is not None:
-            log(s, EventKind.GAME_ENDED)
+                log(state, EventKind.DREW, p, amount=drawn)
+    if state.round >= 6:
+        state.phase = OVER
+        if state.log is not None:
+            log(state, EventKind.GAME_ENDED)
         return
-    s.round += 1
-    s.first_player = (s.first_player + 1) % cfg.players
-    s.placed = 0
-    s.phase = PLACEMENT
-    s.cursor = 0
+    state.round += 1
+    state.first_player = (state.first_player + 1) % cfg.players
+    state.placed = 0
+    state.phase = PLACEMENT
+    state.cursor = 0
 
 
 # -- result (R-END-1) ---------------------------------------------------------------------------
@@ -580,17 +585,17 @@ class Result(NamedTuple):
         return tuple(part if p in self.winners else 0.0 for p in range(len(self.scores)))
 
 
-def result(s: State) -> Result | None:
-    if s.phase != OVER:
+def result(state: State) -> Result | None:
+    if state.phase != OVER:
         return None
-    n = s.config.players
+    n = state.config.players
     counts = [0] * n
-    for st in s.queue:
+    for st in state.queue:
         for c in st:
-            counts[s.controller(c) % n] += 1
-    best = max((s.influence[p], counts[p]) for p in range(n))
-    winners = tuple(p for p in range(n) if (s.influence[p], counts[p]) == best)
-    return Result(tuple(s.influence), tuple(counts), winners)
+            counts[state.controller(c) % n] += 1
+    best = max((state.influence[p], counts[p]) for p in range(n))
+    winners = tuple(p for p in range(n) if (state.influence[p], counts[p]) == best)
+    return Result(tuple(state.influence), tuple(counts), winners)
 
 
 __all__ = [

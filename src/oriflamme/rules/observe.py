@@ -22,8 +22,10 @@ from .state import (
     RESERVE,
     RESOLUTION,
     SET_ASIDE,
+    Card,
     Event,
     Frame,
+    Player,
     State,
 )
 from .texts import FAMILY_COLOURS
@@ -32,34 +34,34 @@ from .texts import FAMILY_COLOURS
 FRAME_NAMES: Final[dict[int, str]] = {int(kind): kind.slug for kind in Frame}
 
 
-def knows(s: State, viewer: int | None, card: int) -> bool:
+def knows(state: State, viewer: Player | None, card: Card) -> bool:
     """Whether ``viewer`` may know the identity of ``card`` now."""
-    if s.face_up[card]:
+    if state.face_up[card]:
         return True
-    return viewer is not None and s.card_family[card] % s.config.players == viewer
+    return viewer is not None and state.card_family[card] % state.config.players == viewer
 
 
-def _card(s: State, viewer: int | None, card: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": card, "family": s.card_family[card]}
-    out["type"] = CardType(s.card_type[card]).slug if knows(s, viewer, card) else None
+def _card(state: State, viewer: Player | None, card: Card) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": card, "family": state.card_family[card]}
+    out["type"] = CardType(state.card_type[card]).slug if knows(state, viewer, card) else None
     return out
 
 
-def observe(s: State, viewer: int | None, with_log: bool = False) -> dict[str, Any]:
+def observe(state: State, viewer: Player | None, with_log: bool = False) -> dict[str, Any]:
     """The view of player ``viewer`` (``None``: a spectator's public view)."""
-    cfg = s.config
+    cfg = state.config
     n = cfg.players
     if viewer is not None and (isinstance(viewer, bool) or not 0 <= viewer < n):
         raise ValueError(f"viewer must be a player 0 to {n - 1} or None, not {viewer}")
     queue = []
-    for stack in s.queue:
+    for stack in state.queue:
         cards = []
         for c in stack:
-            entry = _card(s, viewer, c)
-            entry["face_up"] = s.face_up[c]
-            entry["tokens"] = s.tokens[c]
-            entry["corrupted_by"] = s.corrupt[c] if s.corrupt[c] >= 0 else None
-            entry["controller"] = s.controller(c)
+            entry = _card(state, viewer, c)
+            entry["face_up"] = state.face_up[c]
+            entry["tokens"] = state.tokens[c]
+            entry["corrupted_by"] = state.corrupt[c] if state.corrupt[c] >= 0 else None
+            entry["controller"] = state.controller(c)
             cards.append(entry)
         queue.append(cards)
     families = []
@@ -70,35 +72,37 @@ def observe(s: State, viewer: int | None, with_log: bool = False) -> dict[str, A
             "family": f,
             "player": f % n,
             "colour": FAMILY_COLOURS[f],
-            "hand_size": len(s.zones[z + HAND]),
-            "set_aside_size": len(s.zones[z + SET_ASIDE]),
-            "pile_size": len(s.zones[z + PILE]),
-            "reserve": [_card(s, viewer, c) for c in s.zones[z + RESERVE]],
-            "discarded": [_card(s, viewer, c) for c in s.zones[z + DISCARDED]],
-            "eliminated": [_card(s, viewer, c) for c in s.zones[z + ELIMINATED]],
-            "corruption_on": next((c for c in range(len(s.corrupt)) if s.corrupt[c] == f), None),
+            "hand_size": len(state.zones[z + HAND]),
+            "set_aside_size": len(state.zones[z + SET_ASIDE]),
+            "pile_size": len(state.zones[z + PILE]),
+            "reserve": [_card(state, viewer, c) for c in state.zones[z + RESERVE]],
+            "discarded": [_card(state, viewer, c) for c in state.zones[z + DISCARDED]],
+            "eliminated": [_card(state, viewer, c) for c in state.zones[z + ELIMINATED]],
+            "corruption_on": next(
+                (c for c in range(len(state.corrupt)) if state.corrupt[c] == f), None),
         }
         if mine:
-            fam["hand"] = [_card(s, viewer, c) for c in s.zones[z + HAND]]
-            fam["set_aside"] = [_card(s, viewer, c) for c in s.zones[z + SET_ASIDE]]
+            fam["hand"] = [_card(state, viewer, c) for c in state.zones[z + HAND]]
+            fam["set_aside"] = [_card(state, viewer, c) for c in state.zones[z + SET_ASIDE]]
         families.append(fam)
-    d = decision(s)
+    d = decision(state)
     view: dict[str, Any] = {
         "viewer": viewer,
         "config": cfg.to_dict(),
-        "round": s.round,
-        "phase": PHASE_NAMES[s.phase],
-        "first_player": s.first_player,
-        "placed": s.placed,
-        "influence": list(s.influence),
-        "scores_by_round": [list(r) for r in s.scores_by_round],
+        "round": state.round,
+        "phase": PHASE_NAMES[state.phase],
+        "first_player": state.first_player,
+        "placed": state.placed,
+        "influence": list(state.influence),
+        "scores_by_round": [list(r) for r in state.scores_by_round],
         "queue": queue,
         "families": families,
-        "cursor": s.cursor if s.phase == RESOLUTION else None,
-        "resolving": s.resolving if s.phase == RESOLUTION and s.resolving >= 0 else None,
+        "cursor": state.cursor if state.phase == RESOLUTION else None,
+        "resolving": (state.resolving if state.phase == RESOLUTION and state.resolving >= 0
+                      else None),
         "pending": [
             {"frame": FRAME_NAMES[k], "card": x, "family": f, "arg": a}
-            for k, x, f, a in s.pending
+            for k, x, f, a in state.pending
         ],
         "decision": None,
         "legal": [],
@@ -112,8 +116,8 @@ def observe(s: State, viewer: int | None, with_log: bool = False) -> dict[str, A
             "ability": CardType(d.ability).slug if d.ability >= 0 else None,
         }
         if viewer == d.player:
-            view["legal"] = [a.to_json() for a in legal_actions(s)]
-    r = result(s)
+            view["legal"] = [a.to_json() for a in legal_actions(state)]
+    r = result(state)
     if r is not None:
         view["result"] = {
             "scores": list(r.scores),
@@ -121,16 +125,17 @@ def observe(s: State, viewer: int | None, with_log: bool = False) -> dict[str, A
             "winners": list(r.winners),
         }
     if with_log:
-        view["log"] = events_for(s, viewer)
+        view["log"] = events_for(state, viewer)
     return view
 
 
-def event_type_for(s: State, viewer: int | None, e: Event) -> int:
+def event_type_for(state: State, viewer: Player | None, e: Event) -> int:
     """The card type an event may show ``viewer``: public at the time, or the viewer's own."""
     if e.card_type >= 0:
         return e.card_type
-    if e.card >= 0 and viewer is not None and s.card_family[e.card] % s.config.players == viewer:
-        return s.card_type[e.card]
+    if (e.card >= 0 and viewer is not None
+            and state.card_family[e.card] % state.config.players == viewer):
+        return state.card_type[e.card]
     return -1
 
 
@@ -140,8 +145,8 @@ _KIND_SLUGS: Final[dict[int, str]] = {int(k): k.slug for k in EventKind}
 _TYPE_SLUGS: Final[dict[int, str]] = {int(t): t.slug for t in CardType}
 
 
-def event_json(s: State, viewer: int | None, e: Event) -> dict[str, Any]:
-    t = event_type_for(s, viewer, e)
+def event_json(state: State, viewer: Player | None, e: Event) -> dict[str, Any]:
+    t = event_type_for(state, viewer, e)
     return {
         "kind": _KIND_SLUGS[e.kind],
         "round": e.round,
@@ -153,8 +158,8 @@ def event_json(s: State, viewer: int | None, e: Event) -> dict[str, Any]:
     }
 
 
-def events_for(s: State, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
+def events_for(state: State, viewer: Player | None, start: int = 0) -> list[dict[str, Any]]:
     """The log from ``start`` as ``viewer`` may see it (public form for ``None``)."""
-    if s.log is None:
+    if state.log is None:
         return []
-    return [event_json(s, viewer, e) for e in s.log[start:]]
+    return [event_json(state, viewer, e) for e in state.log[start:]]

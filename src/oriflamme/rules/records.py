@@ -47,7 +47,10 @@ from .state import (
     TOKENS,
     TWIN,
     ZONE_NAMES,
+    Card,
     Event,
+    Family,
+    PendingFrame,
     State,
 )
 from .texts import FAMILY_COLOURS
@@ -76,7 +79,7 @@ def colour_index(name: str, families: int) -> int:
 class _Ref:
     __slots__ = ("corrupt", "face_up", "family", "tokens", "type")
 
-    def __init__(self, text: Any, families: int, family: int | None, where: str) -> None:
+    def __init__(self, text: Any, families: int, family: Family | None, where: str) -> None:
         if not isinstance(text, str):
             raise RecordError(f"{where}: a card reference must be a string, not {text!r}")
         m = _REF.match(text.lower())
@@ -99,27 +102,27 @@ class _Ref:
         self.corrupt = colour_index(c.group(1), families) if c else -1
 
 
-def card_ref(s: State, card: int, with_state: bool = False) -> str:
+def card_ref(state: State, card: Card, with_state: bool = False) -> str:
     """The reference of ``card``: ``"red:soldier"`` (with modifiers if ``with_state``)."""
-    text = f"{FAMILY_COLOURS[s.card_family[card]]}:{CardType(s.card_type[card]).slug}"
+    text = f"{FAMILY_COLOURS[state.card_family[card]]}:{CardType(state.card_type[card]).slug}"
     if with_state:
-        if s.face_up[card]:
+        if state.face_up[card]:
             text += "*"
-        if s.tokens[card]:
-            text += f"+{s.tokens[card]}"
-        if s.corrupt[card] >= 0:
-            text += f"@{FAMILY_COLOURS[s.corrupt[card]]}"
+        if state.tokens[card]:
+            text += f"+{state.tokens[card]}"
+        if state.corrupt[card] >= 0:
+            text += f"@{FAMILY_COLOURS[state.corrupt[card]]}"
     return text
 
 
 # -- position -> dict -------------------------------------------------------------------------
-def position_of(s: State, with_ids: bool = True) -> dict[str, Any]:
+def position_of(state: State, with_ids: bool = True) -> dict[str, Any]:
     """Describe the state in the position format (complete: it loads back identical)."""
-    cfg = s.config
+    cfg = state.config
     families: dict[str, Any] = {}
     for f in range(cfg.families):
         zones = {
-            ZONE_NAMES[z]: [CardType(s.card_type[c]).slug for c in s.zones[f * N_ZONES + z]]
+            ZONE_NAMES[z]: [CardType(state.card_type[c]).slug for c in state.zones[f * N_ZONES + z]]
             for z in range(N_ZONES)
         }
         families[FAMILY_COLOURS[f]] = {k: v for k, v in zones.items() if v}
@@ -127,34 +130,34 @@ def position_of(s: State, with_ids: bool = True) -> dict[str, Any]:
         "format": POSITION_FORMAT,
         "version": VERSION,
         "config": cfg.to_dict(),
-        "round": s.round,
-        "phase": PHASE_NAMES[s.phase],
-        "first_player": s.first_player,
-        "placed": s.placed,
-        "influence": list(s.influence),
-        "queue": [[card_ref(s, c, True) for c in st] for st in s.queue],
+        "round": state.round,
+        "phase": PHASE_NAMES[state.phase],
+        "first_player": state.first_player,
+        "placed": state.placed,
+        "influence": list(state.influence),
+        "queue": [[card_ref(state, c, True) for c in st] for st in state.queue],
         "families": families,
-        "cursor": s.cursor,
-        "resolving": card_ref(s, s.resolving) if s.resolving >= 0 else None,
-        "pending": [_frame_out(s, fr) for fr in s.pending],
-        "scores_by_round": [list(r) for r in s.scores_by_round],
+        "cursor": state.cursor,
+        "resolving": card_ref(state, state.resolving) if state.resolving >= 0 else None,
+        "pending": [_frame_out(state, fr) for fr in state.pending],
+        "scores_by_round": [list(r) for r in state.scores_by_round],
     }
     if with_ids:
-        out["ids"] = {card_ref(s, c): c for c in range(len(s.card_type))}
+        out["ids"] = {card_ref(state, c): c for c in range(len(state.card_type))}
     return out
 
 
-def _frame_out(s: State, frame: tuple[int, int, int, int]) -> dict[str, Any]:
+def _frame_out(state: State, frame: PendingFrame) -> dict[str, Any]:
     kind, x, f, arg = frame
     out: dict[str, Any] = {
         "frame": FRAME_NAMES[kind],
-        "card": card_ref(s, x),
+        "card": card_ref(state, x),
         "family": FAMILY_COLOURS[f],
     }
     if kind == CHOOSE:
         out["ability"] = CardType(arg).slug
     elif kind in (GAP, TWIN):
-        out["target"] = card_ref(s, arg)
+        out["target"] = card_ref(state, arg)
     elif kind in (ACTIVATE, TOKENS):
         out["tokens"] = arg
     return out
@@ -193,7 +196,7 @@ def state_from_position(data: Mapping[str, Any], log_events: bool = True) -> Sta
     # Where every card is: (family, type) -> location.
     located: dict[tuple[int, int], str] = {}
 
-    def claim(family: int, t: int, where: str) -> None:
+    def claim(family: Family, t: int, where: str) -> None:
         if t not in family_types:
             raise RecordError(
                 f"{where}: {CardType(t).slug} is not in this game's card set")
@@ -397,7 +400,7 @@ def _ref_id(text: Any, nf: int, ids: Mapping[tuple[int, int], int], where: str) 
 
 def _frame_in(
     fr: Any, nf: int, ids: Mapping[tuple[int, int], int], where: str
-) -> tuple[int, int, int, int]:
+) -> PendingFrame:
     if not isinstance(fr, Mapping):
         raise RecordError(f"{where} must be an object")
     kind = _FRAME_KINDS.get(str(fr.get("frame")))
@@ -423,34 +426,34 @@ def _frame_in(
     return (kind, x, f, arg)
 
 
-def _check_frames(s: State) -> None:
+def _check_frames(state: State) -> None:
     """Decision frames must refer to cards where the decision makes sense."""
-    for i, (kind, x, _f, arg) in enumerate(s.pending):
-        top = i == len(s.pending) - 1
-        if kind == REVEAL and (not top or s.face_up[x] or s.stack_index(x) < 0):
+    for i, (kind, x, _f, arg) in enumerate(state.pending):
+        top = i == len(state.pending) - 1
+        if kind == REVEAL and (not top or state.face_up[x] or state.stack_index(x) < 0):
             raise RecordError(f"pending[{i}]: reveal needs the last frame, on a face-down top card")
-        if kind in (CHOOSE, GAP, TWIN) and s.stack_index(x) < 0:
+        if kind in (CHOOSE, GAP, TWIN) and state.stack_index(x) < 0:
             raise RecordError(f"pending[{i}]: the acting card must be a top card of the Queue")
-        if kind == GAP and s.stack_index(arg) < 0:
+        if kind == GAP and state.stack_index(arg) < 0:
             raise RecordError(f"pending[{i}]: the card to move must be a top card")
-        if kind == TWIN and s.card_type[arg] != CardType.TWIN:
+        if kind == TWIN and state.card_type[arg] != CardType.TWIN:
             raise RecordError(f"pending[{i}]: target must be a Twin")
-        if kind == TWIN and arg not in s.zone(s.card_family[arg], RESERVE):
+        if kind == TWIN and arg not in state.zone(state.card_family[arg], RESERVE):
             raise RecordError(f"pending[{i}]: the Twin must be in its reserve")
-        if kind == DISCARD and not CardType(s.card_type[x]).is_intrigue:
+        if kind == DISCARD and not CardType(state.card_type[x]).is_intrigue:
             raise RecordError(f"pending[{i}]: only an Intrigue is discarded after its ability")
 
 
 # -- saves and replays --------------------------------------------------------------------------
 def save_dict(
-    s: State, seed: int | None = None, actions: list[dict[str, Any]] | None = None
+    state: State, seed: int | None = None, actions: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """A save file: the full position with ids, the log, and the history if known."""
     return {
         "format": SAVE_FORMAT,
         "version": VERSION,
-        "position": position_of(s, with_ids=True),
-        "log": [list(e) for e in s.log] if s.log is not None else None,
+        "position": position_of(state, with_ids=True),
+        "log": [list(e) for e in state.log] if state.log is not None else None,
         "history": None if seed is None else {"seed": seed, "actions": actions or []},
     }
 

@@ -73,12 +73,12 @@ class CardTally:
         }
 
 
-def card_tally(s: State) -> CardTally:
+def card_tally(state: State) -> CardTally:
     """The :class:`CardTally` of the game so far (``ValueError`` if its log was not kept)."""
-    log = s.log
+    log = state.log
     if log is None:
         raise ValueError("this game keeps no log (it was dealt or copied with log=False)")
-    types = s.card_type
+    types = state.card_type
     tally = CardTally()
     for e in log:
         kind = e.kind
@@ -91,8 +91,8 @@ def card_tally(s: State) -> CardTally:
                 tally.influence[types[e.card]] += e.amount
             else:
                 tally.unknown_influence += e.amount
-    face_up = s.face_up
-    for stack in s.queue:
+    face_up = state.face_up
+    for stack in state.queue:
         for c in stack:
             if not face_up[c]:
                 tally.hidden[types[c]] += 1
