@@ -40,7 +40,7 @@ import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
 from oriflamme.api import Game, GameConfig
 from oriflamme.benchmark import seconds_argument
 from oriflamme.benchmark_envs import TRIALS, Loop, aec_loop, decisions_per_second
-from oriflamme.envs.encoding import Layout, ObservationEncoder
+from oriflamme.encoding import Layout, ObservationEncoder
 from oriflamme.envs.pettingzoo import env as make_env
 from oriflamme.envs.pettingzoo import raw_env
 from oriflamme.search import state_of

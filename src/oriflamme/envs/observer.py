@@ -1,7 +1,7 @@
 """OpenSpiel observers of ``python_oriflamme``: the tensors and strings of what one player
 knows (R-INFO-1) and the public actions only.
 
-* Observation: the :class:`~oriflamme.envs.encoding.ObservationEncoder` vector, and
+* Observation: the :class:`~oriflamme.encoding.ObservationEncoder` vector, and
   :func:`observation_text`.
 * Information state (perfect recall): the same plus, per card, when and how it was placed
   (tensor), or the player's own dealt cards and the sequence of public actions (string).
@@ -21,9 +21,8 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from oriflamme.api import FAMILY_COLOURS, Action, Game
+from oriflamme.encoding import ROUNDS, Vector
 from oriflamme.search import state_of
-
-from .encoding import ROUNDS, Vector
 
 if TYPE_CHECKING:
     from .openspiel import OriflammeState, Setup

@@ -18,11 +18,11 @@ names joined by ``+``), ``variant`` (``auto``, ``standard`` or ``two-families``)
   uniform over the types not dealt yet; the last card is forced), exactly the engine's deal:
   ids ``+0..2`` set aside, the rest in hand (two-families: 3 in hand, 4 in the pile, drawn in
   id order); the Twin, if any, is ``+10``.
-* **Actions**: :class:`~oriflamme.envs.encoding.ActionCodec`; ``action_to_string`` is the
+* **Actions**: :class:`~oriflamme.encoding.ActionCodec`; ``action_to_string`` is the
   engine's label of the action as its player may read it.
 * **Returns**: the win share, 1/k to each of the k winners (R-END-1), 0 to the others:
   constant-sum (1), rewarded at the end only.
-* **Observations**: :class:`~oriflamme.envs.encoding.ObservationEncoder` of the player's
+* **Observations**: :class:`~oriflamme.encoding.ObservationEncoder` of the player's
   observation; the information state adds the public action sequence (string) or when and how
   each card was placed (tensor). Both come only from what the player may know (R-INFO-1); the
   tensors are made by the encoder's fast path (tested equal to encoding ``Game.observe``).
@@ -52,9 +52,9 @@ from oriflamme.api import (
     card_name,
 )
 from oriflamme.bots.base import NO_OBSERVATION, Bot, needs_observation
+from oriflamme.encoding import ROUNDS, ActionCodec, Layout, ObservationEncoder
 from oriflamme.search import state_of
 
-from .encoding import ROUNDS, ActionCodec, Layout, ObservationEncoder
 from .observer import Observer
 
 DEFAULTS: dict[str, Any] = {
