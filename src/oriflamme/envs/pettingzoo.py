@@ -36,10 +36,10 @@ from pettingzoo.utils import wrappers
 from rich.console import Console
 
 from oriflamme.api import Action, Game, GameConfig
-from oriflamme.cli.labels import Labels
-from oriflamme.cli.render import board, result_table
 from oriflamme.encoding import HIGH, ActionCodec, Layout, Mask, ObservationEncoder
 from oriflamme.search import state_of
+from oriflamme.terminal.labels import GameLabels
+from oriflamme.terminal.render import board, result_table
 
 Observation = dict[str, Any]
 
@@ -168,7 +168,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         player = self.game.current_player
         buffer = io.StringIO()
         console = Console(file=buffer, width=100, color_system=None, force_terminal=False)
-        labels = Labels(self.game)
+        labels = GameLabels(self.game)
         console.print(board(self.game.observe(player), labels))
         result = self.game.result()
         if result is not None:
