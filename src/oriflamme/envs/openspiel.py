@@ -1,7 +1,6 @@
 """Oriflamme as a pure-Python OpenSpiel game, registered as ``python_oriflamme`` on import.
 
->>> import numpy as np
-import pyspiel
+>>> import pyspiel
 >>> import oriflamme.envs.openspiel
 >>> game = pyspiel.load_game("python_oriflamme(players=4,cards=base)")
 >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
