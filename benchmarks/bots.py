@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from oriflamme.api import Action, GameConfig
-from oriflamme.benchmark_search import search_positions
+from oriflamme.bench.bots import search_positions
 from oriflamme.bots import IsmctsBot, make_bot
 
 DEFAULT_BOTS = "easy,medium,hard,expert"

@@ -38,8 +38,8 @@ from open_spiel.python.observation import make_observation
 
 import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
 from oriflamme.api import Game, GameConfig
-from oriflamme.benchmark import seconds_argument
-from oriflamme.benchmark_envs import TRIALS, Loop, aec_loop, decisions_per_second
+from oriflamme.bench.engine import seconds_argument
+from oriflamme.bench.envs import TRIALS, Loop, aec_loop, decisions_per_second
 from oriflamme.encoding import Layout, ObservationEncoder
 from oriflamme.envs.pettingzoo import env as make_env
 from oriflamme.envs.pettingzoo import raw_env

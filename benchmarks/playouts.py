@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import platform
 
-from oriflamme.benchmark import run, seconds_argument
+from oriflamme.bench.engine import run, seconds_argument
 
 
 def main() -> None:

@@ -84,7 +84,7 @@ play({games}, random.Random(0))
 OURS_RATE = """
 import json
 from oriflamme.api import GameConfig
-from oriflamme.benchmark import measure_loop, measure_playouts
+from oriflamme.bench.engine import measure_loop, measure_playouts
 from oriflamme.build import build_name
 config = GameConfig(players=3, cards="base")
 measure = measure_playouts if {which!r} == "playouts" else measure_loop

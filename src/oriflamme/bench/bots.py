@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .api import Action, Game, GameConfig
-from .bots import IsmctsBot, make_bot, play_game
+from oriflamme.api import Action, Game, GameConfig
+from oriflamme.bots import IsmctsBot, make_bot, play_game
 
 #: The ISMCTS settings measured (the ``hard`` level's, without its time cap).
 ISMCTS_SPEC = "ismcts:iterations=1000:opponents=greedy"
