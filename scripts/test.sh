@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 ORIFLAMME_PURE=1 .venv/bin/python -m pip install --quiet -e '.[test,ray,rl]'
-.venv/bin/python -m ruff check src tests benchmarks examples setup.py
+.venv/bin/python -m ruff check src tests benchmarks tools examples setup.py
 .venv/bin/python -m mypy
 # A throwaway PostgreSQL cluster for the PostgreSQL tests (stopped and removed on exit).
 source scripts/postgres.sh

@@ -3,7 +3,7 @@
 * :func:`measure_simulate`: whole random-bot games through the bot runner, as ``oriflamme
   simulate`` plays them (the random bot needs no observation, so none is built).
 * :func:`measure_ismcts`: ISMCTS iterations per second on positions taken from greedy
-  self-play, one search per position, as ``benchmarks/bots.py`` measures the levels.
+  self-play, one search per position, as ``benchmarks/bots/levels.py`` measures the levels.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Adapter benchmark behind ``oriflamme bench``: the cost of an OpenSpiel or PettingZoo step
-against an engine step (``benchmarks/envs.py`` has every variant; docs/benchmarks.md).
+against an engine step (``benchmarks/envs/adapters.py`` has every variant; docs/benchmarks.md).
 
 Random whole games, the deal included, counting the players' decisions; each figure is the
 fastest of 5 trials, the loops taken in turn. Needs the ``rl`` extra; without it

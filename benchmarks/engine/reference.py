@@ -5,7 +5,7 @@ named ``oriflamme``, so it lives in a virtual environment of its own and is meas
 separate process). Install it there and point this script at that environment's python::
 
     python3 -m venv REF && REF/bin/pip install git+https://github.com/jojolebarjos/oriflamme-simulator
-    python benchmarks/reference.py --reference-python REF/bin/python --core 1
+    python benchmarks/engine/reference.py --reference-python REF/bin/python --core 1
 
 (or set ``ORIFLAMME_REFERENCE_PYTHON``). Without it the script says so and exits 0.
 

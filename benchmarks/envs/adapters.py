@@ -1,8 +1,8 @@
 """Decisions per second of the research adapters against the raw engine, random play.
 
-Run: ``python benchmarks/envs.py [SECONDS]`` (needs the ``rl`` extra). Each loop plays whole
-random games, the deal included, and counts the players' decisions; every figure is the
-fastest of 5 trials of SECONDS / 5 each (the least disturbed on a shared machine), the trials
+Run: ``python benchmarks/envs/adapters.py [SECONDS]`` (needs the ``rl`` extra). Each loop
+plays whole random games, the deal included, and counts the players' decisions; every figure is
+the fastest of 5 trials of SECONDS / 5 each (the least disturbed on a shared machine), the trials
 of the different loops taken in turn.
 
 * ``engine``: ``legal_actions()`` then ``apply()`` (checked) through :mod:`oriflamme.api`.

@@ -1,6 +1,6 @@
 """Random-playout benchmark: games/s and decisions/s per set-up, and the cost of a copy.
 
-Run: ``python benchmarks/playouts.py [SECONDS]`` (the same figures as ``oriflamme bench``).
+Run: ``python benchmarks/engine/playouts.py [SECONDS]`` (the same figures as ``oriflamme bench``).
 """
 
 from __future__ import annotations
