@@ -28,7 +28,7 @@ from .rules import labels
 from .rules.abilities import DecisionKind
 from .rules.actions import END, FRONT, Action, ActionError, ActionKind
 from .rules.cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
-from .rules.config import ConfigError, GameConfig
+from .rules.config import ConfigDict, ConfigError, GameConfig
 from .rules.determinize import WorldSampler as _WorldSampler
 from .rules.draws import Draws
 from .rules.engine import (
@@ -44,6 +44,16 @@ from .rules.engine import (
     pick_legal,
     result,
     state_from_deal,
+)
+from .rules.observation import (
+    Observation,
+    ObservedCard,
+    ObservedDecision,
+    ObservedEvent,
+    ObservedFamily,
+    ObservedFrame,
+    ObservedResult,
+    QueueCard,
 )
 from .rules.observe import events_for, observe
 from .rules.playout import pick_playout, random_action, random_playout
@@ -86,6 +96,7 @@ __all__ = [
     "ActionKind",
     "CardTally",
     "CardType",
+    "ConfigDict",
     "ConfigError",
     "Decision",
     "DecisionKind",
@@ -93,6 +104,14 @@ __all__ = [
     "Game",
     "GameConfig",
     "IllegalAction",
+    "Observation",
+    "ObservedCard",
+    "ObservedDecision",
+    "ObservedEvent",
+    "ObservedFamily",
+    "ObservedFrame",
+    "ObservedResult",
+    "QueueCard",
     "RecordError",
     "Result",
     "WorldSampler",
@@ -363,11 +382,11 @@ class Game:
         return result(self._state)
 
     # -- views --------------------------------------------------------------------------
-    def observe(self, player: int | None = None, log: bool = False) -> dict[str, Any]:
+    def observe(self, player: int | None = None, log: bool = False) -> Observation:
         """What ``player`` may know (R-INFO-1); ``None`` for the spectators' public view."""
         return observe(self._state, player, with_log=log)
 
-    def events(self, player: int | None = None, start: int = 0) -> list[dict[str, Any]]:
+    def events(self, player: int | None = None, start: int = 0) -> list[ObservedEvent]:
         """The event log from ``start``, as ``player`` may see it."""
         return events_for(self._state, player, start)
 

@@ -51,6 +51,8 @@ from oriflamme.api import (
     DecisionKind,
     Game,
     GameConfig,
+    Observation,
+    ObservedCard,
 )
 from oriflamme.search import (
     DISCARDED,
@@ -86,6 +88,13 @@ _DECISION_KINDS: Final = {k.slug: int(k) for k in DecisionKind}
 _ZONE: Final = {z: i for i, z in enumerate(ZONES)}
 _UNSEEN: Final = _ZONE["unseen"]
 _QUEUE: Final = _ZONE["queue"]
+_RESERVE: Final = _ZONE["reserve"]
+_DISCARDED: Final = _ZONE["discarded"]
+_ELIMINATED: Final = _ZONE["eliminated"]
+_HAND: Final = _ZONE["hand"]
+_SET_ASIDE: Final = _ZONE["set_aside"]
+#: A family's hand and set-aside cards where the observation has none (not the viewer's).
+_NO_CARDS: Final[list[ObservedCard]] = []
 # The raw state's numbering of frames and phases, in the encoding's order.
 _FRAME_OF_KIND: Final = {kind: FRAMES.index(name) for kind, name in FRAME_NAMES.items()}
 _ACTIVATE_OR_TOKENS: Final = frozenset(k for k, name in FRAME_NAMES.items()
@@ -582,7 +591,7 @@ class ObservationEncoder:
         return out
 
     def encode(
-        self, observation: Mapping[str, Any], perspective: int | None = None,
+        self, observation: Observation, perspective: int | None = None,
         out: Vector | None = None,
     ) -> Vector:
         """Encode ``observation``; ``perspective`` defaults to its viewer (needed for the
@@ -645,9 +654,11 @@ class ObservationEncoder:
                 (fam["hand_size"] / 10, fam["set_aside_size"] / 10, fam["pile_size"] / 10))
             if fam["corruption_on"] is not None:
                 hot.append(b + 3)
-            for zone in ("reserve", "discarded", "eliminated", "hand", "set_aside"):
-                z = _ZONE[zone]
-                for entry in fam.get(zone, ()):
+            for z, entries in ((_RESERVE, fam["reserve"]), (_DISCARDED, fam["discarded"]),
+                               (_ELIMINATED, fam["eliminated"]),
+                               (_HAND, fam.get("hand", _NO_CARDS)),
+                               (_SET_ASIDE, fam.get("set_aside", _NO_CARDS))):
+                for entry in entries:
                     c = entry["id"]
                     zone_of[c] = z
                     kind = entry["type"]
@@ -665,7 +676,7 @@ class ObservationEncoder:
         out[np.array(at, dtype=np.intp)] = np.array(values, dtype=np.float32)
         return out
 
-    def _queue(self, observation: Mapping[str, Any], p: int, zone_of: list[int],
+    def _queue(self, observation: Observation, p: int, zone_of: list[int],
                hot: list[int], at: list[int], values: list[float]) -> None:
         """The features of the cards in the Queue."""
         layout, columns = self.layout, self.columns

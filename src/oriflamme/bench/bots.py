@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from oriflamme.api import Action, Game, GameConfig
+from oriflamme.api import Action, Game, GameConfig, Observation
 from oriflamme.bots import IsmctsBot, make_bot, play_game
 
 #: The ISMCTS settings measured (the ``hard`` level's, without its time cap).
@@ -35,10 +35,10 @@ def measure_simulate(config: GameConfig, seconds: float, seed: int = 0) -> dict[
 
 
 def search_positions(config: GameConfig, count: int, seed: int = 0, per_game: int = 4) -> list[
-        tuple[dict[str, Any], list[Action]]]:
+        tuple[Observation, list[Action]]]:
     """``count`` decisions with a choice (observation, legal actions) from greedy self-play,
     about ``per_game`` from each game, spread over it (early, middle and late positions)."""
-    found: list[tuple[dict[str, Any], list[Action]]] = []
+    found: list[tuple[Observation, list[Action]]] = []
     game_seed = seed
     while len(found) < count:
         game = Game.new(config, game_seed)

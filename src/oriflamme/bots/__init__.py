@@ -13,6 +13,7 @@ from .base import (
     known_bots,
     make_bot,
     needs_observation,
+    observer,
     register_bot,
     unregister_bot,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "known_bots",
     "make_bot",
     "needs_observation",
+    "observer",
     "play_game",
     "register_bot",
     "unregister_bot",

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from oriflamme.api import Action
+from oriflamme.api import Action, Observation
 
 from .ismcts import IsmctsBot, ismcts_from_options
 from .levels import LEVELS
@@ -74,7 +74,7 @@ class Advice:
         }
 
 
-def observation_seed(observation: Mapping[str, Any], salt: str = "") -> int:
+def observation_seed(observation: Observation, salt: str = "") -> int:
     """A seed that depends on the observation alone (and ``salt``)."""
     text = json.dumps(observation, sort_keys=True, separators=(",", ":")) + salt
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
@@ -95,7 +95,7 @@ def adviser(seed: int, iterations: int | None, seconds: float | None) -> IsmctsB
 
 
 def advise(
-    observation: Mapping[str, Any],
+    observation: Observation,
     legal: Sequence[Action],
     iterations: int | None = 3000,
     seconds: float | None = None,
@@ -106,8 +106,8 @@ def advise(
     if not legal:
         raise ValueError("no legal action to advise on")
     player = observation.get("viewer")
-    decision = observation.get("decision") or {}
-    if not isinstance(player, int) or decision.get("player") != player:
+    decision = observation.get("decision")
+    if not isinstance(player, int) or decision is None or decision["player"] != player:
         raise ValueError("advice needs the observation of the player who decides")
     if seed is None:
         seed = observation_seed(observation)

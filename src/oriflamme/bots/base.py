@@ -26,9 +26,9 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
-from oriflamme.api import Action
+from oriflamme.api import Action, Observation
 
 
 @runtime_checkable
@@ -37,13 +37,32 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """Return one of ``legal`` (never empty) given the player's ``observation``."""
         ...
 
 
-#: What a bot that declares ``needs_observation = False`` is given as its observation.
-NO_OBSERVATION: Mapping[str, Any] = MappingProxyType({})
+#: What a bot that declares ``needs_observation = False`` is given as its observation: an
+#: empty read-only mapping (typed as an observation: such a bot never reads it).
+NO_OBSERVATION: Observation = cast("Observation", MappingProxyType({}))
+
+
+def observer(observation: Observation) -> int:
+    """The player whose observation this is; ``ValueError`` for the public view (a bot plays
+    from its own player's observation).
+
+    >>> from oriflamme.api import new_game
+    >>> observer(new_game(players=3, seed=1).observe(2))
+    2
+    >>> observer(new_game(players=3, seed=1).observe(None))
+    Traceback (most recent call last):
+    ...
+    ValueError: a bot plays from its own player's observation, not the public view
+    """
+    viewer = observation["viewer"]
+    if viewer is None:
+        raise ValueError("a bot plays from its own player's observation, not the public view")
+    return viewer
 
 
 def needs_observation(bot: object) -> bool:

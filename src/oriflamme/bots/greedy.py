@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
+from oriflamme.api import Action, ActionKind, CardType, Game, Observation, WorldSampler
 
-from .base import Bot, BotSpecError
+from .base import Bot, BotSpecError, observer
 from .catalog import WORLDS
 from .evaluation import action_score, evaluate, greedy_action, state_of
 
@@ -50,12 +49,12 @@ class GreedyBot:
         self._rng = random.Random(seed)
         self._worlds = worlds
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        me = observation["viewer"]
+        me = observer(observation)
         sampler = WorldSampler(observation)
         worlds = [sampler.sample(self._rng) for _ in range(self._worlds)]
         seeds = [self._rng.getrandbits(32) for _ in worlds]

@@ -32,9 +32,8 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from oriflamme.api import Action, Game
+from oriflamme.api import Action, Game, Observation
 from oriflamme.search import state_of
 
 from .base import (
@@ -42,6 +41,7 @@ from .base import (
     budget_options,
     check_budget,
     choice_option,
+    observer,
     whole_option,
 )
 from .catalog import DEFAULT_ROLLOUTS, HALVING_OPTIONS
@@ -74,14 +74,14 @@ class HalvingBot:
         self.last_rollouts = 0
         self._rng = random.Random(seed)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         self.last_rollouts = 0
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
-        me: int = observation["viewer"]
+        me = observer(observation)
         worlds = Worlds(observation, self.infer)
         options = list(legal)
         totals = dict.fromkeys(options, 0.0)

@@ -84,7 +84,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from oriflamme.api import Action, ActionKind, CardType, Game, WorldSampler
+from oriflamme.api import Action, ActionKind, CardType, Game, Observation, WorldSampler
 from oriflamme.search import apply_unchecked, current_player, legal_actions, randbelow, state_of
 
 from .base import (
@@ -94,6 +94,7 @@ from .base import (
     check_budget,
     choice_option,
     number_option,
+    observer,
     whole_option,
 )
 from .catalog import DEFAULT_ITERATIONS, ISMCTS_OPTIONS
@@ -207,7 +208,7 @@ class IsmctsBot:
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
@@ -216,7 +217,7 @@ class IsmctsBot:
         start = time.perf_counter()
         if self.candidates and len(legal) > self.candidates and legal[0].kind == ActionKind.PLACE:
             worlds = Worlds(observation, self.infer)
-            legal = best_placements(worlds.draw(self._rng), observation["viewer"], legal,
+            legal = best_placements(worlds.draw(self._rng), observer(observation), legal,
                                     self.candidates)
         if self.workers == 1:
             stats, done = self.search(observation, legal, self.iterations, self.seconds)
@@ -228,7 +229,7 @@ class IsmctsBot:
 
     def search(
         self,
-        observation: Mapping[str, Any],
+        observation: Observation,
         legal: Sequence[Action],
         iterations: int | None,
         seconds: float | None,
@@ -239,7 +240,7 @@ class IsmctsBot:
         player's rewards are also summed there, by the root action each iteration tried (what
         the bot expects for everyone after each of its moves: its advice, ``bots.advice``)."""
         start = time.perf_counter()
-        me: int = observation["viewer"]
+        me = observer(observation)
         worlds = Worlds(observation, self.infer)
         root = _Node(me)
         deadline = math.inf if seconds is None else start + seconds
@@ -259,7 +260,7 @@ class IsmctsBot:
         return stats, done
 
     def _search_in_parallel(
-        self, observation: Mapping[str, Any], legal: Sequence[Action]
+        self, observation: Observation, legal: Sequence[Action]
     ) -> tuple[dict[Action, tuple[int, float]], int]:
         """Root parallelisation: ``workers`` searches with their own seeds and shares of the
         iterations (N - 1 in the shared pool, one here), their root statistics summed."""
@@ -271,7 +272,7 @@ class IsmctsBot:
         if self.iterations is not None:
             shares = [self.iterations // n + (i < self.iterations % n) for i in range(n)]
         settings = self.settings()
-        observation = dict(observation)
+        observation = observation.copy()  # a plain dict, for the pool's pickling
         parts: list[Any] = []
         pool = shared_pool(n - 1)
         if pool is not None:
@@ -460,7 +461,7 @@ class Worlds:
 
     __slots__ = ("_ceiling", "_evidence", "_sampler")
 
-    def __init__(self, observation: Mapping[str, Any], infer: bool = True) -> None:
+    def __init__(self, observation: Observation, infer: bool = True) -> None:
         self._sampler = WorldSampler(observation)
         self._evidence = _left_cards(observation) if infer else []
         self._ceiling = 0.0
@@ -498,7 +499,7 @@ def best_placements(
     return ranked[:count]
 
 
-def _left_cards(observation: Mapping[str, Any]) -> list[tuple[int, int]]:
+def _left_cards(observation: Observation) -> list[tuple[int, int]]:
     """See :attr:`Worlds.evidence`."""
     return [(e["id"], e["tokens"]) for stack in observation["queue"] for e in stack
             if e["type"] is None and e["tokens"] > 0]
@@ -539,7 +540,7 @@ def _preference(stats: tuple[int, float] | None) -> tuple[int, float]:
 def search_part(
     settings: Mapping[str, Any],
     seed: int,
-    observation: Mapping[str, Any],
+    observation: Observation,
     legal: Sequence[Action],
     iterations: int | None,
     until: float | None,

@@ -33,11 +33,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from oriflamme.api import Action, WorldSampler
+from oriflamme.api import Action, Observation, WorldSampler
 
-from .base import Bot, make_bot
+from .base import Bot, make_bot, observer
 from .catalog import LEVELS as LEVELS  # re-exported: the levels are read from here too
 from .evaluation import greedy_action
 
@@ -54,7 +53,7 @@ class NoisyHeuristicBot:
         self.noise = noise
         self._rng = random.Random(seed)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
@@ -62,7 +61,7 @@ class NoisyHeuristicBot:
         if self._rng.random() < self.noise:
             return legal[self._rng.randrange(len(legal))]
         world = WorldSampler(observation).sample(self._rng)
-        return greedy_action(world, observation["viewer"], self._rng)
+        return greedy_action(world, observer(observation), self._rng)
 
 
 def make_level(level: str, seed: int) -> Bot:

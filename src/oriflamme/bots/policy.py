@@ -24,15 +24,14 @@ import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from oriflamme.api import Action, GameConfig
+from oriflamme.api import Action, GameConfig, Observation
 from oriflamme.encoding import ActionCodec, Layout, ObservationEncoder
 
-from .base import Bot, BotSpecError
+from .base import Bot, BotSpecError, observer
 
 Matrix = npt.NDArray[np.float32]
 #: Names of the weight arrays in a weights file, in :attr:`PolicyNetwork.weights` order.
@@ -105,14 +104,14 @@ class PolicyBot:
         self._rng = random.Random(seed)
         self._sample = sample
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         net = self._network
         if Layout.of(observation["config"]) is not net.layout:
             raise ValueError(f"this policy plays {net.config.to_dict()}, not"
                              f" {observation['config']}")
-        player = observation["viewer"]
+        player = observer(observation)
         probs = net.probabilities(net.encoder.encode(observation),
                                   net.codec.encode_all(legal, player))
         if self._sample:

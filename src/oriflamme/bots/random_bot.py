@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from oriflamme.api import Action, Draws
+from oriflamme.api import Action, Draws, Observation
 
 from .base import Bot, Pick, register_bot
 
@@ -24,7 +23,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self._draws = Draws(seed)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         return legal[self._draws.below(len(legal))]
 
     @property

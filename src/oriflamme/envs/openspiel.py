@@ -52,6 +52,7 @@ from oriflamme.api import (
     CardType,
     Game,
     GameConfig,
+    Observation,
     WorldSampler,
     card_name,
 )
@@ -420,7 +421,7 @@ def types_by_id(setup: Setup, game: Game) -> list[int]:
 PLACEMENT_FEATURES = ROUNDS + 3
 
 
-def observation_text(observation: Mapping[str, Any]) -> str:
+def observation_text(observation: Observation) -> str:
     """A compact, complete text of an observation (one line per part)."""
     o = observation
 
@@ -478,7 +479,7 @@ class Observer:
         self._observation = self.dict["observation"]
         self._memory = cast("memoryview[float]", self.tensor.data)
 
-    def _view(self, game: Game, player: int) -> dict[str, Any]:
+    def _view(self, game: Game, player: int) -> Observation:
         return game.observe(None if self._public else player)
 
     def set_from(self, state: OriflammeState, player: int) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 from .cards import BASE_SET, CHOOSABLE, EMBRASEMENT_SET, CardType
 
@@ -56,6 +56,17 @@ def parse_cards(cards: str | Iterable[CardType | str]) -> tuple[CardType, ...]:
     if len(out) != 10:
         raise ConfigError(f"a family is 10 distinct card types (R-SET-1), got {len(out)}")
     return tuple(out)
+
+
+class ConfigDict(TypedDict):
+    """A configuration's JSON form (:meth:`GameConfig.to_dict`): ``cards`` is a set's name or
+    the card-type slugs."""
+
+    players: int
+    cards: str | list[str]
+    variant: str
+    edition: str
+    first_player: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,13 +134,15 @@ class GameConfig:
             return "embrasement"
         return "mixed"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ConfigDict:
         name = self.card_set_name()
         cards: str | list[str] = name if name != "mixed" else [t.slug for t in self.card_types]
+        variant = self.variant
+        assert variant is not None  # set by __post_init__
         return {
             "players": self.players,
             "cards": cards,
-            "variant": self.variant,
+            "variant": variant,
             "edition": self.edition,
             "first_player": self.first_player,
         }

@@ -7,11 +7,18 @@ a spectator (``viewer=None``) sees the public facts only.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .cards import CardType
 from .engine import decision, legal_actions, result
 from .events import EventKind
+from .observation import (
+    Observation,
+    ObservedCard,
+    ObservedEvent,
+    ObservedFamily,
+    QueueCard,
+)
 from .state import (
     DISCARDED,
     ELIMINATED,
@@ -41,34 +48,39 @@ def knows(state: State, viewer: Player | None, card: Card) -> bool:
     return viewer is not None and state.card_family[card] % state.config.players == viewer
 
 
-def _card(state: State, viewer: Player | None, card: Card) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": card, "family": state.card_family[card]}
-    out["type"] = CardType(state.card_type[card]).slug if knows(state, viewer, card) else None
-    return out
+def _card(state: State, viewer: Player | None, card: Card) -> ObservedCard:
+    return {
+        "id": card,
+        "family": state.card_family[card],
+        "type": CardType(state.card_type[card]).slug if knows(state, viewer, card) else None,
+    }
 
 
-def observe(state: State, viewer: Player | None, with_log: bool = False) -> dict[str, Any]:
+def observe(state: State, viewer: Player | None, with_log: bool = False) -> Observation:
     """The view of player ``viewer`` (``None``: a spectator's public view)."""
     cfg = state.config
     n = cfg.players
     if viewer is not None and (isinstance(viewer, bool) or not 0 <= viewer < n):
         raise ValueError(f"viewer must be a player 0 to {n - 1} or None, not {viewer}")
-    queue = []
+    queue: list[list[QueueCard]] = []
     for stack in state.queue:
-        cards = []
+        cards: list[QueueCard] = []
         for c in stack:
-            entry = _card(state, viewer, c)
-            entry["face_up"] = state.face_up[c]
-            entry["tokens"] = state.tokens[c]
-            entry["corrupted_by"] = state.corrupt[c] if state.corrupt[c] >= 0 else None
-            entry["controller"] = state.controller(c)
-            cards.append(entry)
+            cards.append({
+                "id": c,
+                "family": state.card_family[c],
+                "type": CardType(state.card_type[c]).slug if knows(state, viewer, c) else None,
+                "face_up": state.face_up[c],
+                "tokens": state.tokens[c],
+                "corrupted_by": state.corrupt[c] if state.corrupt[c] >= 0 else None,
+                "controller": state.controller(c),
+            })
         queue.append(cards)
-    families = []
+    families: list[ObservedFamily] = []
     for f in range(cfg.families):
         z = f * N_ZONES
         mine = viewer is not None and f % n == viewer
-        fam: dict[str, Any] = {
+        fam: ObservedFamily = {
             "family": f,
             "player": f % n,
             "colour": FAMILY_COLOURS[f],
@@ -86,7 +98,7 @@ def observe(state: State, viewer: Player | None, with_log: bool = False) -> dict
             fam["set_aside"] = [_card(state, viewer, c) for c in state.zones[z + SET_ASIDE]]
         families.append(fam)
     d = decision(state)
-    view: dict[str, Any] = {
+    view: Observation = {
         "viewer": viewer,
         "config": cfg.to_dict(),
         "round": state.round,
@@ -145,7 +157,7 @@ _KIND_SLUGS: Final[dict[int, str]] = {int(k): k.slug for k in EventKind}
 _TYPE_SLUGS: Final[dict[int, str]] = {int(t): t.slug for t in CardType}
 
 
-def event_json(state: State, viewer: Player | None, e: Event) -> dict[str, Any]:
+def event_json(state: State, viewer: Player | None, e: Event) -> ObservedEvent:
     t = event_type_for(state, viewer, e)
     return {
         "kind": _KIND_SLUGS[e.kind],
@@ -158,7 +170,7 @@ def event_json(state: State, viewer: Player | None, e: Event) -> dict[str, Any]:
     }
 
 
-def events_for(state: State, viewer: Player | None, start: int = 0) -> list[dict[str, Any]]:
+def events_for(state: State, viewer: Player | None, start: int = 0) -> list[ObservedEvent]:
     """The log from ``start`` as ``viewer`` may see it (public form for ``None``)."""
     if state.log is None:
         return []

@@ -19,12 +19,12 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from oriflamme.api import Action
+from oriflamme.api import Action, Observation
 from oriflamme.bots import known_bots, make_bot
 from oriflamme.bots.levels import LEVELS as BOT_LEVELS
 
@@ -85,7 +85,7 @@ def hurried(level: str) -> str:
 def decide(
     level: str,
     seed: int,
-    observation: Mapping[str, Any],
+    observation: Observation,
     legal: Sequence[Action],
     hurry: bool = False,
 ) -> Action:
@@ -134,7 +134,7 @@ class BotPool:
         self,
         level: str,
         seed: int,
-        observation: Mapping[str, Any],
+        observation: Observation,
         legal: Sequence[Action],
         delay: float,
         hurry: bool = False,

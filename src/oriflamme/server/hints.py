@@ -24,11 +24,11 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from oriflamme.api import Action
+from oriflamme.api import Action, Observation
 from oriflamme.bots.advice import advise
 
 from . import bots
@@ -60,7 +60,7 @@ def budget(iterations: int, waiting: int) -> tuple[int, float]:
 
 
 def think(
-    observation: Mapping[str, Any], legal: Sequence[Action], iterations: int, seconds: float
+    observation: Observation, legal: Sequence[Action], iterations: int, seconds: float
 ) -> dict[str, Any]:
     """The hint (runs in the hint worker, below the bots' priority): the adviser's move and
     everyone's chance to win after it."""
@@ -87,7 +87,7 @@ def _expire(answer: asyncio.Future[dict[str, Any]]) -> None:
 
 @dataclass(eq=False)
 class _Hint:
-    observation: Mapping[str, Any]
+    observation: Observation
     legal: tuple[Action, ...]
     deadline: float
     answer: asyncio.Future[dict[str, Any]] = field(
@@ -127,7 +127,7 @@ class HintDesk:
         return self._count
 
     def ask(
-        self, address: str, observation: Mapping[str, Any], legal: Sequence[Action]
+        self, address: str, observation: Observation, legal: Sequence[Action]
     ) -> asyncio.Future[dict[str, Any]]:
         """Queue a hint for ``address``; its answer (``{"action", "win"}``), or ``busy()``
         once it could not be answered within :data:`HINT_TIMEOUT`."""

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from oriflamme.api import Action, Game, GameConfig
+from oriflamme.api import Action, Game, GameConfig, Observation
 
 from .errors import ApiError
 from .storage import GameRecord, Store
@@ -127,15 +127,15 @@ def not_over() -> ApiError:
     return ApiError(409, "not_over", "this game is not over yet: it can be reviewed at its end")
 
 
-def everything(game: Game) -> dict[str, Any]:
+def everything(game: Game) -> Observation:
     """The public observation with every hidden card shown (hands, set-aside cards, face-down
     cards in the Queue), each taken from the observation of its owner: for a game that is over."""
     public = game.observe(None)
     seen = [game.observe(player) for player in range(game.config.players)]
     for family in public["families"]:
         own = seen[family["player"]]["families"][family["family"]]
-        for zone, cards in own.items():
-            family.setdefault(zone, cards)
+        family["hand"] = own["hand"]  # the zones only the owner's view has
+        family["set_aside"] = own["set_aside"]
     for stack, *others in zip(public["queue"], *(view["queue"] for view in seen), strict=True):
         for i, card in enumerate(stack):
             if card["type"] is None:
@@ -145,7 +145,7 @@ def everything(game: Game) -> dict[str, Any]:
     return public
 
 
-def _labels(game: Game, observation: Mapping[str, Any], viewer: int | None,
+def _labels(game: Game, observation: Observation, viewer: int | None,
             lang: str) -> dict[str, str]:
     """A label for each card of the observation (hidden cards of the everything view have
     none: the page names their type)."""
@@ -155,7 +155,7 @@ def _labels(game: Game, observation: Mapping[str, Any], viewer: int | None,
     if public is not None:
         hidden = {card["id"] for stack in public["queue"] for card in stack
                   if card["type"] is None}
-    for card in card_ids(dict(observation), []):
+    for card in card_ids(observation, []):
         if card not in hidden:
             labels[str(card)] = game.card_label(card, viewer, lang)
     return labels

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from oriflamme.api import FAMILY_COLOURS, Action
+from oriflamme.api import FAMILY_COLOURS, Action, Observation, ObservedCard
 
 from . import absence
 from .replay_links import replay_url
@@ -76,19 +76,22 @@ def replay_link(table: Table) -> str | None:
     return replay_url(table.replay_key, table.id, table.game_number)
 
 
-_ZONES = ("hand", "set_aside", "reserve", "discarded", "eliminated")
+#: A family's hand and set-aside cards where the view has none (not the owner's).
+_NO_CARDS: list[ObservedCard] = []
 
 
-def card_ids(observation: dict[str, Any], legal: list[Action]) -> set[int]:
+def card_ids(observation: Observation, legal: list[Action]) -> set[int]:
     """Every card id an observation (docs/api.md) and the legal actions mention."""
     ids = {card["id"] for stack in observation["queue"] for card in stack}
     for family in observation["families"]:
-        for zone in _ZONES:
-            ids.update(card["id"] for card in family.get(zone, ()))
+        for zone in (family["reserve"], family["discarded"], family["eliminated"],
+                     family.get("hand", _NO_CARDS), family.get("set_aside", _NO_CARDS)):
+            ids.update(card["id"] for card in zone)
         if family["corruption_on"] is not None:
             ids.add(family["corruption_on"])
     ids.update(frame["card"] for frame in observation["pending"])
-    for card in (observation["resolving"], (observation["decision"] or {}).get("card")):
+    decision = observation["decision"]
+    for card in (observation["resolving"], None if decision is None else decision["card"]):
         if card is not None:
             ids.add(card)
     for action in legal:

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from oriflamme.api import CardType, Result
+from oriflamme.api import CardType, Observation, Result
 
 from .labels import GameLabels
 
@@ -59,7 +59,7 @@ def stack_panel(
     return Panel(body, title=title, border_style=family_style(top["controller"]), expand=False)
 
 
-def queue_view(observation: Mapping[str, Any], labels: GameLabels) -> RenderableType:
+def queue_view(observation: Observation, labels: GameLabels) -> RenderableType:
     queue = observation["queue"]
     if not queue:
         return Text(labels.say("queue_empty"), style="dim")
@@ -68,7 +68,7 @@ def queue_view(observation: Mapping[str, Any], labels: GameLabels) -> Renderable
     return Columns(panels)
 
 
-def players_table(observation: Mapping[str, Any], labels: GameLabels) -> Table:
+def players_table(observation: Observation, labels: GameLabels) -> Table:
     viewer = observation["viewer"]
     decision = observation["decision"]
     table = Table(show_edge=False, pad_edge=False, box=None)
@@ -113,7 +113,7 @@ def zone_line(
     return line
 
 
-def own_cards(observation: Mapping[str, Any], labels: GameLabels) -> RenderableType:
+def own_cards(observation: Observation, labels: GameLabels) -> RenderableType:
     """The viewer's hand and set-aside cards, per family."""
     lines = []
     for fam in observation["families"]:
@@ -124,7 +124,7 @@ def own_cards(observation: Mapping[str, Any], labels: GameLabels) -> RenderableT
     return Group(*lines)
 
 
-def public_piles(observation: Mapping[str, Any], labels: GameLabels) -> list[Text]:
+def public_piles(observation: Observation, labels: GameLabels) -> list[Text]:
     """Every family's discarded and eliminated cards, face up for all (R-ELIM-2); empty piles
     are left out."""
     lines = []
@@ -135,7 +135,7 @@ def public_piles(observation: Mapping[str, Any], labels: GameLabels) -> list[Tex
     return lines
 
 
-def board(observation: Mapping[str, Any], labels: GameLabels) -> RenderableType:
+def board(observation: Observation, labels: GameLabels) -> RenderableType:
     """The whole table as ``observation``'s viewer may see it."""
     phase = observation["phase"]
     say = labels.say

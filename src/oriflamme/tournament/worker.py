@@ -18,7 +18,7 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
-from oriflamme.api import Action, CardType, Game, GameConfig
+from oriflamme.api import Action, CardType, Game, GameConfig, Observation
 from oriflamme.bots import Bot, bot_maker, needs_observation, play_game
 from oriflamme.bots.base import Pick, picks_by_position
 
@@ -66,7 +66,7 @@ class TimedBot:
         """The time taken over them, in seconds."""
         return self._acting + (self._picked()[1] if self._picked is not None else 0.0)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         started = time.perf_counter()
         action = self.bot.act(observation, legal)  # a bot that raises fails the game
         self._acting += time.perf_counter() - started
