@@ -27,11 +27,10 @@ from oriflamme.bots import (
     play_game,
 )
 from oriflamme.bots.evaluation import (
-    evaluate,
-    greedy_action,
-    play_heuristic,
+    evaluate_state,
+    greedy_state_action,
     play_heuristic_state,
-    projected_scores,
+    projected_state_scores,
 )
 from oriflamme.search import state_of
 from scenarios import decision, render, setup
@@ -248,8 +247,13 @@ def _midgame_positions(config: dict[str, Any], count: int) -> list[Game]:
 @pytest.mark.parametrize("config", SETUPS[:5], ids=lambda c: f"{c['players']}p-{c['cards']}")
 def test_the_raw_state_rollout_plays_the_games_rollout(config: dict[str, Any]) -> None:
     """The searches' rollout on a world's raw state (``play_heuristic_state``, through
-    ``oriflamme.search.apply_unchecked``) plays exactly the moves ``play_heuristic`` plays
+    ``oriflamme.search.apply_unchecked``) plays exactly the moves the one-step policy plays
     through the Game, to the same position; only the Game's history does not list them."""
+
+    def play_heuristic(game: Game, last_round: int, rng: random.Random) -> None:
+        while (d := game.decision()) is not None and game.round <= last_round:
+            game.apply(greedy_state_action(state_of(game), d.player, rng), check=False)
+
     for game in _midgame_positions(config, 6):
         for last in (game.round, game.round + 1, 6):
             through_game, raw = game.copy(), game.copy()
@@ -263,17 +267,17 @@ def test_the_raw_state_rollout_plays_the_games_rollout(config: dict[str, Any]) -
 def test_evaluation_is_a_share_of_victory(config: dict[str, Any]) -> None:
     for game in _midgame_positions(config, 12):
         n = game.config.players
-        values = [evaluate(game, p) for p in range(n)]
+        values = [evaluate_state(state_of(game), p) for p in range(n)]
         assert all(0.0 <= v <= 1.0 for v in values)
         assert sum(values) == pytest.approx(1.0)
-        assert len(projected_scores(game)) == n
+        assert len(projected_state_scores(state_of(game))) == n
     game = new_game(**config, seed=1)
     game.playout(random.Random(1))
     result = game.result()
     assert result is not None
     for p in range(game.config.players):
         share = 1 / len(result.winners) if p in result.winners else 0.0
-        assert evaluate(game, p) == share
+        assert evaluate_state(state_of(game), p) == share
 
 
 def test_evaluation_prefers_more_influence_and_fewer_threats() -> None:
@@ -282,10 +286,10 @@ def test_evaluation_prefers_more_influence_and_fewer_threats() -> None:
                    influence=[4, 1, 1])
     threatened = setup([["red:heir*"], ["blue:soldier*"], ["green:spy*"]], phase="placement",
                        round=3)
-    assert evaluate(richer, 0) > evaluate(base, 0)
-    assert evaluate(threatened, 0) < evaluate(base, 0)
+    assert evaluate_state(state_of(richer), 0) > evaluate_state(state_of(base), 0)
+    assert evaluate_state(state_of(threatened), 0) < evaluate_state(state_of(base), 0)
     # At the deal everyone is equal.
-    assert evaluate(new_game(players=4, seed=3), 2) == pytest.approx(0.25)
+    assert evaluate_state(state_of(new_game(players=4, seed=3)), 2) == pytest.approx(0.25)
 
 
 @pytest.mark.parametrize("config", SETUPS, ids=lambda c: f"{c['players']}p-{c['cards'][:11]}")
@@ -297,10 +301,11 @@ def test_greedy_action_is_legal_and_uses_only_what_the_player_knows(
     for game in _midgame_positions(config, 10):
         d = game.decision()
         assert d is not None
-        action = greedy_action(game, d.player, random.Random(0))
+        action = greedy_state_action(state_of(game), d.player, random.Random(0))
         assert action in game.legal_actions()
         sampler = WorldSampler(game.observe(d.player))
-        answers = {greedy_action(sampler.sample(random.Random(k)), d.player, random.Random(0))
+        answers = {greedy_state_action(state_of(sampler.sample(random.Random(k))), d.player,
+                                       random.Random(0))
                    for k in range(3)}
         assert answers == {action}
 

@@ -24,7 +24,7 @@ from oriflamme.bots import (
     parallel,
     play_game,
 )
-from oriflamme.bots.evaluation import action_score, greedy_action
+from oriflamme.bots.evaluation import action_score, greedy_state_action
 from oriflamme.bots.ismcts import Worlds, best_placements, search_part
 from oriflamme.bots.levels import LEVELS, NoisyHeuristicBot
 from oriflamme.search import state_of
@@ -307,7 +307,8 @@ def test_greedy_expansion_tries_the_heuristic_choice_first() -> None:
     game = placement_positions(3)[2]
     legal = game.legal_actions()
     world = Worlds(game.observe(0)).draw(random.Random(0))
-    heuristic = {greedy_action(world, 0, random.Random(k)) for k in range(30)}  # its ties
+    heuristic = {greedy_state_action(state_of(world), 0, random.Random(k))
+                 for k in range(30)}  # its ties
     assert len(heuristic) < len(legal)
     observation = game.observe(0)
     greedy_first = {IsmctsBot(seed=k, iterations=1, expand="greedy").act(observation, legal)

@@ -18,7 +18,7 @@ from oriflamme.bots.evaluation import (
     TEMPERATURE_BASE,
     TEMPERATURE_PER_ROUND,
     evaluate_state_all,
-    play_heuristic,
+    play_heuristic_state,
     projected_state_scores,
     score_parts,
 )
@@ -36,7 +36,7 @@ def round_starts(seed: int, players: int) -> list[Game]:
     rng = random.Random(seed)
     found = []
     for last in range(1, 6):
-        play_heuristic(game, last, rng)
+        play_heuristic_state(state_of(game), last, rng)
         if game.is_over:
             break
         found.append(game.copy())

@@ -1,7 +1,7 @@
 """Fit the weights of the search's position value to the outcomes of self-play games.
 
 The search bots stop each rollout at the first decision of the next round and ask
-:func:`~oriflamme.bots.evaluation.evaluate_all` for every player's share of victory: a
+:func:`~oriflamme.bots.evaluation.evaluate_state_all` for every player's share of victory: a
 softmax of hand-set projected scores. This script fits the same kind of model to real outcomes
 instead: for each round it learns the weight of each part of the projected score
 and a few more facts

@@ -1,26 +1,27 @@
 """Position evaluation and a fast one-step policy, shared by the greedy and search bots.
 
-Both work on a *full* game (a real one, or a world drawn with :class:`~oriflamme.api.WorldSampler`)
-and read its state directly, read-only, for speed: search calls them thousands of times per
-decision.
+Both work on the state of a *full* game (``state_of(game)`` of a real one, or of a world drawn
+with :class:`~oriflamme.api.WorldSampler`) and read it directly, read-only, for speed: search
+calls them thousands of times per decision.
 
-- :func:`evaluate` estimates a player's **expected share of victory**, a value in [0, 1]: the
-  exact share (1/number of winners, or 0) once the game is over, otherwise a softmax of the
+- :func:`evaluate_state` estimates a player's **expected share of victory**, a value in [0, 1]:
+  the exact share (1/number of winners, or 0) once the game is over, otherwise a softmax of the
   players' *projected final scores* whose temperature shrinks as the game nears its end.
-- :func:`projected_scores` gives those projections: Influence, plus what each player's cards in
-  the Queue should still bring (tokens, abilities still to act), minus the threats they face
-  (revealed enemy attackers next to them), plus the placements still to come and a small share
-  of the tie-break (cards in the Queue).
-- :func:`greedy_action` is a one-step rule-of-thumb policy for rollouts (tens of microseconds):
-  it scores each legal option with small heuristics using only what the acting player may know
-  (face-up cards and their own cards; other face-down cards count at their expected worth).
+- :func:`projected_state_scores` gives those projections: Influence, plus what each player's
+  cards in the Queue should still bring (tokens, abilities still to act), minus the threats they
+  face (revealed enemy attackers next to them), plus the placements still to come and a small
+  share of the tie-break (cards in the Queue).
+- :func:`greedy_state_action` is a one-step rule-of-thumb policy for rollouts (tens of
+  microseconds): it scores each legal option with small heuristics using only what the acting
+  player may know (face-up cards and their own cards; other face-down cards count at their
+  expected worth).
 
 >>> import random
 >>> from oriflamme.api import new_game
 >>> game = new_game(players=3, seed=1)
->>> round(evaluate(game, 0), 2)                      # the deal: everyone equal
+>>> round(evaluate_state(state_of(game), 0), 2)      # the deal: everyone equal
 0.33
->>> game.legal_actions().count(greedy_action(game, 0, random.Random(0)))
+>>> game.legal_actions().count(greedy_state_action(state_of(game), 0, random.Random(0)))
 1
 """
 
@@ -30,7 +31,7 @@ import math
 import random
 from typing import Final, NamedTuple
 
-from oriflamme.api import Action, Game
+from oriflamme.api import Action, CardType
 from oriflamme.search import (
     CHOOSE,
     HAND,
@@ -61,37 +62,36 @@ from oriflamme.search import (
 
 __all__ = [
     "action_score",
-    "evaluate",
-    "greedy_action",
-    "play_heuristic",
+    "evaluate_state",
+    "evaluate_state_all",
+    "greedy_state_action",
     "play_heuristic_state",
-    "projected_scores",
+    "projected_state_scores",
     "state_of",
 ]
 
 # Final: compiled code reads these as constants, not by a dict lookup in the module's globals.
-# The card types (CardType values, in order).
-ARCHER: Final = 0
-SOLDIER: Final = 1
-SPY: Final = 2
-HEIR: Final = 3
-ASSASSINATION: Final = 4
-ROYAL_DECREE: Final = 5
-LORD: Final = 6
-SHAPESHIFTER: Final = 7
-AMBUSH: Final = 8
-CONSPIRACY: Final = 9
-PRINCE: Final = 10
-TWIN: Final = 11
-QUEEN: Final = 12
-CUTTHROAT: Final = 13
-APOTHECARY: Final = 14
-FELON: Final = 15
-SCHEMER: Final = 16
-USURPATION: Final = 17
-MACHINATION: Final = 18
-TRAP: Final = 19
-CORRUPTION: Final = 20
+# The card types used by name below (CardType values).
+ARCHER: Final = int(CardType.ARCHER)
+SOLDIER: Final = int(CardType.SOLDIER)
+SPY: Final = int(CardType.SPY)
+HEIR: Final = int(CardType.HEIR)
+ASSASSINATION: Final = int(CardType.ASSASSINATION)
+ROYAL_DECREE: Final = int(CardType.ROYAL_DECREE)
+LORD: Final = int(CardType.LORD)
+SHAPESHIFTER: Final = int(CardType.SHAPESHIFTER)
+AMBUSH: Final = int(CardType.AMBUSH)
+CONSPIRACY: Final = int(CardType.CONSPIRACY)
+PRINCE: Final = int(CardType.PRINCE)
+QUEEN: Final = int(CardType.QUEEN)
+CUTTHROAT: Final = int(CardType.CUTTHROAT)
+APOTHECARY: Final = int(CardType.APOTHECARY)
+FELON: Final = int(CardType.FELON)
+SCHEMER: Final = int(CardType.SCHEMER)
+USURPATION: Final = int(CardType.USURPATION)
+MACHINATION: Final = int(CardType.MACHINATION)
+TRAP: Final = int(CardType.TRAP)
+CORRUPTION: Final = int(CardType.CORRUPTION)
 _ATTACKERS: Final = frozenset({SOLDIER, CUTTHROAT, ARCHER, APOTHECARY})
 _GUARDS: Final = frozenset({AMBUSH, TRAP})
 _FRONT: Final = -1
@@ -99,29 +99,31 @@ _END: Final = -2
 
 #: Influence a card of each type typically brings per activation once revealed (Characters), or
 #: once on its reveal beyond its tokens (Intrigues): the worth of a card whose details are unknown.
-TYPICAL_GAIN: Final[tuple[float, ...]] = (
-    1.0,  # Archer
-    1.1,  # Soldier
-    0.9,  # Spy
-    1.6,  # Heir
-    1.6,  # Assassination
-    0.4,  # Royal Decree
-    1.5,  # Lord
-    0.9,  # Shapeshifter
-    1.0,  # Ambush (its reveal; the threat it poses is GUARD_WORTH)
-    0.0,  # Conspiracy (its tokens, doubled)
-    1.5,  # Prince
-    1.0,  # Twin
-    2.0,  # Queen
-    1.1,  # Cutthroat
-    1.0,  # Apothecary
-    0.3,  # Felon
-    1.4,  # Schemer
-    1.6,  # Usurpation
-    1.2,  # Machination
-    1.0,  # Trap
-    1.4,  # Corruption
-)
+_GAIN_BY_TYPE: Final[dict[CardType, float]] = {
+    CardType.ARCHER: 1.0,
+    CardType.SOLDIER: 1.1,
+    CardType.SPY: 0.9,
+    CardType.HEIR: 1.6,
+    CardType.ASSASSINATION: 1.6,
+    CardType.ROYAL_DECREE: 0.4,
+    CardType.LORD: 1.5,
+    CardType.SHAPESHIFTER: 0.9,
+    CardType.AMBUSH: 1.0,  # its reveal; the threat it poses is GUARD_WORTH
+    CardType.CONSPIRACY: 0.0,  # its tokens, doubled
+    CardType.PRINCE: 1.5,
+    CardType.TWIN: 1.0,
+    CardType.QUEEN: 2.0,
+    CardType.CUTTHROAT: 1.1,
+    CardType.APOTHECARY: 1.0,
+    CardType.FELON: 0.3,
+    CardType.SCHEMER: 1.4,
+    CardType.USURPATION: 1.6,
+    CardType.MACHINATION: 1.2,
+    CardType.TRAP: 1.0,
+    CardType.CORRUPTION: 1.4,
+}
+#: :data:`_GAIN_BY_TYPE` indexed by CardType value (the raw state's card types), for speed.
+TYPICAL_GAIN: Final[tuple[float, ...]] = tuple(_GAIN_BY_TYPE[t] for t in CardType)
 #: Later activations count less: the card may be eliminated or its neighbours change.
 DECAY: Final = 0.8
 #: What a face-down Ambush or Trap is worth beyond its reveal: the punishment it may inflict.
@@ -136,7 +138,7 @@ THREAT_MAX: Final = 0.9
 ASSASSINATION_RISK: Final = 0.5
 #: Weight of the tie-break (cards controlled in the Queue) in a projected score.
 TIE_WEIGHT: Final = 0.1
-#: Softmax temperature of :func:`evaluate`: uncertainty grows with the rounds left (fitted on
+#: Softmax temperature of :func:`evaluate_state`: uncertainty grows with the rounds left (fitted on
 #: the outcomes of greedy and random self-play games, by Brier score).
 TEMPERATURE_BASE: Final = 0.2
 TEMPERATURE_PER_ROUND: Final = 1.6
@@ -166,29 +168,21 @@ def _activations_left(s: State, index: int, card: int) -> int:
 
 
 # -- evaluation ---------------------------------------------------------------------------------
-def evaluate(game: Game, player: int) -> float:
-    """``player``'s expected share of victory in [0, 1] (exact once the game is over)."""
-    return evaluate_state(state_of(game), player)
-
-
 def evaluate_state(s: State, player: int) -> float:
-    """:func:`evaluate` on a raw state."""
+    """``player``'s expected share of victory in [0, 1] (exact once the game is over); ``s`` is
+    a game's state (``state_of(game)``), read only."""
     return evaluate_state_all(s)[player]
 
 
-def evaluate_all(game: Game) -> list[float]:
-    """:func:`evaluate` for every player at once (one projection instead of one per player).
+def evaluate_state_all(s: State) -> list[float]:
+    """:func:`evaluate_state` for every player at once (one projection instead of one per
+    player).
 
     >>> from oriflamme.api import new_game
-    >>> game = new_game(players=3, seed=1)
-    >>> evaluate_all(game) == [evaluate(game, p) for p in range(3)]
+    >>> s = state_of(new_game(players=3, seed=1))
+    >>> evaluate_state_all(s) == [evaluate_state(s, p) for p in range(3)]
     True
     """
-    return evaluate_state_all(state_of(game))
-
-
-def evaluate_state_all(s: State) -> list[float]:
-    """:func:`evaluate_all` on a raw state."""
     n = s.config.players
     if s.phase == OVER:
         r = result(s)
@@ -207,13 +201,8 @@ def softmax(values: list[float], temperature: float = 1.0) -> list[float]:
     return [w / total for w in weights]
 
 
-def projected_scores(game: Game) -> list[float]:
-    """Each player's projected final score (Influence plus expected gains; see the module)."""
-    return projected_state_scores(state_of(game))
-
-
 def projected_state_scores(s: State) -> list[float]:
-    """:func:`projected_scores` on a raw state."""
+    """Each player's projected final score (Influence plus expected gains; see the module)."""
     return [sum(w * v for w, v in zip(PART_WEIGHTS, parts, strict=True))
             for parts in score_parts(s)]
 
@@ -488,13 +477,9 @@ def _activable(s: State, family: int) -> list[int]:
 
 
 # -- the one-step policy ------------------------------------------------------------------------
-def greedy_action(game: Game, player: int, rng: random.Random) -> Action:
-    """A good-enough action for ``player`` (who must be deciding now), by simple heuristics."""
-    return greedy_state_action(state_of(game), player, rng)
-
-
 def greedy_state_action(s: State, player: int, rng: random.Random) -> Action:
-    """:func:`greedy_action` on a raw state; ties are broken with ``rng``."""
+    """A good-enough action for ``player`` (who must be deciding now), by simple heuristics;
+    ties are broken with ``rng``."""
     options = legal_actions(s)
     if len(options) <= 1:
         if not options:
@@ -511,19 +496,11 @@ def greedy_state_action(s: State, player: int, rng: random.Random) -> Action:
     return ties[0] if len(ties) == 1 else ties[randbelow(rng, len(ties))]
 
 
-def play_heuristic(game: Game, last_round: int, rng: random.Random) -> None:
-    """Play :func:`greedy_action` for every player until the game ends or the first decision
-    after round ``last_round``; the moves go into the game's history."""
-    while True:
-        decision = game.decision()
-        if decision is None or game.round > last_round:
-            return
-        game.apply(greedy_action(game, decision.player, rng), check=False)
-
-
 def play_heuristic_state(s: State, last_round: int, rng: random.Random) -> None:
-    """:func:`play_heuristic` on the raw state of a world the search owns (its rollout): the
-    same moves, without the Game's bookkeeping (no history; see :mod:`oriflamme.search`)."""
+    """Play :func:`greedy_state_action` for every player until the game ends or the first
+    decision after round ``last_round``, on the raw state of a world the search owns (its
+    rollout): no Game bookkeeping, so a Game's history does not list these moves (see
+    :mod:`oriflamme.search`)."""
     while True:
         player = current_player(s)
         if player is None or s.round > last_round:

@@ -2,10 +2,10 @@
 
 For each candidate action the bot draws a few worlds consistent with its observation
 (:class:`~oriflamme.api.WorldSampler`), applies the action in each, lets the rest of the round
-play out with the one-step policy :func:`~oriflamme.bots.evaluation.greedy_action` (so a placed
-card shows what it will do this round, a revealed one what its ability brings), and evaluates
-the result with :func:`~oriflamme.bots.evaluation.evaluate`. The best mean wins; ties are broken
-with the bot's own seeded generator, so a seed fixes every choice.
+play out with the one-step policy :func:`~oriflamme.bots.evaluation.greedy_state_action` (so a
+placed card shows what it will do this round, a revealed one what its ability brings), and
+evaluates the result with :func:`~oriflamme.bots.evaluation.evaluate_state`. The best mean
+wins; ties are broken with the bot's own seeded generator, so a seed fixes every choice.
 
 Where the look-ahead is blind it keeps hand-written priors (:func:`prior`): an Ambush or a Trap
 stays face down (it pays when attacked, which the short look-ahead rarely shows).
@@ -27,7 +27,7 @@ from oriflamme.api import Action, ActionKind, CardType, Game, Observation, World
 
 from .base import Bot, BotSpecError, observer
 from .catalog import WORLDS
-from .evaluation import action_score, evaluate, greedy_action, state_of
+from .evaluation import action_score, evaluate_state, greedy_state_action, state_of
 
 #: Worlds sampled per decision (the same worlds for every candidate action).
 #: Placements kept for the look-ahead, the best by the one-step heuristic.
@@ -97,8 +97,8 @@ def look_ahead(world: Game, player: int, action: Action, rng: random.Random) -> 
         d = game.decision()
         if d is None or game.round != start:
             break
-        game.apply(greedy_action(game, d.player, rng), check=False)
-    return evaluate(game, player)
+        game.apply(greedy_state_action(state_of(game), d.player, rng), check=False)
+    return evaluate_state(state_of(game), player)
 
 
 _GUARDS = frozenset({CardType.AMBUSH, CardType.TRAP})

@@ -6,7 +6,7 @@ At a decision with several options the bot, knowing only its observation,
    cannot see dealt at random, weighted by the evidence of the tokens);
 2. plays **every** remaining option in **the same** worlds, each followed by the one-step
    heuristic for every player up to the horizon (the end of the round, or of the next one),
-   where :func:`~oriflamme.bots.evaluation.evaluate_all` gives its share of victory. The
+   where :func:`~oriflamme.bots.evaluation.evaluate_state_all` gives its share of victory. The
    rollouts after each option reuse the same random numbers too, so two options are compared
    on the same luck: the deal's and the rollout's ("common random numbers"), which removes
    most of the noise that separates them in an unpaired search;
@@ -45,7 +45,7 @@ from .base import (
     whole_option,
 )
 from .catalog import DEFAULT_ROLLOUTS, HALVING_OPTIONS
-from .evaluation import evaluate_all, play_heuristic_state
+from .evaluation import evaluate_state_all, play_heuristic_state
 from .ismcts import Worlds
 
 HORIZONS = ("round", "next")
@@ -116,7 +116,7 @@ class HalvingBot:
         play_heuristic_state(state_of(game), last, rng)
         result = game.result()
         if result is None:
-            return evaluate_all(game)[me]
+            return evaluate_state_all(state_of(game))[me]
         return 1.0 / len(result.winners) if me in result.winners else 0.0
 
 

@@ -11,9 +11,9 @@ once, then every iteration
    *available* rather than how often its parent was visited (the paper's availability counts);
    decisions with a single option are played without a node;
 3. expands one new edge, then plays on with a rollout policy (``rollout``): the one-step
-   heuristic :func:`~oriflamme.bots.evaluation.greedy_action` for every player, or uniformly
+   heuristic :func:`~oriflamme.bots.evaluation.greedy_state_action` for every player, or uniformly
    random moves; up to the end of the round being played (``horizon=round``) or of the next
-   one (``next``), where :func:`~oriflamme.bots.evaluation.evaluate` estimates each player's
+   one (``next``), where :func:`~oriflamme.bots.evaluation.evaluate_state` estimates each player's
    share of victory, or to the end of the game (``end``);
 4. backpropagates one reward per player; each node keeps the rewards of the player who chose
    the action leading to it, so every player maximises its own reward (N players, no zero sum).
@@ -40,7 +40,7 @@ so the worlds follow that evidence instead of dealing those cards uniformly.
 
 Rewards (``reward``): ``win`` is the share of victory (1 for a win, shared equally among
 co-winners, else 0; or its estimate when the rollout stops at a round's end: ``value=hand``,
-the hand-set :func:`~oriflamme.bots.evaluation.evaluate_all`, or ``value=fitted``,
+the hand-set :func:`~oriflamme.bots.evaluation.evaluate_state_all`, or ``value=fitted``,
 :func:`~oriflamme.bots.value.fitted_state_values`, fitted to game outcomes); ``margin`` blends
 it half and half with the score margin over the best other player (clipped to ±MARGIN_SCALE
 points, mapped to [0, 1]).
@@ -100,10 +100,10 @@ from .base import (
 from .catalog import DEFAULT_ITERATIONS, ISMCTS_OPTIONS
 from .evaluation import (
     action_score,
-    evaluate_all,
+    evaluate_state_all,
     greedy_state_action,
     play_heuristic_state,
-    projected_scores,
+    projected_state_scores,
 )
 from .parallel import discard_pool, shared_pool
 from .value import fitted_state_values
@@ -417,11 +417,11 @@ class IsmctsBot:
         result = world.result()
         scores: Sequence[float]
         if result is None:
-            wins = (fitted_state_values(state_of(world)) if self.value == "fitted"
-                    else evaluate_all(world))
+            s = state_of(world)
+            wins = fitted_state_values(s) if self.value == "fitted" else evaluate_state_all(s)
             if self.reward == "win":
                 return wins
-            scores = projected_scores(world)
+            scores = projected_state_scores(s)
         else:
             share = 1.0 / len(result.winners)
             wins = [share if p in result.winners else 0.0 for p in range(n)]

@@ -7,7 +7,7 @@ budget:
 level       bot and budget
 ==========  ====================================================================
 ``easy``    :class:`NoisyHeuristicBot`: the one-step heuristic
-            (:func:`~oriflamme.bots.evaluation.greedy_action`) on one sampled
+            (:func:`~oriflamme.bots.evaluation.greedy_state_action`) on one sampled
             world, but a uniformly random legal action one time in three
 ``medium``  ``greedy``: heuristics with a one-round look-ahead on 4 sampled worlds
 ``hard``    ``ismcts``: 3000 iterations, at most 1.5 s, the opponents played by the
@@ -38,7 +38,7 @@ from oriflamme.api import Action, Observation, WorldSampler
 
 from .base import Bot, make_bot, observer
 from .catalog import LEVELS as LEVELS  # re-exported: the levels are read from here too
-from .evaluation import greedy_action
+from .evaluation import greedy_state_action, state_of
 
 #: Chance that the easy level plays a uniformly random legal action.
 EASY_NOISE = 1 / 3
@@ -61,7 +61,7 @@ class NoisyHeuristicBot:
         if self._rng.random() < self.noise:
             return legal[self._rng.randrange(len(legal))]
         world = WorldSampler(observation).sample(self._rng)
-        return greedy_action(world, observer(observation), self._rng)
+        return greedy_state_action(state_of(world), observer(observation), self._rng)
 
 
 def make_level(level: str, seed: int) -> Bot:
