@@ -32,17 +32,17 @@ from scenarios import act, setup
 
 
 def lines(game: Game, viewer: int | None = None, lang: str = "en") -> list[str]:
-    return game.log_lines(viewer, lang)
+    return game.log_lines(viewer=viewer, lang=lang)
 
 
 def labels_of(game: Game, viewer: int | None = None, lang: str = "en") -> list[str]:
-    return [game.label(a, lang, viewer) for a in game.legal_actions()]
+    return [game.label(a, viewer=viewer, lang=lang) for a in game.legal_actions()]
 
 
 def label_of(game: Game, text: str, viewer: int | None = None, lang: str = "en") -> str:
     """The label of an action written with card references (see ``scenarios.act``)."""
     words = [str(game.card(w)) if ":" in w else w for w in text.split()]
-    return game.label(" ".join(words), lang, viewer)
+    return game.label(" ".join(words), viewer=viewer, lang=lang)
 
 
 # -- players, families, cards -------------------------------------------------------------
@@ -51,7 +51,7 @@ def label_of(game: Game, text: str, viewer: int | None = None, lang: str = "en")
 def test_player_label_is_the_colour_in_the_standard_game() -> None:
     game = new_game(players=5)
     assert [game.player_label(p) for p in range(5)] == ["Red", "Blue", "Green", "Yellow", "Purple"]
-    assert [game.player_label(p, "fr") for p in range(5)] == [
+    assert [game.player_label(p, lang="fr") for p in range(5)] == [
         "Rouge", "Bleu", "Vert", "Jaune", "Violet"
     ]
     assert labels.family_label(game._state, 2, "fr") == "Vert"
@@ -61,8 +61,8 @@ def test_player_label_names_both_families_in_the_two_families_variant() -> None:
     game = new_game(players=2)  # R-2P-1: player p plays families p and p+2
     assert game.player_label(0) == "Red & green"
     assert game.player_label(1) == "Blue & yellow"
-    assert game.player_label(0, "fr") == "Rouge & vert"
-    assert game.player_label(1, "fr") == "Bleu & jaune"
+    assert game.player_label(0, lang="fr") == "Rouge & vert"
+    assert game.player_label(1, lang="fr") == "Bleu & jaune"
     assert new_game(players=2, variant="standard").player_label(1) == "Blue"
 
 
@@ -74,28 +74,30 @@ def test_card_label_names_a_card_only_for_a_viewer_who_may_know_it() -> None:
     )
     soldier, spy = game.card("red:soldier"), game.card("blue:spy")
     for viewer in (None, 0, 1, 2):
-        assert game.card_label(soldier, viewer) == "Red Soldier"
-        assert game.card_label(soldier, viewer, "fr") == "Soldat rouge"
-    assert game.card_label(spy, 1) == "your Spy (face down)"
-    assert game.card_label(spy, 1, "fr") == "votre Espion (face cachée)"
+        assert game.card_label(soldier, viewer=viewer) == "Red Soldier"
+        assert game.card_label(soldier, viewer=viewer, lang="fr") == "Soldat rouge"
+    assert game.card_label(spy, viewer=1) == "your Spy (face down)"
+    assert game.card_label(spy, viewer=1, lang="fr") == "votre Espion (face cachée)"
     for viewer in (None, 0, 2):
-        assert game.card_label(spy, viewer) == "Blue face-down card"
-        assert game.card_label(spy, viewer, "fr") == "carte bleue face cachée"
+        assert game.card_label(spy, viewer=viewer) == "Blue face-down card"
+        assert game.card_label(spy, viewer=viewer, lang="fr") == "carte bleue face cachée"
     # A set-aside card is known to its owner only (R-INFO-1).
     archer = game.card("blue:archer")
-    assert game.card_label(archer, 1) == "your Archer"
-    assert game.card_label(archer, 0) == "Blue face-down card"
+    assert game.card_label(archer, viewer=1) == "your Archer"
+    assert game.card_label(archer, viewer=0) == "Blue face-down card"
     # Discarded and eliminated piles are public (R-ELIM-2); French adjectives agree.
-    assert game.card_label(game.card("green:ambush"), None, "fr") == "Embuscade verte"
-    assert game.card_label(game.card("purple:ambush"), None, "fr") == "Embuscade violette"
-    assert game.card_label(game.card("purple:ambush"), None) == "Purple Ambush"
+    assert game.card_label(game.card("green:ambush"), viewer=None, lang="fr") == "Embuscade verte"
+    assert (game.card_label(game.card("purple:ambush"), viewer=None, lang="fr")
+            == "Embuscade violette")
+    assert game.card_label(game.card("purple:ambush"), viewer=None) == "Purple Ambush"
 
 
 def test_own_face_down_card_shows_its_family_in_the_two_families_variant() -> None:
     game = setup([["green:spy"], ["blue:lord*"]], players=2)
-    assert game.card_label(game.card("green:spy"), 0) == "your Green Spy (face down)"
-    assert game.card_label(game.card("green:spy"), 0, "fr") == "votre Espion vert (face cachée)"
-    assert game.card_label(game.card("green:spy"), 1) == "Green face-down card"
+    assert game.card_label(game.card("green:spy"), viewer=0) == "your Green Spy (face down)"
+    assert (game.card_label(game.card("green:spy"), viewer=0, lang="fr")
+            == "votre Espion vert (face cachée)")
+    assert game.card_label(game.card("green:spy"), viewer=1) == "Green face-down card"
 
 
 def test_unknown_language_viewer_or_player_is_rejected() -> None:
@@ -127,7 +129,7 @@ def test_soldier_elimination_reveal_and_leave() -> None:
     # R-SOLDIER-1: the Soldier's only adjacent stack is the face-down Blue Spy.
     game = setup([["red:soldier*"], ["blue:spy"], ["green:lord+2"]])
     assert game.prompt() == "Red's Soldier: choose a card to eliminate"
-    assert game.prompt("fr") == "Soldat de Rouge : choisissez une carte à éliminer"
+    assert game.prompt(lang="fr") == "Soldat de Rouge : choisissez une carte à éliminer"
     assert labels_of(game) == ["Eliminate a Blue face-down card (stack 2)"]
     assert labels_of(game, 0, "fr") == ["Éliminer une carte bleue face cachée (pile 2)"]
     assert labels_of(game, 1) == ["Eliminate your Spy (face down)"]
@@ -142,7 +144,7 @@ def test_soldier_elimination_reveal_and_leave() -> None:
 
     # R-RES-1: the face-down Lord under the cursor: reveal (gaining its 2 tokens) or leave.
     assert game.prompt() == "Green: reveal or leave face down?"
-    assert game.prompt("fr") == "Vert : révéler ou laisser face cachée ?"
+    assert game.prompt(lang="fr") == "Vert : révéler ou laisser face cachée ?"
     assert labels_of(game, 2) == ["Reveal Lord (gain 2 tokens)", "Leave face down (+1 token)"]
     assert labels_of(game, 2, "fr") == [
         "Révéler le Seigneur (gagner 2 jetons)",
@@ -196,7 +198,7 @@ def test_spy_steals_from_adjacent_controllers() -> None:
     # R-SPY-1: the players controlling an adjacent top card; R-SPY-2: own player, no effect.
     game = setup([["red:soldier*"], ["green:spy*"], ["blue:lord"]], cursor=1)
     assert game.prompt() == "Green's Spy: choose a player to steal 1 from"
-    assert game.prompt("fr") == "Espion de Vert : choisissez à qui voler 1"
+    assert game.prompt(lang="fr") == "Espion de Vert : choisissez à qui voler 1"
     assert labels_of(game) == ["Steal 1 from Red", "Steal 1 from Blue"]
     assert labels_of(game, 2, "fr") == ["Voler 1 à Rouge", "Voler 1 à Bleu"]
     act(game, "player 0")
@@ -212,7 +214,7 @@ def test_royal_decree_choice_of_card_and_of_gap() -> None:
     game = setup([["red:royal_decree*"], ["blue:archer*"], ["green:spy"], ["red:soldier*"]])
     # R-DECREE-1: any top card but the Decree.
     assert game.prompt() == "Red's Royal Decree: choose a card to move"
-    assert game.prompt("fr") == "Décret royal de Rouge : choisissez une carte à déplacer"
+    assert game.prompt(lang="fr") == "Décret royal de Rouge : choisissez une carte à déplacer"
     assert labels_of(game, 0) == [
         "Move Blue Archer",
         "Move a Green face-down card (stack 3)",
@@ -225,7 +227,7 @@ def test_royal_decree_choice_of_card_and_of_gap() -> None:
     ]
     act(game, "target blue:archer")
     assert game.prompt() == "Red's Royal Decree: choose where to move Blue Archer"
-    assert game.prompt("fr") == "Décret royal de Rouge : choisissez où déplacer l'Archer bleu"
+    assert game.prompt(lang="fr") == "Décret royal de Rouge : choisissez où déplacer l'Archer bleu"
     # R-DECREE-1: the two gaps beside the Archer's own lone stack change nothing.
     assert labels_of(game, 0) == [
         "Move it to the front of the Queue",
@@ -272,7 +274,7 @@ def test_placement_labels_and_log_by_viewer() -> None:
         families={"red": {"hand": ["soldier"]}, "blue": {"hand": ["archer"]}},
     )
     assert game.prompt() == "Red: choose a card to place"
-    assert game.prompt("fr") == "Rouge : choisissez une carte à placer"
+    assert game.prompt(lang="fr") == "Rouge : choisissez une carte à placer"
     assert sorted(labels_of(game, 0)) == [
         "Place Soldier at the end of the Queue",
         "Place Soldier at the front of the Queue",
@@ -330,7 +332,7 @@ def test_machination_activation_and_tokens() -> None:
     )
     act(game, "reveal red:machination")
     assert game.prompt() == "Red's Machination: choose a character to activate"
-    assert game.prompt("fr") == "Machination de Rouge : choisissez un personnage à activer"
+    assert game.prompt(lang="fr") == "Machination de Rouge : choisissez un personnage à activer"
     assert labels_of(game) == ["Activate Red Queen"]
     assert labels_of(game, None, "fr") == ["Activer la Reine rouge"]
     act(game, "target red:queen")  # R-QUEEN-1: gain 2
@@ -338,7 +340,7 @@ def test_machination_activation_and_tokens() -> None:
     assert game.prompt() == (
         "Red's Machination: gain 1 Influence or spend a token to activate again? (2 tokens left)"
     )
-    assert game.prompt("fr") == (
+    assert game.prompt(lang="fr") == (
         "Machination de Rouge : gagner 1 Influence ou dépenser un jeton pour activer de "
         "nouveau ? (2 jetons restants)"
     )
@@ -361,7 +363,7 @@ def test_machination_activation_and_tokens() -> None:
     ]
     act(game, "gain")
     assert game.prompt().endswith("(1 token left)")
-    assert game.prompt("fr").endswith("(1 jeton restant)")
+    assert game.prompt(lang="fr").endswith("(1 jeton restant)")
 
 
 def test_machination_activating_a_soldier_asks_as_the_soldier() -> None:
@@ -386,7 +388,7 @@ def test_prince_places_the_twin() -> None:
     game = setup([["red:prince"], ["blue:queen*"]], cards="embrasement")
     act(game, "reveal red:prince")
     assert game.prompt() == "Red's Prince: choose where to place the Twin"
-    assert game.prompt("fr") == "Prince de Rouge : choisissez où placer le Jumeau"
+    assert game.prompt(lang="fr") == "Prince de Rouge : choisissez où placer le Jumeau"
     assert labels_of(game, 1) == [
         "Place Twin at the front of the Queue",
         "Place Twin at the end of the Queue",
@@ -408,7 +410,7 @@ def test_corruption_and_a_gain_by_a_corrupted_card() -> None:
     game = setup([["red:corruption"], ["blue:queen*"]], cards="embrasement")
     act(game, "reveal red:corruption")
     assert game.prompt() == "Red's Corruption: choose a character to corrupt"
-    assert game.prompt("fr") == "Corruption de Rouge : choisissez un personnage à corrompre"
+    assert game.prompt(lang="fr") == "Corruption de Rouge : choisissez un personnage à corrompre"
     assert labels_of(game) == ["Corrupt Blue Queen"]
     assert labels_of(game, None, "fr") == ["Corrompre la Reine bleue"]
     act(game, "target blue:queen")
@@ -442,7 +444,7 @@ def test_shapeshifter_copies_then_acts_as_the_model() -> None:
     assert labels_of(game, None, "fr") == ["Copier le Soldat bleu"]
     act(game, "target blue:soldier")
     assert game.prompt() == "Red's Shapeshifter (as Soldier): choose a card to eliminate"
-    assert game.prompt("fr") == (
+    assert game.prompt(lang="fr") == (
         "Changeforme de Rouge (comme Soldat) : choisissez une carte à éliminer"
     )
     assert labels_of(game) == ["Eliminate Blue Soldier"]
@@ -506,7 +508,7 @@ def test_draws_and_end_of_game() -> None:
         "Fin de la partie",
     ]
     assert game.prompt() == "The game is over"
-    assert game.prompt("fr") == "La partie est terminée"
+    assert game.prompt(lang="fr") == "La partie est terminée"
     with pytest.raises(ValueError):
         game.label(Action.target(0))
     assert game.log_lines(start=3) == ["The game ended"]

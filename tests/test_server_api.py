@@ -498,7 +498,7 @@ def test_a_table_continues_a_save_or_replay_of_a_dealt_game(client: TestClient) 
         assert seat is not None
         seen = view(client, table, seat_token(table, seat))
         assert seen["step"] == 30 and seen["observation"] == game.observe(seat)
-        assert seen["log"] == game.log_lines(seat)
+        assert seen["log"] == game.log_lines(viewer=seat)
         assert [o["action"] for o in seen["legal"]] == [a.to_json() for a in game.legal_actions()]
         first = seen["legal"][0]["action"]
         assert post_action(client, table, seat_token(table, seat), first, step=30).is_success

@@ -165,10 +165,10 @@ def test_frames_show_each_step_as_a_seat_saw_it_or_everything(client: TestClient
         assert frame["step"] == step
         assert frame["observation"] == game.observe(1)
         lines += frame["log"]
-        assert lines == game.log_lines(1, "fr")[: len(lines)]
+        assert lines == game.log_lines(viewer=1, lang="fr")[: len(lines)]
         if step < len(record["actions"]):
             game.apply(record["actions"][step])
-    assert len(lines) == len(game.log_lines(1, "fr"))
+    assert len(lines) == len(game.log_lines(viewer=1, lang="fr"))
     # Everything: every card's type, face down or in a hand.
     seen = client.get(
         path_of(table, "frames"), params={"token": table["spectator_token"], "view": "all"}

@@ -67,14 +67,15 @@ def check_every_step(game: Game, rng: random.Random) -> int:
             expected_ids = set(every_card_id([observation, [a.to_json() for a in legal]]))
             assert card_ids(observation, legal) == expected_ids
             for lang in ("en", "fr"):
-                expected = game.log_lines(viewer, lang)
+                expected = game.log_lines(viewer=viewer, lang=lang)
                 assert cache.log_lines(game, viewer, lang) == expected, (viewer, lang)
                 before = shown.get((viewer, lang), [])
                 rewritten += sum(old != new for old, new in zip(before, expected, strict=False))
                 shown[viewer, lang] = expected
                 some = set(rng.sample(range(cards), 6))
                 assert cache.card_labels(game, some, viewer, lang) == {
-                    str(card): game.card_label(card, viewer, lang) for card in sorted(some)
+                    str(card): game.card_label(card, viewer=viewer, lang=lang)
+                    for card in sorted(some)
                 }
     return rewritten
 

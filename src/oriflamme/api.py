@@ -300,7 +300,7 @@ class Game:
         return legal_actions(self._state)
 
     def apply(
-        self, action: Action | str | Mapping[str, Any], auto: bool = False, check: bool = True
+        self, action: Action | str | Mapping[str, Any], *, auto: bool = False, check: bool = True
     ) -> None:
         """Apply an action (an Action, its notation, or its JSON form).
 
@@ -447,8 +447,11 @@ class Game:
         return f"<Game {self.config.players}p round {self.round}: {what}>"
 
     # -- labels -------------------------------------------------------------------------
+    # The thing named comes first; then, by keyword only, whose knowledge (``viewer``, None:
+    # the public's) and which language.
     def label(
-        self, action: Action | str | Mapping[str, Any], lang: str = "en", viewer: int | None = None
+        self, action: Action | str | Mapping[str, Any], *, viewer: int | None = None,
+        lang: str = "en",
     ) -> str:
         """What ``action`` does now, in words, as ``viewer`` may know it (R-INFO-1).
 
@@ -462,7 +465,7 @@ class Game:
         """
         return labels.action_label(self._state, _as_action(action), viewer, lang)
 
-    def prompt(self, lang: str = "en", viewer: int | None = None) -> str:
+    def prompt(self, *, viewer: int | None = None, lang: str = "en") -> str:
         """The current decision as a prompt ("The game is over" at the end).
 
         >>> new_game(players=3, seed=7).prompt()
@@ -472,15 +475,17 @@ class Game:
         """
         return labels.decision_label(self._state, viewer, lang)
 
-    def log_lines(self, viewer: int | None = None, lang: str = "en", start: int = 0) -> list[str]:
+    def log_lines(
+        self, *, viewer: int | None = None, lang: str = "en", start: int = 0
+    ) -> list[str]:
         """The event log from ``start``, one sentence per event, as ``viewer`` may see it."""
         return labels.log_lines(self._state, viewer, lang, start)
 
-    def card_label(self, card: int, viewer: int | None = None, lang: str = "en") -> str:
+    def card_label(self, card: int, *, viewer: int | None = None, lang: str = "en") -> str:
         """A card by id, named only if ``viewer`` may know it ("Blue face-down card" if not)."""
         return labels.card_label(self._state, card, viewer, lang)
 
-    def player_label(self, player: int, lang: str = "en") -> str:
+    def player_label(self, player: int, *, lang: str = "en") -> str:
         """A player's name: their colour, or "Red & green" with two families."""
         return labels.player_label(self._state, player, lang)
 

@@ -97,8 +97,8 @@ def review_step(
     after = advice.win_after(played)
     labels = {
         lang: {
-            "played": game.label(played, lang, seat),
-            "best": game.label(advice.best, lang, seat),
+            "played": game.label(played, viewer=seat, lang=lang),
+            "best": game.label(advice.best, viewer=seat, lang=lang),
         }
         for lang in LANGS
     }

@@ -157,7 +157,7 @@ def _labels(game: Game, observation: Observation, viewer: int | None,
                   if card["type"] is None}
     for card in card_ids(observation, []):
         if card not in hidden:
-            labels[str(card)] = game.card_label(card, viewer, lang)
+            labels[str(card)] = game.card_label(card, viewer=viewer, lang=lang)
     return labels
 
 
@@ -176,14 +176,14 @@ def build_frames(record: Mapping[str, Any], view: int | None, lang: str) -> list
     actor: int | None = None
     for step in range(len(actions) + 1):
         observation = game.observe(view) if view is not None else everything(game)
-        lines = game.log_lines(view, lang, start=written)
+        lines = game.log_lines(viewer=view, lang=lang, start=written)
         written += len(lines)
         frames.append(
             {
                 "step": step,
                 "actor": actor,
                 "observation": observation,
-                "prompt": game.prompt(lang, view),
+                "prompt": game.prompt(viewer=view, lang=lang),
                 "cards": _labels(game, observation, view, lang),
                 "log": lines,
             }

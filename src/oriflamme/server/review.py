@@ -351,7 +351,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         action = Action.from_json(found["action"])
         return {
             "action": found["action"],
-            "label": game.label(action, lang or table.lang, seat),
+            "label": game.label(action, viewer=seat, lang=lang or table.lang),
             "win": [round(w, 4) for w in found["win"]],
             "step": step,
         }

@@ -221,7 +221,7 @@ class ViewCache:
                 first = i
                 break
         if first < len(events):
-            cached.lines[first:] = game.log_lines(viewer, lang, start=first)
+            cached.lines[first:] = game.log_lines(viewer=viewer, lang=lang, start=first)
             cached.marks[first:] = [
                 None if other < 0 else _card_state(s, queue_cards, other)
                 for other in self._others[first : len(events)]
@@ -231,8 +231,8 @@ class ViewCache:
     def card_labels(
         self, game: Game, cards: set[int], viewer: int | None, lang: str
     ) -> dict[str, str]:
-        """``game.card_label(card, viewer, lang)`` of each card by id (as text), each label kept
-        while its card's state is the same."""
+        """``game.card_label(card, viewer=viewer, lang=lang)`` of each card by id (as text), each
+        label kept while its card's state is the same."""
         s = state_of(game)
         queue_cards = _queue_cards(s)
         labels = self._labels.setdefault((viewer, lang), {})
@@ -241,7 +241,7 @@ class ViewCache:
             key = (card, _card_state(s, queue_cards, card))
             label = labels.get(key)
             if label is None:
-                label = labels[key] = game.card_label(card, viewer, lang)
+                label = labels[key] = game.card_label(card, viewer=viewer, lang=lang)
             out[str(card)] = label
         return out
 

@@ -117,8 +117,10 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
         "lang": lang,
         "seats": seat_infos(table),
         "observation": observation,
-        "prompt": game.prompt(lang, seat),
-        "legal": [{"action": a.to_json(), "label": game.label(a, lang, seat)} for a in legal],
+        "prompt": game.prompt(viewer=seat, lang=lang),
+        "legal": [
+            {"action": a.to_json(), "label": game.label(a, viewer=seat, lang=lang)} for a in legal
+        ],
         "log": cache.log_lines(game, seat, lang)[-LOG_LINES:],
         "cards": cache.card_labels(game, ids, seat, lang),
         "result": observation["result"],

@@ -26,16 +26,16 @@ class GameLabels:
         return card_name(card_type, self.lang)
 
     def player(self, player: int) -> str:
-        return self.game.player_label(player, self.lang)
+        return self.game.player_label(player, lang=self.lang)
 
     def card(self, card: int, viewer: int | None) -> str:
-        return self.game.card_label(card, viewer, self.lang)
+        return self.game.card_label(card, viewer=viewer, lang=self.lang)
 
     def action(self, action: Action, viewer: int | None) -> str:
-        return self.game.label(action, self.lang, viewer)
+        return self.game.label(action, viewer=viewer, lang=self.lang)
 
     def prompt(self, viewer: int | None) -> str:
-        return self.game.prompt(self.lang, viewer)
+        return self.game.prompt(viewer=viewer, lang=self.lang)
 
     def log_lines(self, viewer: int | None, start: int = 0) -> list[str]:
-        return self.game.log_lines(viewer, self.lang, start)
+        return self.game.log_lines(viewer=viewer, lang=self.lang, start=start)

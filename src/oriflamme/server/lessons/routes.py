@@ -134,7 +134,9 @@ def step_answer(lessons: Lessons, lesson: Lesson, step: int, lang: str) -> dict[
         "title": beat.title(lang),
         "text": _paragraphs(beat.text(lang)),
         "expect": None if expected is None else expected.to_json(),
-        "expect_label": None if expected is None else game.label(expected, lang, lesson.seat),
+        "expect_label": (
+            None if expected is None else game.label(expected, viewer=lesson.seat, lang=lang)
+        ),
         "stray": None if beat.stray is None else beat.stray(lang),
         "focus": {
             "regions": [name for name in beat.focus if name in REGIONS],

@@ -49,11 +49,13 @@ def learner_view(
         "lang": lang,
         "seats": seats,
         "observation": observation,
-        "prompt": game.prompt(lang, seat),
-        "legal": [{"action": a.to_json(), "label": game.label(a, lang, seat)} for a in legal],
-        "log": game.log_lines(seat, lang)[-LOG_LINES:],
+        "prompt": game.prompt(viewer=seat, lang=lang),
+        "legal": [
+            {"action": a.to_json(), "label": game.label(a, viewer=seat, lang=lang)} for a in legal
+        ],
+        "log": game.log_lines(viewer=seat, lang=lang)[-LOG_LINES:],
         "cards": {
-            str(card): game.card_label(card, seat, lang)
+            str(card): game.card_label(card, viewer=seat, lang=lang)
             for card in sorted(card_ids(observation, legal))
         },
         "result": observation["result"],
