@@ -4,6 +4,7 @@ moves. Budgets are tiny: these tests check behaviour, the strength is measured b
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -25,7 +26,7 @@ from oriflamme.bots import (
     play_game,
 )
 from oriflamme.bots.evaluation import action_score, greedy_state_action
-from oriflamme.bots.ismcts import Worlds, best_placements, search_part
+from oriflamme.bots.ismcts import IsmctsSettings, Worlds, best_placements, search_part
 from oriflamme.bots.levels import LEVELS, NoisyHeuristicBot
 from oriflamme.search import state_of
 from scenarios import options, render, setup
@@ -280,6 +281,22 @@ def test_specs_set_the_options() -> None:
     bot = make_bot("ismcts:opponents=greedy:noise=0.25:value=fitted", 1)
     assert isinstance(bot, IsmctsBot) and (bot.noise, bot.value) == (0.25, "fitted")
     assert (bot.settings()["noise"], bot.settings()["value"]) == (0.25, "fitted")
+
+
+def test_the_settings_are_frozen_checked_and_travel_to_the_workers() -> None:
+    bot = make_bot("ismcts:opponents=greedy:noise=0.25:value=fitted:c=1.5", 1)
+    assert isinstance(bot, IsmctsBot)
+    options = bot.options
+    assert options == IsmctsSettings(exploration=1.5, opponents="greedy", noise=0.25,
+                                     value="fitted")
+    assert IsmctsSettings(**bot.settings()) == options
+    assert pickle.loads(pickle.dumps(options)) == options  # as the worker processes get them
+    with pytest.raises(AttributeError):  # frozen (FrozenInstanceError in the pure build)
+        options.noise = 0.5  # type: ignore[misc]
+    with pytest.raises(ValueError, match="unknown option 'gredy'"):
+        IsmctsSettings(rollout="gredy")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="noise must be a probability"):
+        IsmctsBot(noise=2.0)
 
 
 def test_candidates_limit_the_searched_placements_to_the_heuristic_best() -> None:

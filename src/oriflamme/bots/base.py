@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Protocol, cast, runtime_checkable
+from typing import Protocol, TypeVar, cast, runtime_checkable
 
 from oriflamme.api import Action, Observation
 
@@ -70,6 +70,9 @@ def needs_observation(bot: object) -> bool:
     ``needs_observation = False``; bots that say nothing get their full observation."""
     return bool(getattr(bot, "needs_observation", True))
 
+
+#: The options of a choice (a string, or a ``Literal`` type of strings).
+Choice = TypeVar("Choice", bound=str)
 
 #: ``pick(n)``: the index, from 0 to ``n - 1``, of the legal action chosen among ``n``.
 Pick = Callable[[int], int]
@@ -231,12 +234,12 @@ def number_option(key: str, text: str, positive: bool) -> float:
     return value
 
 
-def choice_option(key: str, text: str, allowed: Sequence[str]) -> str:
+def choice_option(key: str, text: str, allowed: Sequence[Choice]) -> Choice:
     """The value of option ``key``, one of ``allowed`` (case-insensitive)."""
     value = text.strip().lower()
     if value not in allowed:
         raise BotSpecError(f"option {key}={text!r}: choose from {', '.join(allowed)}")
-    return value
+    return allowed[allowed.index(value)]  # typed as one of ``allowed`` (a Literal type)
 
 
 def budget_options(options: Mapping[str, str], default: int) -> tuple[int | None, float | None]:

@@ -45,21 +45,8 @@ the hand-set :func:`~oriflamme.bots.evaluation.evaluate_state_all`, or ``value=f
 it half and half with the score margin over the best other player (clipped to ±MARGIN_SCALE
 points, mapped to [0, 1]).
 
-Defaults, chosen by 3-player base games against two ``greedy`` bots (win shares; 150 games each
-unless said, seats rotated): ``reward=win`` 0.51 against ``margin`` 0.41 (500 iterations);
-``rollout=greedy:horizon=round`` 0.49 against ``greedy:end`` 0.43 and ``random:end`` 0.41
-(``reward=margin``, 0.1 s per decision, 60 games); ``infer=on`` 0.44 and 0.52 against ``off``
-0.41 and 0.47 (500 and 2000 iterations). Each figure is about ±0.08 (95%): only the reward's
-effect is clear on its own. Later, 300 games each (±0.055): 500 iterations 0.47, 2000
-iterations 0.45 (more iterations alone do not help), ``candidates=6`` 0.41,
-``opponents=greedy`` 0.50 (the levels use it). With ``opponents=greedy``, 150 games each on
-the same deals (±0.08): 1000 iterations 0.54, 3000 iterations 0.58 (here more iterations do
-help: the ``hard`` level uses 3000); at 1000 iterations ``c=0.35`` 0.46, ``c=1.2`` 0.48,
-``expand=greedy`` (a fresh node expands the heuristic's choice first) 0.51, ``normalize=on``
-(UCB on the children's mean rewards rescaled to [0, 1]) 0.48: none of these helps, so they
-stay off. In 2-player head-to-head games (40 each, ±0.15), 3000 iterations won 0.61 against
-1000, and ``horizon=next`` with 800 iterations won 0.375 against 1600 at the round's horizon
-(about the same time): the deeper horizon costs more iterations than it is worth.
+The defaults and the figures that chose them are in docs/bots.md ("How the defaults were
+chosen").
 
 The budget is a number of iterations, a time per decision, or both (whichever ends first); with
 iterations only, the same seed gives the same choices. The answer is the most visited action.
@@ -82,7 +69,7 @@ import time
 from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal, TypeAlias
 
 from oriflamme.api import Action, ActionKind, CardType, Game, Observation, WorldSampler
 from oriflamme.search import apply_unchecked, current_player, legal_actions, randbelow, state_of
@@ -113,14 +100,69 @@ from .value import fitted_state_values
 MARGIN_WEIGHT: Final = 0.5
 MARGIN_SCALE: Final = 10.0
 
-ROLLOUTS: Final = ("greedy", "random")
-HORIZONS: Final = ("round", "next", "end")
-REWARDS: Final = ("win", "margin")
-OPPONENTS: Final = ("tree", "greedy")
-EXPANSIONS: Final = ("random", "greedy")
-VALUES: Final = ("hand", "fitted")
+#: The values of the choice options (see the module docstring); each tuple's first is the
+#: default.
+Rollout: TypeAlias = Literal["greedy", "random"]
+Horizon: TypeAlias = Literal["round", "next", "end"]
+Reward: TypeAlias = Literal["win", "margin"]
+Opponents: TypeAlias = Literal["tree", "greedy"]
+Expansion: TypeAlias = Literal["random", "greedy"]
+ValueModel: TypeAlias = Literal["hand", "fitted"]
+ROLLOUTS: Final[tuple[Rollout, ...]] = ("greedy", "random")
+HORIZONS: Final[tuple[Horizon, ...]] = ("round", "next", "end")
+REWARDS: Final[tuple[Reward, ...]] = ("win", "margin")
+OPPONENTS: Final[tuple[Opponents, ...]] = ("tree", "greedy")
+EXPANSIONS: Final[tuple[Expansion, ...]] = ("random", "greedy")
+VALUES: Final[tuple[ValueModel, ...]] = ("hand", "fitted")
 LAST_ROUND: Final = 6  # R-END-1
 DEFAULT_EXPLORATION: Final = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class IsmctsSettings:
+    """How the search plays (not its budget, seed or name): the options of the module
+    docstring, checked when made (``ValueError``)."""
+
+    rollout: Rollout = "greedy"
+    horizon: Horizon = "round"
+    exploration: float = DEFAULT_EXPLORATION
+    reward: Reward = "win"
+    infer: bool = True
+    candidates: int = 0
+    opponents: Opponents = "tree"
+    expand: Expansion = "random"
+    normalize: bool = False
+    noise: float = 0.0
+    value: ValueModel = "hand"
+
+    def __post_init__(self) -> None:
+        choices: tuple[tuple[str, tuple[str, ...]], ...] = (
+            (self.rollout, ROLLOUTS), (self.horizon, HORIZONS), (self.reward, REWARDS),
+            (self.opponents, OPPONENTS), (self.expand, EXPANSIONS), (self.value, VALUES))
+        for value, allowed in choices:
+            if value not in allowed:
+                raise ValueError(f"unknown option {value!r} (choose from {', '.join(allowed)})")
+        if self.candidates < 0:
+            raise ValueError(
+                f"candidates must be >= 0 (0: every placement), not {self.candidates}")
+        if not self.exploration >= 0:
+            raise ValueError(f"the exploration constant must be >= 0, not {self.exploration}")
+        if not 0 <= self.noise <= 1:
+            raise ValueError(f"noise must be a probability from 0 to 1, not {self.noise}")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The settings as keyword arguments of :class:`IsmctsBot` (or of this class)."""
+        return {name: getattr(self, name) for name in SETTING_NAMES}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt by its constructor: the compiled build cannot set a frozen instance's fields
+        # one by one, as unpickling does.
+        return (IsmctsSettings, tuple(getattr(self, name) for name in SETTING_NAMES))
+
+
+#: The fields of :class:`IsmctsSettings`, in order.
+SETTING_NAMES: Final = ("rollout", "horizon", "exploration", "reward", "infer", "candidates",
+                        "opponents", "expand", "normalize", "noise", "value")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,18 +201,18 @@ class IsmctsBot:
         seed: int = 0,
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
-        rollout: str = "greedy",
-        horizon: str = "round",
+        rollout: Rollout = "greedy",
+        horizon: Horizon = "round",
         exploration: float = DEFAULT_EXPLORATION,
-        reward: str = "win",
+        reward: Reward = "win",
         infer: bool = True,
         candidates: int = 0,
-        opponents: str = "tree",
-        expand: str = "random",
+        opponents: Opponents = "tree",
+        expand: Expansion = "random",
         normalize: bool = False,
         workers: int = 1,
         noise: float = 0.0,
-        value: str = "hand",
+        value: ValueModel = "hand",
         name: str = "ismcts",
     ) -> None:
         check_budget(iterations, seconds)
@@ -179,34 +221,60 @@ class IsmctsBot:
         if iterations is not None and iterations < workers:
             raise ValueError(f"workers={workers}: more workers than the {iterations} iterations"
                              " to share")
-        choices = ((rollout, ROLLOUTS), (horizon, HORIZONS), (reward, REWARDS),
-                   (opponents, OPPONENTS), (expand, EXPANSIONS), (value, VALUES))
-        for value, allowed in choices:
-            if value not in allowed:
-                raise ValueError(f"unknown option {value!r} (choose from {', '.join(allowed)})")
-        if candidates < 0:
-            raise ValueError(f"candidates must be >= 0 (0: every placement), not {candidates}")
-        if not exploration >= 0:
-            raise ValueError(f"the exploration constant must be >= 0, not {exploration}")
-        if not 0 <= noise <= 1:
-            raise ValueError(f"noise must be a probability from 0 to 1, not {noise}")
+        #: How it searches, fixed for the bot's life (each option also reads as an attribute).
+        self.options = IsmctsSettings(rollout, horizon, exploration, reward, infer, candidates,
+                                      opponents, expand, normalize, noise, value)
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
-        self.rollout = rollout
-        self.horizon = horizon
-        self.exploration = exploration
-        self.reward = reward
-        self.infer = infer
-        self.candidates = candidates
-        self.opponents = opponents
-        self.expand = expand
-        self.normalize = normalize
         self.workers = workers
-        self.noise = noise
-        self.value = value
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
+
+    # The options, read-only (the search reads ``self.options`` once per iteration).
+    @property
+    def rollout(self) -> Rollout:
+        return self.options.rollout
+
+    @property
+    def horizon(self) -> Horizon:
+        return self.options.horizon
+
+    @property
+    def exploration(self) -> float:
+        return self.options.exploration
+
+    @property
+    def reward(self) -> Reward:
+        return self.options.reward
+
+    @property
+    def infer(self) -> bool:
+        return self.options.infer
+
+    @property
+    def candidates(self) -> int:
+        return self.options.candidates
+
+    @property
+    def opponents(self) -> Opponents:
+        return self.options.opponents
+
+    @property
+    def expand(self) -> Expansion:
+        return self.options.expand
+
+    @property
+    def normalize(self) -> bool:
+        return self.options.normalize
+
+    @property
+    def noise(self) -> float:
+        return self.options.noise
+
+    @property
+    def value(self) -> ValueModel:
+        return self.options.value
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
@@ -215,10 +283,11 @@ class IsmctsBot:
             self.last_search = SearchStats(0, 0.0)
             return legal[0]
         start = time.perf_counter()
-        if self.candidates and len(legal) > self.candidates and legal[0].kind == ActionKind.PLACE:
-            worlds = Worlds(observation, self.infer)
+        candidates = self.options.candidates
+        if candidates and len(legal) > candidates and legal[0].kind == ActionKind.PLACE:
+            worlds = Worlds(observation, self.options.infer)
             legal = best_placements(worlds.draw(self._rng), observer(observation), legal,
-                                    self.candidates)
+                                    candidates)
         if self.workers == 1:
             stats, done = self.search(observation, legal, self.iterations, self.seconds)
         else:
@@ -241,7 +310,7 @@ class IsmctsBot:
         the bot expects for everyone after each of its moves: its advice, ``bots.advice``)."""
         start = time.perf_counter()
         me = observer(observation)
-        worlds = Worlds(observation, self.infer)
+        worlds = Worlds(observation, self.options.infer)
         root = _Node(me)
         deadline = math.inf if seconds is None else start + seconds
         limit = math.inf if iterations is None else iterations
@@ -299,13 +368,9 @@ class IsmctsBot:
         return stats, sum(done for _, done in results)
 
     def settings(self) -> dict[str, Any]:
-        """The options of this search (not its budget, seed or name), as keyword arguments."""
-        return {
-            "rollout": self.rollout, "horizon": self.horizon, "exploration": self.exploration,
-            "reward": self.reward, "infer": self.infer, "opponents": self.opponents,
-            "expand": self.expand, "normalize": self.normalize, "noise": self.noise,
-            "value": self.value,
-        }
+        """The options of this search (not its budget, seed or name), as keyword arguments:
+        ``self.options.as_dict()``."""
+        return self.options.as_dict()
 
     # -- one iteration ------------------------------------------------------------------
     def _iterate(
@@ -314,7 +379,12 @@ class IsmctsBot:
         """One iteration; at the root only ``allowed`` actions are searched. Returns the nodes
         it went through and every player's reward."""
         rng = self._rng
-        c = self.exploration
+        options = self.options
+        c = options.exploration
+        opponents_greedy = options.opponents == "greedy"
+        noise = options.noise
+        expand_greedy = options.expand == "greedy"
+        normalize = options.normalize
         # The world is the search's own: its raw state is played directly (search.apply_unchecked),
         # without the Game wrapper's bookkeeping at every move.
         s = state_of(world)
@@ -335,8 +405,8 @@ class IsmctsBot:
             if len(legal) == 1:
                 apply_unchecked(s, legal[0])
                 continue
-            if mover != me and self.opponents == "greedy":
-                if self.noise and rng.random() < self.noise:
+            if mover != me and opponents_greedy:
+                if noise and rng.random() < noise:
                     # an opponent that may surprise: lines that only beat the heuristic's
                     # exact reply lose their shine
                     apply_unchecked(s, legal[randbelow(rng, len(legal))])
@@ -361,7 +431,7 @@ class IsmctsBot:
                     present.append(child)
             if untried:
                 action, key = untried[randbelow(rng, len(untried))]
-                if self.expand == "greedy" and len(untried) > 1:
+                if expand_greedy and len(untried) > 1:
                     # the heuristic's choice first: a fresh node's first visit then follows
                     # a sensible line instead of a random one
                     choice = greedy_state_action(s, mover, rng)
@@ -377,7 +447,7 @@ class IsmctsBot:
             best = 0
             means = [child.reward / child.visits for child in present]
             low, scale = 0.0, 1.0
-            if self.normalize:  # the children's mean rewards rescaled to [0, 1]
+            if normalize:  # the children's mean rewards rescaled to [0, 1]
                 low = min(means)
                 span = max(means) - low
                 scale = 1.0 / span if span > 1e-9 else 0.0
@@ -399,11 +469,13 @@ class IsmctsBot:
     def _play_out(self, world: Game) -> list[float]:
         """Play the rollout policy to the horizon; return every player's reward."""
         rng = self._rng
-        if self.rollout == "random" and self.horizon == "end":
+        options = self.options
+        if options.rollout == "random" and options.horizon == "end":
             world.playout(rng)
         else:
-            last = {"round": world.round, "next": world.round + 1}.get(self.horizon, LAST_ROUND)
-            if self.rollout == "greedy":
+            last = {"round": world.round, "next": world.round + 1}.get(options.horizon,
+                                                                        LAST_ROUND)
+            if options.rollout == "greedy":
                 play_heuristic_state(state_of(world), last, rng)
             else:
                 while world.decision() is not None and world.round <= last:
@@ -415,17 +487,18 @@ class IsmctsBot:
         blended with its score margin for the ``margin`` reward."""
         n = world.config.players
         result = world.result()
+        options = self.options
         scores: Sequence[float]
         if result is None:
             s = state_of(world)
-            wins = fitted_state_values(s) if self.value == "fitted" else evaluate_state_all(s)
-            if self.reward == "win":
+            wins = fitted_state_values(s) if options.value == "fitted" else evaluate_state_all(s)
+            if options.reward == "win":
                 return wins
             scores = projected_state_scores(s)
         else:
             share = 1.0 / len(result.winners)
             wins = [share if p in result.winners else 0.0 for p in range(n)]
-            if self.reward == "win":
+            if options.reward == "win":
                 return wins
             scores = result.scores
         out = []
@@ -564,24 +637,26 @@ def ismcts_from_options(seed: int, options: Mapping[str, str]) -> IsmctsBot:
     ``time`` only, the search runs for that many seconds per decision.
     """
     iterations, seconds = budget_options(options, DEFAULT_ITERATIONS)
-    settings: dict[str, Any] = dict(
-        seed=whole_option("seed", options["seed"]) if "seed" in options else seed,
-        iterations=iterations,
-        seconds=seconds,
-        rollout=choice_option("rollout", options.get("rollout", ROLLOUTS[0]), ROLLOUTS),
-        horizon=choice_option("horizon", options.get("horizon", HORIZONS[0]), HORIZONS),
-        exploration=number_option("c", options.get("c", str(DEFAULT_EXPLORATION)), positive=False),
-        reward=choice_option("reward", options.get("reward", REWARDS[0]), REWARDS),
-        infer=choice_option("infer", options.get("infer", "on"), ON_OFF) == "on",
-        candidates=whole_option("candidates", options.get("candidates", "0"), 0),
-        opponents=choice_option("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS),
-        expand=choice_option("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS),
-        normalize=choice_option("normalize", options.get("normalize", "off"), ON_OFF) == "on",
-        workers=whole_option("workers", options.get("workers", "1"), 1),
-        noise=number_option("noise", options.get("noise", "0"), positive=False),
-        value=choice_option("value", options.get("value", VALUES[0]), VALUES),
-    )
+    # every option read (and refused) before the bot is made, in this order
+    bot_seed = whole_option("seed", options["seed"]) if "seed" in options else seed
+    rollout = choice_option("rollout", options.get("rollout", ROLLOUTS[0]), ROLLOUTS)
+    horizon = choice_option("horizon", options.get("horizon", HORIZONS[0]), HORIZONS)
+    exploration = number_option("c", options.get("c", str(DEFAULT_EXPLORATION)), positive=False)
+    reward = choice_option("reward", options.get("reward", REWARDS[0]), REWARDS)
+    infer = choice_option("infer", options.get("infer", "on"), ON_OFF) == "on"
+    candidates = whole_option("candidates", options.get("candidates", "0"), 0)
+    opponents = choice_option("opponents", options.get("opponents", OPPONENTS[0]), OPPONENTS)
+    expand = choice_option("expand", options.get("expand", EXPANSIONS[0]), EXPANSIONS)
+    normalize = choice_option("normalize", options.get("normalize", "off"), ON_OFF) == "on"
+    workers = whole_option("workers", options.get("workers", "1"), 1)
+    noise = number_option("noise", options.get("noise", "0"), positive=False)
+    value = choice_option("value", options.get("value", VALUES[0]), VALUES)
     try:
-        return IsmctsBot(**settings)
+        return IsmctsBot(
+            seed=bot_seed, iterations=iterations, seconds=seconds, rollout=rollout,
+            horizon=horizon, exploration=exploration, reward=reward, infer=infer,
+            candidates=candidates, opponents=opponents, expand=expand, normalize=normalize,
+            workers=workers, noise=noise, value=value,
+        )
     except ValueError as exc:  # options that are valid alone but not together
         raise BotSpecError(f"option {exc}") from None
