@@ -499,7 +499,7 @@ class ObservationEncoder:
                 if d.card >= 0:
                     m[start[d.card] + c_decision] = 1.0
         else:  # a placement (engine.decision, without building the Decision)
-            placer = (s.first_player + s.placed) % n
+            placer = (s.first_player + s.placed) % n  # placing_player, inlined
             m[g_decision] = 1.0
             m[g_kind + _PLACE_KIND] = 1.0
             m[g_decider + rel[placer]] = 1.0

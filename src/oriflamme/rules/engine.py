@@ -236,6 +236,8 @@ def _set_up(config: GameConfig, types: tuple[int, ...], first_player: int,
 
 # -- decisions ----------------------------------------------------------------------------------
 def placing_player(state: State) -> Player:
+    """Who places next (R-PLACE-1). The hot paths spell this out rather than call it (marked
+    "placing_player, inlined"); tests/test_next_placer.py checks each copy against it."""
     return (state.first_player + state.placed) % state.config.players
 
 
@@ -244,7 +246,7 @@ def current_player(state: State) -> Player | None:
     if state.pending:
         return state.pending[-1][2] % state.config.players
     if state.phase == PLACEMENT:
-        return (state.first_player + state.placed) % state.config.players
+        return (state.first_player + state.placed) % state.config.players  # placing_player, inlined
     return None
 
 
@@ -547,7 +549,7 @@ def _end_round(state: State) -> None:
     cfg = state.config
     if cfg.two_families:  # R-2P-1: draw 2 (one per family) while the pile lasts
         for k in range(cfg.players):
-            p = (state.first_player + k) % cfg.players
+            p = (state.first_player + k) % cfg.players  # placing_player of placement k
             drawn = 0
             for f in cfg.player_families(p):
                 pile = state.zones[f * N_ZONES + PILE]

@@ -64,7 +64,7 @@ def random_playout(state: State, rng: random.Random, history: list[Action] | Non
         if not state.pending and state.config.variant != "two-families":
             # A placement (a third of the actions), inlined: random_action's draw, without
             # its call, apply_unchecked's and the Action's lookup when no history is kept.
-            p = (state.first_player + state.placed) % state.config.players
+            p = (state.first_player + state.placed) % state.config.players  # placing_player
             hand = state.zones[p * N_ZONES + HAND]
             targets = placement_targets(state, p)
             k = len(targets)
