@@ -12,17 +12,23 @@ per-language tables of format strings; ``lang`` is ``"en"`` or ``"fr"``.
 >>> from oriflamme.rules.engine import new_state
 >>> s = new_state(GameConfig(players=3), seed=1)
 >>> decision_label(s, None, "en"), decision_label(s, None, "fr")
-('Red: choose a card to place', 'Rouge : choisissez une carte à placer')
+('Red: choose a card to place', 'Rouge\\u202f: choisissez une carte à placer')
 >>> player_label(new_state(GameConfig(players=2), seed=1), 1, "fr")
 'Bleu & jaune'
 >>> action_label(s, Action.place(3, END), None, "en")
 'Place a card at the end of the Queue'
+
+Players are named by their colours unless the caller passes their ``names`` (one per player,
+used as given: a server's display names), which every function that names a player takes:
+
+>>> decision_label(s, None, "en", names=("Ann", "Ben", "Cy"))
+'Ann: choose a card to place'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple, TypeAlias
 
 from .abilities import DecisionKind
 from .actions import END, FRONT, Action, ActionKind
@@ -139,11 +145,11 @@ _WORDS: Mapping[str, Mapping[str, str]] = {
         "target.move_card": "Déplacer {card}",
         "target.activate": "Activer {card}",
         "target.corrupt": "Corrompre {card}",
-        "prompt": "{who} : {what}",
+        "prompt": "{who}\u202f: {what}",
         "who.card": "{card} de {player}",
         "who.as": "{who} (comme {ability})",
         "ask.place": "choisissez une carte à placer",
-        "ask.reveal": "révéler ou laisser face cachée ?",
+        "ask.reveal": "révéler ou laisser face cachée\u202f?",
         "ask.eliminate": "choisissez une carte à éliminer",
         "ask.steal": "choisissez à qui voler 1",
         "ask.copy": "choisissez un personnage à copier",
@@ -151,7 +157,9 @@ _WORDS: Mapping[str, Mapping[str, str]] = {
         "ask.move_to": "choisissez où déplacer {card}",
         "ask.place_twin": "choisissez où placer le {twin}",
         "ask.activate": "choisissez un personnage à activer",
-        "ask.token": "gagner 1 Influence ou dépenser un jeton pour activer de nouveau ? ({left})",
+        "ask.token": (
+            "gagner 1 Influence ou dépenser un jeton pour activer de nouveau\u202f? ({left})"
+        ),
         "ask.corrupt": "choisissez un personnage à corrompre",
         "over": "La partie est terminée",
         "event.placed": "{player} a placé {card} {where}",
@@ -283,6 +291,15 @@ def _check_viewer(s: State, viewer: int | None) -> None:
         raise ValueError(f"viewer must be a player 0 to {s.config.players - 1} or None")
 
 
+#: The players' names a caller gives (one per player), or None: their colours.
+Names: TypeAlias = Sequence[str] | None
+
+
+def _check_names(s: State, names: Names) -> None:
+    if names is not None and len(names) != s.config.players:
+        raise ValueError(f"names must name the {s.config.players} players, not {len(names)}")
+
+
 def _colour(family: int, lang: str, feminine: bool) -> str:
     name = family_colour_name(family, lang)
     return _FEMININE_COLOURS[lang].get(name, name) if feminine else name
@@ -297,13 +314,17 @@ def family_label(s: State, family: int, lang: str) -> str:
     return _capitalise(family_colour_name(family, lang))
 
 
-def player_label(s: State, player: int, lang: str) -> str:
-    """The player's colour (``"Red"``), or in the two-families variant their two colours:
-    ``"Red & green"`` / ``"Rouge & vert"``. Players are never numbered on screen (the command
-    line numbers seats from 0, like the API; one numbering only)."""
+def player_label(s: State, player: int, lang: str, names: Names = None) -> str:
+    """The player's name in ``names`` if given; else their colour (``"Red"``), or in the
+    two-families variant their two colours: ``"Red & green"`` / ``"Rouge & vert"``. Players are
+    never numbered on screen (the command line numbers seats from 0, like the API; one
+    numbering only)."""
     _words(lang)
     if not 0 <= player < s.config.players:
         raise ValueError(f"player must be 0 to {s.config.players - 1}, not {player}")
+    if names is not None:
+        _check_names(s, names)
+        return names[player]
     if not s.config.two_families:
         return family_label(s, player, lang)
     first, second = (family_colour_name(f, lang) for f in s.config.player_families(player))
@@ -423,9 +444,11 @@ def _target_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
     return _say(lang, key, card=_the(_queue_noun(s, a.card, viewer, lang)))
 
 
-def _player_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
+def _player_action(
+    s: State, a: Action, viewer: int | None, lang: str, names: Names = None
+) -> str:
     key = "action.player_self" if a.to == _current(s).player else "action.player"
-    return _say(lang, key, player=player_label(s, a.to, lang))
+    return _say(lang, key, player=player_label(s, a.to, lang, names))
 
 
 def _beside(stack: list[int], moving: int) -> int:
@@ -460,17 +483,23 @@ _ACTION_LABELS: Mapping[ActionKind, Callable[[State, Action, int | None, str], s
 }
 
 
-def action_label(s: State, action: Action, viewer: int | None, lang: str) -> str:
+def action_label(
+    s: State, action: Action, viewer: int | None, lang: str, names: Names = None
+) -> str:
     """What ``action`` does, for the current decision: ``"Eliminate Blue Archer"``."""
     _words(lang)
     _check_viewer(s, viewer)
-    return _capitalise(_ACTION_LABELS[ActionKind(action.kind)](s, action, viewer, lang))
+    _check_names(s, names)
+    kind = ActionKind(action.kind)
+    if kind is ActionKind.PLAYER:  # the only action that names a player
+        return _capitalise(_player_action(s, action, viewer, lang, names))
+    return _capitalise(_ACTION_LABELS[kind](s, action, viewer, lang))
 
 
 # -- decisions ----------------------------------------------------------------------------
-def _who(s: State, d: Decision, viewer: int | None, lang: str) -> str:
+def _who(s: State, d: Decision, viewer: int | None, lang: str, names: Names) -> str:
     """Who decides: the player, or the player's card whose ability asks ("Blue's Soldier")."""
-    player = player_label(s, d.player, lang)
+    player = player_label(s, d.player, lang, names)
     if not s.pending or d.kind is DecisionKind.REVEAL:
         return player
     acting = s.pending[-1][1]
@@ -494,15 +523,16 @@ def _ask_slots(s: State, d: Decision, viewer: int | None, lang: str) -> dict[str
     return {}
 
 
-def decision_label(s: State, viewer: int | None, lang: str) -> str:
+def decision_label(s: State, viewer: int | None, lang: str, names: Names = None) -> str:
     """The prompt for the current decision: ``"Blue's Soldier: choose a card to eliminate"``."""
     _words(lang)
     _check_viewer(s, viewer)
+    _check_names(s, names)
     d = decision(s)
     if d is None:
         return _say(lang, "over")
     what = _say(lang, f"ask.{d.kind.slug}", **_ask_slots(s, d, viewer, lang))
-    return _capitalise(_say(lang, "prompt", who=_who(s, d, viewer, lang), what=what))
+    return _capitalise(_say(lang, "prompt", who=_who(s, d, viewer, lang, names), what=what))
 
 
 # -- events -------------------------------------------------------------------------------
@@ -640,19 +670,28 @@ def _event_key(s: State, e: Event, slots: Mapping[str, object]) -> str:
     return f"event.{kind.slug}"
 
 
-def event_label(s: State, event: Event, viewer: int | None, lang: str) -> str:
+def event_label(
+    s: State, event: Event, viewer: int | None, lang: str, names: Names = None
+) -> str:
     """One log event as a sentence, e.g. ``"Red eliminated Blue Archer with Soldier"``."""
     _words(lang)
     _check_viewer(s, viewer)
-    slots = _EVENT_SLOTS[EventKind(event.kind)](s, event, viewer, lang)
-    player = player_label(s, event.player, lang) if event.player >= 0 else ""
+    _check_names(s, names)
+    kind = EventKind(event.kind)
+    slots = _EVENT_SLOTS[kind](s, event, viewer, lang)
+    if kind is EventKind.STOLE:  # the other player named, too
+        slots["other"] = player_label(s, event.other, lang, names)
+    player = player_label(s, event.player, lang, names) if event.player >= 0 else ""
     return _capitalise(_say(lang, _event_key(s, event, slots), player=player, **slots))
 
 
-def log_lines(s: State, viewer: int | None, lang: str, start: int = 0) -> list[str]:
+def log_lines(
+    s: State, viewer: int | None, lang: str, start: int = 0, names: Names = None
+) -> list[str]:
     """The game log from event ``start`` on, one sentence per event, as ``viewer`` sees it."""
     _words(lang)
     _check_viewer(s, viewer)
+    _check_names(s, names)
     if s.log is None:
         return []
-    return [event_label(s, e, viewer, lang) for e in s.log[start:]]
+    return [event_label(s, e, viewer, lang, names) for e in s.log[start:]]
