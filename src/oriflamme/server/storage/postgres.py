@@ -233,20 +233,24 @@ class PostgresStore:
         action: Mapping[str, Any],
         turn: Turn,
         stand_in: bool = False,
+        source: str | None = None,
     ) -> None:
         # One statement, so one round trip: the action, the turn it leads to, the announcement.
         text = json.dumps(action, separators=(",", ":"))
-        change = Change(table_id, ACTION, game, index + 1, text)
+        change = Change(table_id, ACTION, game, index + 1, text, source)
         if stand_in:  # only while the human's deadline has passed (they did not come back)
             insert = (
-                "INSERT INTO actions (table_id, game, idx, action)"
-                " SELECT $1::text, $2::int, $3::int, $4::text WHERE EXISTS (SELECT 1 FROM games"
-                f" WHERE table_id = $1 AND number = $2 AND turn_step = $3"
+                "INSERT INTO actions (table_id, game, idx, action, source)"
+                " SELECT $1::text, $2::int, $3::int, $4::text, $7::text WHERE EXISTS"
+                " (SELECT 1 FROM games WHERE table_id = $1 AND number = $2 AND turn_step = $3"
                 f" AND turn_deadline <= {NOW})"
             )
         else:
-            insert = "INSERT INTO actions (table_id, game, idx, action) VALUES ($1, $2, $3, $4)"
-        update, params = turn_update(table_id, game, turn, first=7)
+            insert = (
+                "INSERT INTO actions (table_id, game, idx, action, source)"
+                " VALUES ($1, $2, $3, $4, $7)"
+            )
+        update, params = turn_update(table_id, game, turn, first=8)
         try:
             async with self.connection() as db:
                 found = await db.fetchrow(
@@ -259,6 +263,7 @@ class PostgresStore:
                     text,
                     CHANNEL,
                     change.encode(),
+                    source,
                     *params,
                 )
         except asyncpg.exceptions.UniqueViolationError as exc:
@@ -671,7 +676,8 @@ class PostgresStore:
                 table_id,
             )
             actions = await db.fetch(
-                "SELECT action FROM actions WHERE table_id = $1 AND game = $2 ORDER BY idx",
+                "SELECT action, source FROM actions WHERE table_id = $1 AND game = $2"
+                " ORDER BY idx",
                 table_id,
                 game["number"],
             )
@@ -701,6 +707,7 @@ class PostgresStore:
             tuple(json.loads(a["action"]) for a in actions),
             None if start is None else json.loads(start),
             game["custom_deal"],
+            tuple(a["source"] for a in actions),
         )
         return table, record
 
@@ -715,7 +722,8 @@ class PostgresStore:
             if row is None:
                 return None
             actions = await db.fetch(
-                "SELECT action FROM actions WHERE table_id = $1 AND game = $2 ORDER BY idx",
+                "SELECT action, source FROM actions WHERE table_id = $1 AND game = $2"
+                " ORDER BY idx",
                 table_id,
                 number,
             )
@@ -725,6 +733,7 @@ class PostgresStore:
             tuple(json.loads(a["action"]) for a in actions),
             None if row["start"] is None else json.loads(row["start"]),
             row["custom_deal"],
+            tuple(a["source"] for a in actions),
         )
         return record, bool(row["finished"])
 
@@ -738,6 +747,17 @@ class PostgresStore:
                 first,
             )
         return [json.loads(row["action"]) for row in rows]
+
+    async def load_sources(self, table_id: str, game: int, first: int) -> list[str | None]:
+        async with self.connection() as db:
+            rows = await db.fetch(
+                "SELECT source FROM actions WHERE table_id = $1 AND game = $2 AND idx >= $3"
+                " ORDER BY idx",
+                table_id,
+                game,
+                first,
+            )
+        return [row["source"] for row in rows]
 
     async def unfinished_tables(self) -> list[str]:
         async with self.connection() as db:

@@ -12,7 +12,7 @@ import asyncpg
 from ..names import name_key
 from .base import StoreError
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: Any constant: the advisory lock key that serialises schema creation and migrations.
 MIGRATION_LOCK = 0x0F1F1A33E
 
@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL,
     idx INTEGER NOT NULL,
     action TEXT NOT NULL,
+    source TEXT,
     PRIMARY KEY (table_id, game, idx),
     FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
 );
@@ -190,6 +191,11 @@ ALTER TABLE analyses ADD COLUMN started DOUBLE PRECISION;
 """
 
 
+#: Version 7 did not record who played each action (``server.sources``): its actions' source
+#: stays unknown (NULL).
+MIGRATE_FROM_7 = "ALTER TABLE actions ADD COLUMN source TEXT;"
+
+
 async def migrate(db: asyncpg.Connection) -> None:
     """Create or migrate the schema on ``db``, inside the caller's transaction."""
     await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -216,6 +222,8 @@ async def migrate(db: asyncpg.Connection) -> None:
         await fill_keys(db)
     if found in (4, 5, 6):  # before 4 the analyses come with the schema, whole
         await db.execute(MIGRATE_FROM_6)
+    if found in (2, 3, 4, 5, 6, 7):  # every older database has its actions table
+        await db.execute(MIGRATE_FROM_7)
     await db.execute(SCHEMA)
     await db.execute(
         "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"

@@ -147,11 +147,11 @@ BACK_DEADLINE = (
 
 
 def action_insert(
-    table_id: str, game: int, index: int, action: Mapping[str, Any]
+    table_id: str, game: int, index: int, action: Mapping[str, Any], source: str | None = None
 ) -> Statement:
     return (
-        "INSERT INTO actions (table_id, game, idx, action) VALUES ($1, $2, $3, $4)",
-        (table_id, game, index, json.dumps(action)),
+        "INSERT INTO actions (table_id, game, idx, action, source) VALUES ($1, $2, $3, $4, $5)",
+        (table_id, game, index, json.dumps(action), source),
     )
 
 

@@ -274,11 +274,12 @@ class SqliteStore:
         action: Mapping[str, Any],
         turn: Turn,
         stand_in: bool = False,
+        source: str | None = None,
     ) -> None:
-        insert = action_insert(table_id, game, index, action)
+        insert = action_insert(table_id, game, index, action, source)
         if stand_in:  # only while the human's deadline has passed (they did not come back)
             insert = (
-                "INSERT INTO actions (table_id, game, idx, action) SELECT ?, ?, ?, ?"
+                "INSERT INTO actions (table_id, game, idx, action, source) SELECT ?, ?, ?, ?, ?"
                 " WHERE EXISTS (SELECT 1 FROM games WHERE table_id = ? AND number = ?"
                 " AND turn_step = ? AND turn_deadline <= ?)",
                 (*insert[1], table_id, game, index, time.time()),
@@ -445,7 +446,8 @@ class SqliteStore:
                 (table_id,),
             ).fetchone()
             actions = db.execute(
-                "SELECT action FROM actions WHERE table_id = ? AND game = ? ORDER BY idx",
+                "SELECT action, source FROM actions WHERE table_id = ? AND game = ?"
+                " ORDER BY idx",
                 (table_id, number),
             ).fetchall()
             table = TableRecord(
@@ -473,6 +475,7 @@ class SqliteStore:
                 tuple(json.loads(a[0]) for a in actions),
                 None if start is None else json.loads(start),
                 bool(custom),
+                tuple(a[1] for a in actions),
             )
             return table, game
 
@@ -489,7 +492,8 @@ class SqliteStore:
             if row is None:
                 return None
             actions = db.execute(
-                "SELECT action FROM actions WHERE table_id = ? AND game = ? ORDER BY idx",
+                "SELECT action, source FROM actions WHERE table_id = ? AND game = ?"
+                " ORDER BY idx",
                 (table_id, number),
             ).fetchall()
             record = GameRecord(
@@ -498,6 +502,7 @@ class SqliteStore:
                 tuple(json.loads(a[0]) for a in actions),
                 None if row[1] is None else json.loads(row[1]),
                 bool(row[3]),
+                tuple(a[1] for a in actions),
             )
             return record, bool(row[2])
 
@@ -513,6 +518,16 @@ class SqliteStore:
             ).fetchall()
         )
         return [json.loads(row[0]) for row in rows]
+
+    async def load_sources(self, table_id: str, game: int, first: int) -> list[str | None]:
+        rows = await self._read(
+            lambda db: db.execute(
+                "SELECT source FROM actions WHERE table_id = ? AND game = ? AND idx >= ?"
+                " ORDER BY idx",
+                (table_id, game, first),
+            ).fetchall()
+        )
+        return [row[0] for row in rows]
 
     async def unfinished_tables(self) -> list[str]:
         rows = await self._read(

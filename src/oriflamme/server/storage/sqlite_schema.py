@@ -11,7 +11,7 @@ from pathlib import Path
 from ..names import name_key
 from .base import StoreError
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -68,6 +68,7 @@ CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL,
     idx INTEGER NOT NULL,
     action TEXT NOT NULL,
+    source TEXT,
     PRIMARY KEY (table_id, game, idx),
     FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
 );
@@ -194,6 +195,14 @@ MIGRATE_FROM_6 = [
 ]
 
 
+def migrate_from_7(db: sqlite3.Connection) -> None:
+    """Version 7 to 8 (may run again if interrupted): version 7 did not record who played each
+    action (``server.sources``); its actions' source stays unknown (NULL)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(actions)")}
+    if "source" not in columns:
+        db.execute("ALTER TABLE actions ADD COLUMN source TEXT")
+
+
 def migrate(db: sqlite3.Connection, path: str | Path) -> None:
     """Create or migrate the schema of the database ``db`` (the file ``path``, for messages)."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -202,7 +211,7 @@ def migrate(db: sqlite3.Connection, path: str | Path) -> None:
             f"{path}: storage version {version} is newer than this server's "
             f"({SCHEMA_VERSION}): upgrade oriflamme"
         )
-    if version not in (0, 1, 2, 3, 4, 5, 6, SCHEMA_VERSION):
+    if version not in (0, 1, 2, 3, 4, 5, 6, 7, SCHEMA_VERSION):
         raise StoreError(f"{path}: unknown storage version {version}")
     migrations = (
         (MIGRATE_FROM_1 if version == 1 else [])
@@ -216,5 +225,7 @@ def migrate(db: sqlite3.Connection, path: str | Path) -> None:
         db.execute(statement)
     if version in (1, 2, 3, 4, 5):
         migrate_from_5(db)
+    if version in (1, 2, 3, 4, 5, 6, 7):
+        migrate_from_7(db)
     db.executescript(SCHEMA)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")

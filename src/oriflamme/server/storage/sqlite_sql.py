@@ -35,10 +35,12 @@ def seat_insert(table_id: str, seat: SeatRecord) -> Statement:
 SEAT_COLUMNS = "seat, kind, name, level, token_hash, away_since, joined, arrived"
 
 
-def action_insert(table_id: str, game: int, index: int, action: Mapping[str, Any]) -> Statement:
+def action_insert(
+    table_id: str, game: int, index: int, action: Mapping[str, Any], source: str | None = None
+) -> Statement:
     return (
-        "INSERT INTO actions (table_id, game, idx, action) VALUES (?, ?, ?, ?)",
-        (table_id, game, index, json.dumps(action)),
+        "INSERT INTO actions (table_id, game, idx, action, source) VALUES (?, ?, ?, ?, ?)",
+        (table_id, game, index, json.dumps(action), source),
     )
 
 
