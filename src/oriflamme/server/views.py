@@ -23,7 +23,7 @@ import orjson
 from oriflamme.api import FAMILY_COLOURS, Action, Game
 from oriflamme.search import State, state_of
 
-from . import absence
+from . import absence, display, sources
 from .replay_links import replay_url
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ class _Lines:
 
     lines: list[str] = field(default_factory=list)
     marks: list[CardState | None] = field(default_factory=list)
+    names: tuple[str, ...] | None = None  #: the players' names the lines say
 
 
 class ViewCache:
@@ -64,15 +65,20 @@ class ViewCache:
         self._labels: dict[tuple[int | None, str], dict[tuple[int, CardState], str]] = {}
         self._texts: dict[tuple[int | None, str], tuple[tuple[int, int], str]] = {}
 
-    def log_lines(self, game: Game, viewer: int | None, lang: str) -> list[str]:
-        """``game.log_lines(viewer, lang)``, labelling only what is new or changed."""
+    def log_lines(
+        self, game: Game, viewer: int | None, lang: str, names: tuple[str, ...] | None = None
+    ) -> list[str]:
+        """``game.log_lines(viewer, lang, names=names)``, labelling only what is new or changed
+        (all of it again when the names changed: a seat joined, or was handed to a bot)."""
         s = state_of(game)
         events = s.log or []
         if len(self._others) < len(events):
             for event in game.events(None, start=len(self._others)):
                 named = event["kind"] in _OTHER_IS_CARD and event["other"] >= 0
                 self._others.append(event["other"] if named else -1)
-        cached = self._logs.setdefault((viewer, lang), _Lines())
+        cached = self._logs.get((viewer, lang))
+        if cached is None or cached.names != names:
+            cached = self._logs[(viewer, lang)] = _Lines(names=names)
         queue_cards = _queue_cards(s)
         first = len(cached.lines)
         for i, mark in enumerate(cached.marks):
@@ -80,7 +86,7 @@ class ViewCache:
                 first = i
                 break
         if first < len(events):
-            cached.lines[first:] = game.log_lines(viewer, lang, start=first)
+            cached.lines[first:] = game.log_lines(viewer, lang, start=first, names=names)
             cached.marks[first:] = [
                 None if other < 0 else _card_state(s, queue_cards, other)
                 for other in self._others[first : len(events)]
@@ -114,12 +120,14 @@ class ViewCache:
 
 
 # -- building views ---------------------------------------------------------------------------
-def seat_infos(table: Table) -> list[dict[str, Any]]:
+def seat_infos(table: Table, lang: str | None = None) -> list[dict[str, Any]]:
+    """The seats as views show them: a bot's name the server gave it in ``lang`` (None: as
+    stored, in English)."""
     now = time.time()
     return [
         {
             "seat": s.seat,
-            "name": s.name,
+            "name": s.name if lang is None else display.seat_name(s, lang),
             "kind": s.kind,
             "level": s.level,
             "connected": table.connected(s.seat),
@@ -132,10 +140,20 @@ def seat_infos(table: Table) -> list[dict[str, Any]]:
 
 
 def clock_info(table: Table) -> dict[str, Any] | None:
-    """The table's turn clock: seconds per decision, and when the current one runs out."""
+    """The table's turn clock: seconds per decision, and when the stand-in may play the current
+    decision (the clock's end, or sooner the end of an absence or the no-show limit)."""
     if table.options.clock is None:
         return None
-    return {"per_decision": table.options.clock, "deadline": table.deadline()}
+    due = absence.deadline(table)
+    return {"per_decision": table.options.clock, "deadline": None if due is None else due[0]}
+
+
+def deadline_info(table: Table) -> dict[str, Any] | None:
+    """When the stand-in may play the current human decision, why, and whose it is."""
+    due = absence.deadline(table)
+    if due is None:
+        return None
+    return {"at": due[0], "reason": due[1], "seat": table.game.current_player}
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -192,30 +210,39 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
     game, cache = table.game, table.views
     observation = game.observe(seat)
     decision = observation["decision"]
-    player = None if decision is None else decision["player"]
+    # A table waiting for players (or closed) offers no move and says who decides nothing.
+    stopped = table.waiting() or table.closed
+    player = None if decision is None or stopped else decision["player"]
     legal = game.legal_actions() if seat is not None and player == seat else []
     ids = card_ids(observation, legal)
     waiting = None if player is None else table.seats[player]
+    names = display.sentence_names(table, lang)
+    log = cache.log_lines(game, seat, lang, names)
+    shown = log[-LOG_LINES:]
     return {
         "table_id": table.id,
         "game_number": table.game_number,
         "step": len(game.history),
         "you": seat,
         "lang": lang,
-        "seats": seat_infos(table),
+        "seats": seat_infos(table, lang),
         "observation": observation,
-        "prompt": game.prompt(lang, seat),
-        "legal": [{"action": a.to_json(), "label": game.label(a, lang, seat)} for a in legal],
-        "log": cache.log_lines(game, seat, lang)[-LOG_LINES:],
+        "prompt": "" if stopped and not game.is_over else game.prompt(lang, seat, names),
+        "legal": [
+            {"action": a.to_json(), "label": game.label(a, lang, seat, names)} for a in legal
+        ],
+        "log": shown,
+        "stand_ins": sources.stand_in_moves(table, len(log), len(shown)),
         "cards": cache.card_labels(game, ids, seat, lang),
         "result": observation["result"],
         "scores_by_round": observation["scores_by_round"],
         "waiting_for": None
         if waiting is None
-        else {"seat": waiting.seat, "name": waiting.name, "kind": waiting.kind},
+        else {"seat": waiting.seat, "name": display.seat_name(waiting, lang), "kind": waiting.kind},
         "waiting_for_players": table.waiting() and not table.closed,
         "closed": table.closed,
         "clock": clock_info(table),
+        "deadline": deadline_info(table),
         "hints": table.hints,
         "custom_deal": table.custom_deal,
         "replay_url": replay_link(table),
