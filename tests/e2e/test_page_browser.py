@@ -357,3 +357,144 @@ def test_the_replay_marks_the_stand_in_and_lists_lines_apart(new_page: Opener, u
     expect(select).to_be_visible()
     assert select.evaluate("n => n.scrollWidth <= n.clientWidth + 1")
     fits(phone)
+
+
+# ---------------------------------------------------------------- item 9: cosmetics
+#: Red to place, seven cards in hand; both Shapeshifters face up in the Queue.
+SEVEN_IN_HAND = {
+    "config": {"players": 2, "variant": "standard"},
+    "round": 2,
+    "phase": "placement",
+    "queue": [["red:shapeshifter*"], ["blue:shapeshifter*"], ["blue:heir*"]],
+    "families": {
+        "red": {"hand": ["archer", "soldier", "spy", "heir", "lord", "royal_decree", "ambush"],
+                "rest": "set_aside"},
+        "blue": {"hand": ["archer", "soldier", "spy"], "rest": "set_aside"},
+    },
+}
+#: Red decides whether to reveal its face-down Shapeshifter.
+RED_REVEALS = {**SEVEN_IN_HAND, "phase": "resolution", "placed": 2,
+               "queue": [["red:shapeshifter"], ["blue:shapeshifter*"], ["blue:heir*"]]}
+#: Each word of each card name on one line (a word broken in two has two boxes).
+WORDS_WHOLE = """() => [...document.querySelectorAll('.card-name')].filter((n) => n.offsetParent)
+  .flatMap((name) => {
+    const text = name.firstChild;
+    if (!text) return [];
+    const broken = [];
+    for (const match of text.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, match.index);
+      range.setEnd(text, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(match[0]);
+    }
+    return broken;
+  })"""
+
+
+def position_table(url: str, position: dict[str, Any]) -> dict[str, Any]:
+    from oriflamme.api import Game
+
+    return create(url, save=Game.from_position(position).save())
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    found: list[dict[str, float]] = page.evaluate(
+        "(s) => [...document.querySelectorAll(s)].map((n) => n.getBoundingClientRect().toJSON())",
+        selector,
+    )
+    return found
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["left"] < b["right"] - 0.5 and b["left"] < a["right"] - 0.5
+            and a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_card_names_whole_and_seven_cards_side_by_side(
+    new_page: Opener, url: str, size: str
+) -> None:
+    table = position_table(url, SEVEN_IN_HAND)
+    for locale in ("en-US", "fr-FR"):
+        page = new_page(SIZES[size], locale=locale)
+        page.goto(f"{url}{table['seats'][0]['url']}")
+        expect(page.locator(".hand-cards > .card")).to_have_count(7)
+        expect(page.get_by_test_id("queue").locator(".card-name").first).to_be_visible()
+        assert page.evaluate(WORDS_WHOLE) == []
+        if size == "desktop":
+            cards = boxes(page, ".hand-cards > .card")
+            assert not any(overlap(a, b) for i, a in enumerate(cards) for b in cards[i + 1:])
+        fits(page)
+    if size == "desktop":
+        screenshot(page, "hand-seven-desktop.png")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_reveal_buttons_leave_the_name_seen(new_page: Opener, url: str, size: str) -> None:
+    table = position_table(url, RED_REVEALS)
+    page = new_page(SIZES[size])
+    page.goto(f"{url}{table['seats'][0]['url']}")
+    reveal = page.get_by_test_id("reveal-button")
+    expect(reveal).to_be_visible()
+    card = reveal.locator("xpath=ancestor::*[contains(concat(' ', @class, ' '), ' card ')][1]")
+    # One's own face-down card shows its name in a ribbon ("peek").
+    name = card.locator(".peek, .card-name").first.bounding_box()
+    assert name is not None
+    for testid in ("reveal-button", "leave-button"):
+        box = page.get_by_test_id(testid).bounding_box()
+        assert box is not None
+        assert not overlap(
+            {"left": box["x"], "right": box["x"] + box["width"], "top": box["y"],
+             "bottom": box["y"] + box["height"]},
+            {"left": name["x"], "right": name["x"] + name["width"], "top": name["y"],
+             "bottom": name["y"] + name["height"]},
+        ), testid
+
+
+def luminance(colour: str) -> float:
+    red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", colour)[:3])
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+
+
+def test_close_the_table_is_readable_and_the_end_links_alike(new_page: Opener, url: str) -> None:
+    table = create(url, seats=[ANN, OPEN], public=True)
+    page = new_page(DESKTOP)
+    page.goto(f"{url}/")
+    page.evaluate("([id, token]) => localStorage.setItem(`oriflamme.creator.${id}`, token)",
+                  [table["table_id"], table["creator_token"]])
+    page.goto(f"{url}{table['seats'][0]['url']}")
+    close = page.get_by_test_id("close-table")
+    expect(close).to_be_visible()
+    colour = close.evaluate("n => getComputedStyle(n).color")
+    # Against the status bar's darker end (#e4cf9f): WCAG AA for normal text.
+    lighter, darker = luminance("rgb(228, 207, 159)"), luminance(colour)
+    assert (lighter + 0.05) / (darker + 0.05) >= 4.5, colour
+    # The end screen's "Replay and analyse" looks like the buttons beside it.
+    over = create(url, seats=[ANN, RANDOM_BOT], absent_after=2, stand_in="random")
+    token = over["seats"][0]["token"]
+    came = new_page(DESKTOP)  # Ann comes and goes: the stand-in plays out her game
+    came.goto(f"{url}{over['seats'][0]['url']}")
+    expect(came.get_by_test_id("waiting")).to_have_text("Your turn")
+    came.close()
+    deadline = time.monotonic() + 30
+    while api_view(url, over["table_id"], token)["observation"]["phase"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    page.goto(f"{url}{over['seats'][0]['url']}")
+    link, button = page.get_by_test_id("replay-link"), page.get_by_test_id("share-replay")
+    expect(link).to_be_visible()
+    expect(button).to_be_visible()
+    looks = page.evaluate(
+        "() => ['replay-link', 'share-replay'].map((id) => {"
+        " const n = document.querySelector(`[data-testid=${id}]`); const s = getComputedStyle(n);"
+        " return [s.fontSize, s.paddingTop, s.paddingLeft, s.borderTopWidth,"
+        " s.textDecorationLine, Math.round(n.getBoundingClientRect().height),"
+        " Math.round(n.getBoundingClientRect().top)]; })"
+    )
+    assert looks[0] == looks[1], looks
+    screenshot(page, "end-screen-links.png")

@@ -315,6 +315,7 @@ const STRINGS = {
     error_unknown_step: "This step does not exist.",
     error_unknown_type: "The server did not understand this message.",
     error_waiting_for_players: "The game has not started: it waits for every seat to be taken.",
+    bot_name: "{colour} bot ({level})",
   },
   fr: {
     // page chrome
@@ -625,6 +626,7 @@ const STRINGS = {
     error_unknown_step: "Cette étape n’existe pas.",
     error_unknown_type: "Le serveur n’a pas compris ce message.",
     error_waiting_for_players: "La partie n’a pas commencé : elle attend que toutes les places soient prises.",
+    bot_name: "Robot {colour} ({level})",
   },
 };
 

@@ -5,7 +5,7 @@ import {
 } from "./api.js";
 import { startClocks, tickClocks } from "./clock.js";
 import { actionKey, button, el, replace } from "./dom.js";
-import { setCardInfo } from "./cards.js";
+import { fitCardNames, setCardInfo } from "./cards.js";
 import { renderDecisionChoices, renderQueue } from "./board.js";
 import { analyseLegal, effectiveSelection, familiesOf, queueIds } from "./decision.js";
 import { renderEndScreen } from "./endscreen.js";
@@ -386,6 +386,7 @@ function render() {
   renderDecisionChoices(regions.choices, ctx);
   renderQueue(regions.queue, ctx);
   renderHand(regions.hand, ctx);
+  fitCardNames(document);
   renderOptions(ctx);
   renderLog(regions.log, view.log || [], view.seats, standInLines(view));
   renderKeepLink(ctx);

@@ -3,7 +3,7 @@
 
 import { ApiError, getCards } from "./api.js";
 import { el, replace } from "./dom.js";
-import { colourOf, setCardInfo } from "./cards.js";
+import { colourOf, fitCardNames, setCardInfo } from "./cards.js";
 import { renderQueue } from "./board.js";
 import { analyseLegal, familiesOf } from "./decision.js";
 import { renderHand } from "./hand.js";
@@ -274,6 +274,7 @@ function render() {
   renderPlayers($("scores"), ctx);
   renderQueue($("queue"), ctx);
   renderHands(ctx);
+  fitCardNames(document);
   const lines = [];
   const standIns = new Map();
   for (let i = 0; i <= state.index; i += 1) {
