@@ -3,7 +3,7 @@
 (so that it may be replayed), its replay frames (everything, and one seat's) and the client's
 static files, each asked for plainly and with ``Accept-Encoding: gzip``.
 
-    python benchmarks/compression.py [--seed 3]
+    python benchmarks/server/compression.py [--seed 3]
 
 Prints one row per answer: its path, plain bytes, gzip bytes, ratio. The server's own app in
 this process (FastAPI's test client), on a temporary SQLite file.
