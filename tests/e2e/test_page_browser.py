@@ -258,9 +258,18 @@ def test_the_countdown_is_next_to_the_prompt(new_page: Opener, url: str, size: s
     mark = ann.get_by_test_id("prompt").get_by_test_id("player-mark")
     expect(mark).to_have_text("Ann")
     expect(mark).to_have_class(re.compile("fam-red"))
-    # The panels' count lines are whole (not clipped).
-    for counts in ann.get_by_test_id("family-counts").all():
-        assert counts.evaluate("n => n.scrollWidth <= n.clientWidth + 1")
+    # The panels' count lines are whole (not clipped), in both languages (two families each).
+    for lang in ("fr", "en"):
+        ann.get_by_test_id(f"lang-{lang}").click()
+        expect(ann.locator("html")).to_have_attribute("lang", lang)
+        expect(ann.get_by_test_id("family-counts")).to_have_count(4)
+        clipped = ann.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=family-counts]')].filter((n) => {"
+            " const panel = n.closest('[data-testid=player]').getBoundingClientRect();"
+            " const r = n.getBoundingClientRect(); return r.right > panel.right - 2"
+            " || n.scrollWidth > n.clientWidth + 1; }).map((n) => n.textContent)"
+        )
+        assert clipped == [], (lang, clipped)
     fits(ann)
     if size == "phone":
         screenshot(ann, "prompt-clock-phone.png")
