@@ -27,6 +27,7 @@ from fairplay import (
     view,
     wait_until,
 )
+from oriflamme.server.storage.base import ACTION, Change
 
 
 def status(client: TestClient, table_id: str, token: str, **params: str) -> httpx.Response:
@@ -156,3 +157,14 @@ def test_json_and_static_files_are_compressed(store_url: str) -> None:
             else:
                 assert packed.json()["observation"] == plain.json()["observation"]
             assert len(gzip.compress(plain.content)) < len(plain.content)
+
+
+def test_an_announced_action_carries_who_played_it() -> None:
+    """Servers tell each other who played an action with the action (PostgreSQL NOTIFY), so
+    that every server's view marks the stand-in's moves without reading storage."""
+    action = '{"kind":"place","card":3,"to":"end"}'
+    for source in ("stand_in:no_show", "player", None):
+        change = Change("t1", ACTION, 2, 7, action, source)
+        assert Change.decode(change.encode()) == change
+    # As a server of version 7 announced it: no source (unknown).
+    assert Change.decode(f"action 2 7 t1 {action}") == Change("t1", ACTION, 2, 7, action, None)
