@@ -125,11 +125,15 @@ def fits(page: Page) -> None:
 
 
 def in_first_screen(page: Page, testid: str) -> None:
-    """The element is on the first screen of the page, unscrolled."""
-    box = page.get_by_test_id(testid).bounding_box()
+    """The element is on the first screen of the page, unscrolled (measured at once: a view
+    arriving may re-render it)."""
+    box = page.evaluate(
+        "(id) => document.querySelector(`[data-testid=${id}]`).getBoundingClientRect().toJSON()",
+        testid,
+    )
     size = page.viewport_size
-    assert box is not None and size is not None
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
+    assert size is not None
+    assert box["top"] >= 0 and box["bottom"] <= size["height"], box
 
 
 def screenshot(page: Page, name: str) -> None:
