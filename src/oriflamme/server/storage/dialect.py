@@ -43,6 +43,9 @@ class Dialect:
     name = ""
     #: Whether several servers write at once: then rows are locked where order matters.
     locks = False
+    #: Column types (the schema, :mod:`.schema_sql`): a float, a boolean and its false value,
+    #: a 64-bit integer.
+    real, boolean, false_value, big_integer = "", "", "", ""
 
     def placeholder(self, number: int) -> str:
         raise NotImplementedError
@@ -97,6 +100,7 @@ class Dialect:
 
 class SqliteDialect(Dialect):
     name = "sqlite"
+    real, boolean, false_value, big_integer = "REAL", "INTEGER", "0", "INTEGER"
 
     def placeholder(self, number: int) -> str:
         return f"?{number}"
@@ -125,6 +129,7 @@ class SqliteDialect(Dialect):
 class PostgresDialect(Dialect):
     name = "postgresql"
     locks = True
+    real, boolean, false_value, big_integer = "DOUBLE PRECISION", "BOOLEAN", "FALSE", "BIGINT"
 
     def placeholder(self, number: int) -> str:
         return f"${number}"
