@@ -138,8 +138,8 @@ class PostgresStore(SqlStore):
             async with self.connection() as db:
                 if not atomic:
                     return await drive_async(plan, lambda step: self._step(db, step))
-                isolation = "read_committed" if write else "repeatable_read"
-                async with db.transaction(isolation=isolation):
+                # A read of several statements sees one snapshot.
+                async with db.transaction(isolation=None if write else "repeatable_read"):
                     return await drive_async(plan, lambda step: self._step(db, step))
         except asyncpg.exceptions.UniqueViolationError as exc:
             raise StoreConflict(str(exc)) from None
@@ -159,11 +159,6 @@ class PostgresStore(SqlStore):
             sql, params = chained(step)
             return await db.fetch(sql, *params)
         return await db.fetch(step.sql, *step.params)
-
-    async def ping(self) -> None:
-        """Raise :class:`StoreUnavailable` unless the database answers."""
-        async with self.connection() as db:
-            await db.fetchval("SELECT 1")
 
     # -- notifications ---------------------------------------------------------------------
     async def listen(self, changed: Callable[[Change], None], reset: Callable[[], None]) -> None:
