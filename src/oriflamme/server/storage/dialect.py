@@ -19,6 +19,14 @@ backend's :class:`Dialect`:
   depend on how many values it gets.
 - **Row locks** exist only where several servers write at once (PostgreSQL): ``FOR UPDATE``,
   ``SKIP LOCKED`` and advisory locks; SQLite's one writer needs none.
+- **A chain of statements** (:class:`~.plans.Chain`, the hot path of an action and its turn)
+  is one statement of data-modifying ``WITH`` parts in PostgreSQL (one round trip), statements
+  run in turn in SQLite (which has no such parts): :meth:`Sql.after_previous` links them.
+- **Column types** of the schema (:mod:`.schema_sql`): ``REAL``/``DOUBLE PRECISION``,
+  ``INTEGER``/``BOOLEAN``, ``INTEGER``/``BIGINT``.
+
+Upserts (``ON CONFLICT … DO UPDATE``), ``RETURNING``, ``UPDATE … FROM`` and row values are
+written alike in both (SQLite 3.35 or later).
 """
 
 from __future__ import annotations
@@ -39,8 +47,6 @@ class Statement(NamedTuple):
 class Dialect:
     """The SQL of one database (the base class: what both share)."""
 
-    #: ``sqlite`` or ``postgresql``.
-    name = ""
     #: Whether several servers write at once: then rows are locked where order matters.
     locks = False
     #: Column types (the schema, :mod:`.schema_sql`): a float, a boolean and its false value,
@@ -99,7 +105,6 @@ class Dialect:
 
 
 class SqliteDialect(Dialect):
-    name = "sqlite"
     real, boolean, false_value, big_integer = "REAL", "INTEGER", "0", "INTEGER"
 
     def placeholder(self, number: int) -> str:
@@ -127,7 +132,6 @@ class SqliteDialect(Dialect):
 
 
 class PostgresDialect(Dialect):
-    name = "postgresql"
     locks = True
     real, boolean, false_value, big_integer = "DOUBLE PRECISION", "BOOLEAN", "FALSE", "BIGINT"
 
