@@ -11,6 +11,7 @@ import pytest
 
 from oriflamme.api import GameConfig
 from oriflamme.server.errors import ApiError
+from oriflamme.server.lobby import LOBBY_FOR
 from oriflamme.server.manager import Quotas, TableManager
 from oriflamme.server.storage.postgres import PostgresStore
 from oriflamme.server.tables import HUMAN, OPEN, GameSetup, SeatSpec, TableOptions
@@ -38,7 +39,7 @@ def test_a_process_whose_clock_is_ahead_deletes_no_live_table(
             assert await manager.expire_abandoned() == []
             assert await store.load_table(new.table.id) is not None
             # Listed a moment ago (by the database), so still in the lobby.
-            assert [e.table_id for e in await manager.lobby()] == [new.table.id]
+            assert [e.table_id for e in await store.lobby(LOBBY_FOR, 10)] == [new.table.id]
             # The address's quota counts its tables of the last hour, by the database too.
             await manager.create(setup, "en", SEATS, origin="here")
             with pytest.raises(ApiError) as refused:

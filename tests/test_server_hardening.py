@@ -261,6 +261,13 @@ def test_idle_tables_leave_memory_and_abandoned_ones_are_deleted(client: TestCli
     assert manager.cached(table["table_id"]) is not None
 
     async def evict() -> list[str]:  # in the server's event loop, like its janitor
+        # The first action marks the player as come (a write, then a refresh under the table's
+        # lock): a table being refreshed is not idle. Wait for it, as the janitor's next round.
+        held = manager.cached(table["table_id"])
+        for _ in range(200):
+            if not held.lock.locked():
+                break
+            await asyncio.sleep(0.02)
         gone: list[str] = manager.evict_idle(0.0)
         return gone
 

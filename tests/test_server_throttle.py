@@ -204,7 +204,8 @@ def test_every_route_that_changes_or_thinks_is_rate_limited(
 
 
 def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
-    """A new POST route needs its rate-limit test here (creation: test_server_api)."""
+    """A new POST route needs its rate-limit test here (creation: test_server_api; exploring a
+    lesson, which has its own allowance: test_lessons)."""
     paths = throttled.get("/openapi.json").json()["paths"]
     posts = {path for path, methods in paths.items() if "post" in methods}
     assert posts == {
@@ -215,4 +216,5 @@ def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
         "/api/tables/{table_id}/seats/{seat}/bot",
         "/api/tables/{table_id}/rematch",
         "/api/tables/{table_id}/games/{number}/analysis",
+        "/api/lessons/{lesson_id}/steps/{step}/explore",
     }

@@ -209,7 +209,7 @@ def test_an_entry_shows_bots_clock_stand_in_absence_and_hints_in_both_languages(
     )
     expect(row.get_by_test_id("open-table-rules")).to_have_text(
         "45 s per move (then the expert bot plays) · away 5 min: the expert bot plays"
-        " · hints allowed"
+        " · a player who never comes is played for after 5 min · hints allowed"
     )
     page.get_by_test_id("lang-fr").click()
     expect(bot.get_by_test_id("bot-tag")).to_have_text("robot · difficile", ignore_case=True)
@@ -218,7 +218,7 @@ def test_an_entry_shows_bots_clock_stand_in_absence_and_hints_in_both_languages(
     )
     expect(row.get_by_test_id("open-table-rules")).to_have_text(
         "45 s par coup (puis le robot expert joue) · absent 5 min : le robot expert joue"
-        " · conseils permis"
+        " · un joueur qui ne vient jamais est remplacé au bout de 5 min · conseils permis"
     )
     page.get_by_test_id("lang-en").click()
     page.get_by_test_id("filter-hints").select_option("false")

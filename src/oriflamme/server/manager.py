@@ -719,7 +719,7 @@ class TableManager:
             raise ApiError(429, "too_many_connections", "this seat has too many connections")
         seat = table.add_listener(listener)
         if seat is not None:
-            if self._store.shared and table.seats[seat].arrived is None:
+            if table.seats[seat].arrived is None:
                 # The player came: at once, not with the next presence batch (a visit shorter
                 # than a batch counts too).
                 spawn(self._here(table, seat), f"arrived:{table.id}")
