@@ -154,3 +154,28 @@ def test_postgresql_announces_what_changed_and_nothing_else(pg_url: str) -> None
             await reader.close()
 
     asyncio.run(main())
+
+
+def test_a_stand_in_waits_for_the_deadline_and_a_refused_action_moves_nothing(
+    store_url: str,
+) -> None:
+    """A stand-in's action and the turn it leads to are one chain: while the human's clock
+    runs the action is refused and the turn stays as it was (not handed to a bot); once the
+    clock has run out the action is stored and the turn moves."""
+
+    async def test(store: Store) -> None:
+        await store.create_table(table("t0", clock=1.0), 1, Turn(0, 0, False, timed=True))
+        place = {"kind": "place", "card": 3, "to": "end"}
+        with pytest.raises(StoreConflict):
+            await store.append_action("t0", 1, 0, place, Turn(1, 1, True), stand_in=True)
+        loaded = await store.load_table("t0")
+        assert loaded is not None and loaded[1].actions == ()
+        assert await store.waiting_bot_turns() == 0  # still the human's, their clock running
+        await asyncio.sleep(1.2)
+        assert await store.waiting_bot_turns() == 1  # the clock ran out: the stand-in's turn
+        await store.append_action("t0", 1, 0, place, Turn(1, 0, False), stand_in=True)
+        loaded = await store.load_table("t0")
+        assert loaded is not None and loaded[1].actions == (place,)
+        assert await store.waiting_bot_turns() == 0
+
+    run(store_url, test)

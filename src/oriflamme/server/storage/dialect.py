@@ -44,6 +44,10 @@ class Statement(NamedTuple):
     params: tuple[Any, ...]
 
 
+#: How many placeholders each dialect writes in advance.
+_MARKS = 128
+
+
 class Dialect:
     """The SQL of one database (the base class: what both share)."""
 
@@ -52,6 +56,10 @@ class Dialect:
     #: Column types (the schema, :mod:`.schema_sql`): a float, a boolean and its false value,
     #: a 64-bit integer.
     real, boolean, false_value, big_integer = "", "", "", ""
+
+    def __init__(self) -> None:
+        #: The first placeholders, written once (a statement is written at each call).
+        self.marks = tuple(self.placeholder(number) for number in range(_MARKS))
 
     def placeholder(self, number: int) -> str:
         raise NotImplementedError
@@ -96,6 +104,11 @@ class Dialect:
         """A statement after which the writes that name the same ``key`` wait for this one to
         end, or None where writes never overlap."""
         return None
+
+    def link(self) -> str:
+        """The end of a statement of a :class:`~.plans.Chain` that a later one depends on
+        (empty where the chain's runner counts the rows it changed)."""
+        return ""
 
     def after(self, part: int) -> str:
         """The condition, in a statement of a :class:`~.plans.Chain`, that its part number
@@ -171,6 +184,10 @@ class PostgresDialect(Dialect):
     def serialize(self, sql: Sql, key: str) -> str:
         return f"SELECT pg_advisory_xact_lock(hashtextextended({sql(key)}, 0))"
 
+    def link(self) -> str:
+        # The rows a later part tests (after): a data-modifying part has none without it.
+        return " RETURNING 1"
+
     def after(self, part: int) -> str:
         # A chain is one statement whose parts see one snapshot: linked by their results.
         return f" AND EXISTS (SELECT 1 FROM {chain_part(part)})"
@@ -189,13 +206,16 @@ class Sql:
 
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
+        self._marks = dialect.marks
         self.values: list[Any] = []
         self._now: str | None = None
         self.made = 0  #: statements taken so far
 
     def __call__(self, value: Any) -> str:
-        self.values.append(value)
-        return self.dialect.placeholder(len(self.values))
+        values = self.values
+        values.append(value)
+        number = len(values)
+        return self._marks[number] if number < _MARKS else self.dialect.placeholder(number)
 
     def now(self) -> str:
         """The database's clock (for SQLite, the server's time, read once per :class:`Sql`)."""

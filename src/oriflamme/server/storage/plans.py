@@ -21,11 +21,13 @@ Rows: TypeAlias = list[Any]
 
 
 class Chain(NamedTuple):
-    """Statements made by one :class:`~.dialect.Sql`, each ending ``RETURNING`` and run only if
-    the one before returned a row (each says so with :meth:`~.dialect.Sql.after_previous`);
-    none reads what an earlier one wrote. Its rows are the last statement's, or none if one
-    returned none; ``announce`` is announced if the last returned rows. PostgreSQL runs it as
-    one statement (one round trip, no transaction around it)."""
+    """Statements made by one :class:`~.dialect.Sql`, each run only if the one before changed
+    a row (each says so with :meth:`~.dialect.Sql.after_previous`; all but the last end with
+    :meth:`~.dialect.Dialect.link`, the last with ``RETURNING``); none reads what an earlier
+    one wrote. Its rows are the last statement's, or none if one changed none; ``announce``
+    is announced if the last returned rows. PostgreSQL runs it as one statement (one round
+    trip, no transaction around it); SQLite in turn, stopping at one that changed no row (an
+    ``INSERT … RETURNING`` would cost it more)."""
 
     statements: tuple[Statement, ...]
     announce: Change | None = None

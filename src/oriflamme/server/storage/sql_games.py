@@ -34,9 +34,13 @@ TABLE_COLUMNS = (
 )
 
 
+#: One encoder for every action (``json.dumps`` with options makes one at each call).
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
 def action_text(action: Mapping[str, Any]) -> str:
     """An action as stored (and announced): compact JSON."""
-    return json.dumps(action, separators=(",", ":"))
+    return _COMPACT.encode(action)
 
 
 class GamesSql(SqlRunner):
@@ -117,18 +121,19 @@ class GamesSql(SqlRunner):
         text = action_text(action)
         q = Sql(self.dialect)
         table, number, step, played = q(table_id), q(game), q(index), q(text)
+        link = self.dialect.link()
         if stand_in:  # only while the human's deadline has passed (they did not come back)
             added = q.statement(
                 "INSERT INTO actions (table_id, game, idx, action) SELECT"
                 f" CAST({table} AS TEXT), CAST({number} AS INTEGER), CAST({step} AS INTEGER),"
                 f" CAST({played} AS TEXT) WHERE EXISTS (SELECT 1 FROM games"
                 f" WHERE table_id = {table} AND number = {number} AND turn_step = {step}"
-                f" AND turn_deadline <= {q.now()}) RETURNING 1"
+                f" AND turn_deadline <= {q.now()}){link}"
             )
         else:
             added = q.statement(
                 "INSERT INTO actions (table_id, game, idx, action)"
-                f" VALUES ({table}, {number}, {step}, {played}) RETURNING 1"
+                f" VALUES ({table}, {number}, {step}, {played}){link}"
             )
         turned = q.statement(
             f"{turn_update(q, table_id, game, turn)}{q.after_previous()} RETURNING 1"

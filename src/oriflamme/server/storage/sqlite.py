@@ -41,16 +41,16 @@ class _Write:
 
 def _run_step(db: sqlite3.Connection, step: Step) -> Rows:
     """One step of a plan: a statement's rows; a chain's statements in turn, up to the first
-    that returns none; nothing to announce (no other server shares the file)."""
+    that changes no row, then the last one's rows; nothing to announce (no other server shares
+    the file)."""
     if isinstance(step, Announce):
         return []
     if isinstance(step, Chain):
-        rows: Rows = []
-        for sql, params in step.statements:
-            rows = db.execute(sql, params).fetchall()
-            if not rows:
+        *linked, (last, params) = step.statements
+        for sql, linked_params in linked:
+            if db.execute(sql, linked_params).rowcount < 1:
                 return []
-        return rows
+        return db.execute(last, params).fetchall()
     return db.execute(step.sql, step.params).fetchall()
 
 
