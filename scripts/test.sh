@@ -19,8 +19,10 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 ORIFLAMME_PURE=1 .venv/bin/python -m pip install --quiet -e '.[test,ray,rl]'
-.venv/bin/python -m ruff check src tests benchmarks examples setup.py
+.venv/bin/python -m ruff check src tests benchmarks tools examples setup.py
 .venv/bin/python -m mypy
+# The layer map of docs/architecture.md (pyproject.toml's import-linter contracts).
+.venv/bin/lint-imports --no-cache
 # A throwaway PostgreSQL cluster for the PostgreSQL tests (stopped and removed on exit).
 source scripts/postgres.sh
 trap pg_stop EXIT

@@ -1,6 +1,6 @@
-"""The storage benchmark (benchmarks/store.py): a short run measures every call, on SQLite and
-PostgreSQL; a side-by-side run times the package of another commit in its own process; bad
-arguments are refused with a clear message."""
+"""The storage benchmark (benchmarks/server/store.py): a short run measures every call, on
+SQLite and PostgreSQL; a side-by-side run times the package of another commit in its own
+process; bad arguments are refused with a clear message."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ SHORT = ("--tables", "10", "--rounds", "1")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "store.py"), *args],
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "server" / "store.py"), *args],
                           capture_output=True, text=True, timeout=300)
 
 

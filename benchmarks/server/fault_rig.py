@@ -1,6 +1,6 @@
-"""The rig of the fault-injection run (``benchmarks/faults.py``): a PostgreSQL cluster of its own
-that can be restarted or stopped, and ``oriflamme serve`` processes that can be killed, frozen
-and started again.
+"""The rig of the fault-injection run (``benchmarks/server/faults.py``): a PostgreSQL cluster of
+its own that can be restarted or stopped, and ``oriflamme serve`` processes that can be killed,
+frozen and started again.
 
 The cluster lives in a temporary folder (``initdb`` and ``pg_ctl`` of the newest installed
 PostgreSQL, as ``scripts/postgres.sh`` does; as root it runs as the ``postgres`` user).

@@ -1,7 +1,7 @@
 """Slow clients benchmark (issue #26 item 4): thousands of slow sockets from one address, and
 whether everyone else is still served.
 
-Run: ``python benchmarks/slow_clients.py [--sockets 5000] [--samples 200] [--retry 1]
+Run: ``python benchmarks/server/slow_clients.py [--sockets 5000] [--samples 200] [--retry 1]
 [--no-limits]``
 
 Starts ``oriflamme serve`` on a temporary SQLite file (its default limits: headers within 10 s,

@@ -1,7 +1,7 @@
 """Storage benchmark: the server's frequent Store calls, timed on SQLite or PostgreSQL, and the
 store of another commit timed side by side with this one.
 
-Run: ``python benchmarks/store.py [--before REF] [--db postgresql://…] [--tables 200]
+Run: ``python benchmarks/server/store.py [--before REF] [--db postgresql://…] [--tables 200]
 [--rounds 3] [--repeats 5] [--core N] [--json]``
 
 Each run opens a new store (a temporary SQLite file, or with ``--db`` a new database on that
@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 if __name__ == "__main__" and os.environ.get("STORE_BENCH_SOURCE"):
     # A timed run of one side: its package first, ahead of the installed one.

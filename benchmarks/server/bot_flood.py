@@ -1,8 +1,8 @@
 """Bot flood benchmark (issue #18, #26 item 5): many tables where only expert bots play, many
 hints and analyses asked at once, and one victim.
 
-Run: ``python benchmarks/bot_flood.py [--flood 40] [--decisions 10] [--level hard] [--hints 30]
-[--analyses 6] [--review-iterations N]``
+Run: ``python benchmarks/server/bot_flood.py [--flood 40] [--decisions 10] [--level hard]
+[--hints 30] [--analyses 6] [--review-iterations N]``
 
 Starts ``oriflamme serve --bot-delay 0`` with a temporary SQLite file. The flood comes from
 ``--flood`` different loopback addresses (127.0.0.2, 127.0.0.3, …, as many attackers), each

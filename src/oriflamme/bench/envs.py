@@ -1,5 +1,5 @@
 """Adapter benchmark behind ``oriflamme bench``: the cost of an OpenSpiel or PettingZoo step
-against an engine step (``benchmarks/envs.py`` has every variant; docs/benchmarks.md).
+against an engine step (``benchmarks/envs/adapters.py`` has every variant; docs/benchmarks.md).
 
 Random whole games, the deal included, counting the players' decisions; each figure is the
 fastest of 5 trials, the loops taken in turn. Needs the ``rl`` extra; without it
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .api import Game, GameConfig
+from oriflamme.api import Game, GameConfig
 
 #: Plays one game from a seed; returns its decisions and the seconds they took.
 Loop = Callable[[int], tuple[int, float]]
@@ -195,7 +195,7 @@ def pettingzoo_floor_loop() -> Loop:
 def pettingzoo_loop(params: dict[str, Any], observe: bool) -> Loop:
     """PettingZoo's AEC loop on ``raw_env``: ``last()`` then ``step()``; with ``observe`` the
     observation vector and its action mask, else only the mask (``action_mask()``)."""
-    from .envs.pettingzoo import raw_env
+    from oriflamme.envs.pettingzoo import raw_env
 
     return aec_loop(raw_env(**params), observe)
 

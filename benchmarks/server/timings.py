@@ -3,7 +3,7 @@ behaviour (a pause no shorter than asked, a search stopped by its deadline, anot
 answered while a bot thinks, a clock played from its stored deadline after a restart); this
 script measures them, and prints figures to compare, never a verdict.
 
-Run: ``python benchmarks/timings.py [--repeat 10] [--json] [--ray]``
+Run: ``python benchmarks/server/timings.py [--repeat 10] [--json] [--ray]``
 
 - **bot pause**: a ``random`` bot asked with a 0.3 s pause (``BotPool.think``): how long the
   answer takes (the pause is a floor; what comes on top is the worker's round trip);

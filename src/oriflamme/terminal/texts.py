@@ -5,9 +5,10 @@ names, actions, prompts and log lines (``oriflamme.api``); this table gives ever
 banner, the board's words, the help, the errors, saving, the end). Commands have a name in each
 language, and the English names work in French too (not the other way round).
 
->>> Texts("fr")("round", n=2, rounds=6)
+>>> TerminalTexts("fr")("round", n=2, rounds=6)
 'Manche 2 sur 6'
->>> Texts("fr").command("plateau"), Texts("fr").command("board"), Texts("en").command("aide")
+>>> french = TerminalTexts("fr")
+>>> french.command("plateau"), french.command("board"), TerminalTexts("en").command("aide")
 ('board', 'board', None)
 """
 
@@ -211,7 +212,7 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 
-class Texts:
+class TerminalTexts:
     """The terminal's texts in one language."""
 
     def __init__(self, lang: str = "en") -> None:

@@ -1,15 +1,15 @@
 """Post-game analysis benchmark: how long one analysis takes, and what it costs other tables.
 
-Run: ``python benchmarks/analysis.py [--games 200] [--seconds 60] [--think 1] [--no-load]``
+Run: ``python benchmarks/server/analysis.py [--games 200] [--seconds 60] [--think 1] [--no-load]``
 
 Starts the real server (``oriflamme serve --bot-delay 0``, a temporary SQLite file) and:
 
 1. plays a 3-player game of three human seats to its end through the HTTP API (random legal
    moves), asks for its analysis and times it to the end: every decision with more than one
    option is judged (about 50), with the server's budget per decision;
-2. runs the load benchmark (``benchmarks/load.py --url``) against that server twice: alone, then
-   while analyses run without a pause (finished games are queued so that one is always under
-   way), and prints the action latencies of both runs side by side.
+2. runs the load benchmark (``benchmarks/server/load.py --url``) against that server twice:
+   alone, then while analyses run without a pause (finished games are queued so that one is
+   always under way), and prints the action latencies of both runs side by side.
 
 See docs/benchmarks.md ("Post-game analysis").
 """

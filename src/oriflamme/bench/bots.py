@@ -3,7 +3,7 @@
 * :func:`measure_simulate`: whole random-bot games through the bot runner, as ``oriflamme
   simulate`` plays them (the random bot needs no observation, so none is built).
 * :func:`measure_ismcts`: ISMCTS iterations per second on positions taken from greedy
-  self-play, one search per position, as ``benchmarks/bots.py`` measures the levels.
+  self-play, one search per position, as ``benchmarks/bots/levels.py`` measures the levels.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .api import Action, Game, GameConfig
-from .bots import IsmctsBot, make_bot, play_game
+from oriflamme.api import Action, Game, GameConfig
+from oriflamme.bots import IsmctsBot, make_bot, play_game
 
 #: The ISMCTS settings measured (the ``hard`` level's, without its time cap).
 ISMCTS_SPEC = "ismcts:iterations=1000:opponents=greedy"

@@ -14,7 +14,7 @@ rounds 2 to 6 of self-play games, with each player's share of victory as the tar
 a fifth of the games out and prints the mean log-loss of the fitted and of the hand-set values
 on them, per round, so that the fit is judged on games it has not seen.
 
-Run: ``python benchmarks/fit_value.py --games 4000 --players 2,3,4 --jobs 2 [--bot greedy]
+Run: ``python tools/fit_value.py --games 4000 --players 2,3,4 --jobs 2 [--bot greedy]
 [--seed 1] [--write src/oriflamme/bots/value_weights.py]``.
 """
 
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {r} | {len(held)} | {hand:.4f} | {fitted:.4f} | {weights[r]} |")
     if args.write:
         lines = [
-            '"""Weights of the fitted position value (written by benchmarks/fit_value.py).',
+            '"""Weights of the fitted position value (written by tools/fit_value.py).',
             "",
             f"Self-play of ``{args.bot}``, {args.games} games for each of {args.players}"
             f" players, seed {args.seed}.",

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from oriflamme.api import CardType, Result
 
-from .labels import Labels
+from .labels import GameLabels
 
 #: Rich style of each family colour (purple is rendered magenta).
 FAMILY_STYLES: tuple[str, ...] = ("red", "blue", "green", "yellow", "magenta")
@@ -28,7 +28,7 @@ def family_style(family: int) -> str:
     return FAMILY_STYLES[family]
 
 
-def card_name_text(entry: Mapping[str, Any], labels: Labels) -> Text:
+def card_name_text(entry: Mapping[str, Any], labels: GameLabels) -> Text:
     """``#12 Soldier`` in its owner's colour, or ``#12 ?`` for a card the viewer cannot know."""
     kind = entry.get("type")
     name = labels.type_name(CardType.from_name(kind)) if kind else "?"
@@ -36,7 +36,7 @@ def card_name_text(entry: Mapping[str, Any], labels: Labels) -> Text:
 
 
 def stack_panel(
-    stack: Sequence[Mapping[str, Any]], index: int, labels: Labels, at_cursor: bool
+    stack: Sequence[Mapping[str, Any]], index: int, labels: GameLabels, at_cursor: bool
 ) -> Panel:
     """One stack of the Queue: its top card with its state, then the cards below it."""
     top = stack[-1]
@@ -59,7 +59,7 @@ def stack_panel(
     return Panel(body, title=title, border_style=family_style(top["controller"]), expand=False)
 
 
-def queue_view(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
+def queue_view(observation: Mapping[str, Any], labels: GameLabels) -> RenderableType:
     queue = observation["queue"]
     if not queue:
         return Text(labels.say("queue_empty"), style="dim")
@@ -68,7 +68,7 @@ def queue_view(observation: Mapping[str, Any], labels: Labels) -> RenderableType
     return Columns(panels)
 
 
-def players_table(observation: Mapping[str, Any], labels: Labels) -> Table:
+def players_table(observation: Mapping[str, Any], labels: GameLabels) -> Table:
     viewer = observation["viewer"]
     decision = observation["decision"]
     table = Table(show_edge=False, pad_edge=False, box=None)
@@ -99,7 +99,7 @@ def players_table(observation: Mapping[str, Any], labels: Labels) -> Table:
 
 
 def zone_line(
-    title: str, family: Mapping[str, Any], cards: Sequence[Mapping[str, Any]], labels: Labels
+    title: str, family: Mapping[str, Any], cards: Sequence[Mapping[str, Any]], labels: GameLabels
 ) -> Text:
     """``Hand (Red): #3 Spy, #5 Lord``: one zone of one family, ``none`` when empty."""
     colon = " : " if labels.lang == "fr" else ": "
@@ -113,7 +113,7 @@ def zone_line(
     return line
 
 
-def own_cards(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
+def own_cards(observation: Mapping[str, Any], labels: GameLabels) -> RenderableType:
     """The viewer's hand and set-aside cards, per family."""
     lines = []
     for fam in observation["families"]:
@@ -124,7 +124,7 @@ def own_cards(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
     return Group(*lines)
 
 
-def public_piles(observation: Mapping[str, Any], labels: Labels) -> list[Text]:
+def public_piles(observation: Mapping[str, Any], labels: GameLabels) -> list[Text]:
     """Every family's discarded and eliminated cards, face up for all (R-ELIM-2); empty piles
     are left out."""
     lines = []
@@ -135,7 +135,7 @@ def public_piles(observation: Mapping[str, Any], labels: Labels) -> list[Text]:
     return lines
 
 
-def board(observation: Mapping[str, Any], labels: Labels) -> RenderableType:
+def board(observation: Mapping[str, Any], labels: GameLabels) -> RenderableType:
     """The whole table as ``observation``'s viewer may see it."""
     phase = observation["phase"]
     say = labels.say
@@ -161,7 +161,7 @@ def options_list(lines: Sequence[str]) -> Text:
     return text
 
 
-def result_table(result: Result, labels: Labels) -> Table:
+def result_table(result: Result, labels: GameLabels) -> Table:
     """Final Influence, the tie-break (cards controlled in the Queue) and the winners."""
     say = labels.say
     table = Table(title=say("final_scores"))
@@ -174,7 +174,7 @@ def result_table(result: Result, labels: Labels) -> Table:
     return table
 
 
-def winners_line(result: Result, labels: Labels) -> str:
+def winners_line(result: Result, labels: GameLabels) -> str:
     names = [labels.player(p) for p in result.winners]
     if len(names) == 1:
         return labels.say("winner", player=names[0])

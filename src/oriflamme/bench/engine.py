@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .api import Game, GameConfig
+from oriflamme.api import Game, GameConfig
 
 #: (label, configuration) of every set-up measured.
 SETUPS: tuple[tuple[str, GameConfig], ...] = (

@@ -5,7 +5,7 @@ named ``oriflamme``, so it lives in a virtual environment of its own and is meas
 separate process). Install it there and point this script at that environment's python::
 
     python3 -m venv REF && REF/bin/pip install git+https://github.com/jojolebarjos/oriflamme-simulator
-    python benchmarks/reference.py --reference-python REF/bin/python --core 1
+    python benchmarks/engine/reference.py --reference-python REF/bin/python --core 1
 
 (or set ``ORIFLAMME_REFERENCE_PYTHON``). Without it the script says so and exits 0.
 
@@ -84,7 +84,7 @@ play({games}, random.Random(0))
 OURS_RATE = """
 import json
 from oriflamme.api import GameConfig
-from oriflamme.benchmark import measure_loop, measure_playouts
+from oriflamme.bench.engine import measure_loop, measure_playouts
 from oriflamme.build import build_name
 config = GameConfig(players=3, cards="base")
 measure = measure_playouts if {which!r} == "playouts" else measure_loop

@@ -11,7 +11,7 @@ done: run the same command again after a stop and it carries on. Then it sums al
   the deal cancels);
 - each bot's mean time per decision.
 
-Run: ``python benchmarks/match.py --bots A,B --chunks N [--chunk 10] [--players 2] [--seed 81]
+Run: ``python benchmarks/bots/match.py --bots A,B --chunks N [--chunk 10] [--players 2] [--seed 81]
 [--jobs 1] --out DIR``; ``--summary`` only sums the chunks found in ``DIR``.
 """
 

@@ -1,6 +1,6 @@
 """Server load benchmark: many all-human tables played by random WebSocket clients.
 
-Run: ``python benchmarks/load.py [--games 200] [--seconds 60] [--players 3] [--think 0]
+Run: ``python benchmarks/server/load.py [--games 200] [--seconds 60] [--players 3] [--think 0]
 [--servers N] [--db postgresql://…]``
 
 Starts the real server (``oriflamme serve --bot-delay 0``) on 127.0.0.1 with a temporary SQLite

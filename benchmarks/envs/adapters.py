@@ -1,8 +1,8 @@
 """Decisions per second of the research adapters against the raw engine, random play.
 
-Run: ``python benchmarks/envs.py [SECONDS]`` (needs the ``rl`` extra). Each loop plays whole
-random games, the deal included, and counts the players' decisions; every figure is the
-fastest of 5 trials of SECONDS / 5 each (the least disturbed on a shared machine), the trials
+Run: ``python benchmarks/envs/adapters.py [SECONDS]`` (needs the ``rl`` extra). Each loop
+plays whole random games, the deal included, and counts the players' decisions; every figure is
+the fastest of 5 trials of SECONDS / 5 each (the least disturbed on a shared machine), the trials
 of the different loops taken in turn.
 
 * ``engine``: ``legal_actions()`` then ``apply()`` (checked) through :mod:`oriflamme.api`.
@@ -38,9 +38,9 @@ from open_spiel.python.observation import make_observation
 
 import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
 from oriflamme.api import Game, GameConfig
-from oriflamme.benchmark import seconds_argument
-from oriflamme.benchmark_envs import TRIALS, Loop, aec_loop, decisions_per_second
-from oriflamme.envs.encoding import Layout, ObservationEncoder
+from oriflamme.bench.engine import seconds_argument
+from oriflamme.bench.envs import TRIALS, Loop, aec_loop, decisions_per_second
+from oriflamme.encoding import Layout, ObservationEncoder
 from oriflamme.envs.pettingzoo import env as make_env
 from oriflamme.envs.pettingzoo import raw_env
 from oriflamme.search import state_of

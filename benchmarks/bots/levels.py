@@ -4,7 +4,7 @@ The bots answer the same positions: every decision with a choice met in a few ``
 self-play games (3 players, base cards unless told), taken in order, so each bot sees early,
 middle and late positions alike. Each bot thinks once per position, on one core.
 
-Run: ``python benchmarks/bots.py [--positions N] [--players P] [--cards SET] [--bots a,b]``.
+Run: ``python benchmarks/bots/levels.py [--positions N] [--players P] [--cards SET] [--bots a,b]``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from oriflamme.api import Action, GameConfig
-from oriflamme.benchmark_search import search_positions
+from oriflamme.bench.bots import search_positions
 from oriflamme.bots import IsmctsBot, make_bot
 
 DEFAULT_BOTS = "easy,medium,hard,expert"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from oriflamme.api import Action, CardType, Game, card_name, family_colour_name
 
-from .texts import Texts
+from .texts import TerminalTexts
 
 
-class Labels:
+class GameLabels:
     """Labels of one game in one language; ``viewer`` is a player, or None for the public.
 
     Every text names a card only when that viewer may know it (R-INFO-1).
@@ -17,7 +17,7 @@ class Labels:
         self.game = game
         self.lang = lang
         #: The terminal's own texts in this language (the board's words, the help, errors).
-        self.say = Texts(lang)
+        self.say = TerminalTexts(lang)
 
     def colour(self, family: int) -> str:
         return family_colour_name(family, self.lang).capitalize()

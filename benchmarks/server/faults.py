@@ -2,11 +2,11 @@
 one PostgreSQL database while processes and the database fail; then every acknowledged action
 is checked against the stored replays.
 
-Run: ``python benchmarks/faults.py [--servers 3] [--tables 24] [--outage 30] [--pause 30]
+Run: ``python benchmarks/server/faults.py [--servers 3] [--tables 24] [--outage 30] [--pause 30]
 [--soak 30] [--settle 10] [--bot-delay 0.2] [--think 0.3]``
 
 Starts a PostgreSQL cluster of its own in a temporary folder and ``--servers`` server processes
-on it (``benchmarks/fault_rig.py``). ``--tables`` games are kept under way at once: 3-player
+on it (``benchmarks/server/fault_rig.py``). ``--tables`` games are kept under way at once: 3-player
 tables whose two human seats are played over HTTP by this script (each request goes to a live
 server chosen at random: the clients fail over like a load balancer, from 50 loopback
 addresses) and whose third seat is a ``random`` bot played by the servers. Every game started is

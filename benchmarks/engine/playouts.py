@@ -1,13 +1,13 @@
 """Random-playout benchmark: games/s and decisions/s per set-up, and the cost of a copy.
 
-Run: ``python benchmarks/playouts.py [SECONDS]`` (the same figures as ``oriflamme bench``).
+Run: ``python benchmarks/engine/playouts.py [SECONDS]`` (the same figures as ``oriflamme bench``).
 """
 
 from __future__ import annotations
 
 import platform
 
-from oriflamme.benchmark import run, seconds_argument
+from oriflamme.bench.engine import run, seconds_argument
 
 
 def main() -> None:
