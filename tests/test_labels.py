@@ -66,6 +66,62 @@ def test_player_label_names_both_families_in_the_two_families_variant() -> None:
     assert new_game(players=2, variant="standard").player_label(1) == "Blue"
 
 
+def test_players_are_named_by_the_names_given_in_prompts_actions_and_the_log() -> None:
+    # A server names its players (issue #26): "Ann's Spy", not "Green's Spy"; with two
+    # families each, a player's cards keep their family's colour, the player is a name.
+    names = ("Ann", "Ben", "Cy")
+    game = setup([["red:soldier*"], ["green:spy*"], ["blue:lord"]], cursor=1)
+    assert game.prompt(names=names) == "Cy's Spy: choose a player to steal 1 from"
+    assert game.prompt(lang="fr", names=names) == "Espion de Cy\u202f: choisissez à qui voler 1"
+    assert [game.label(a, names=names) for a in game.legal_actions()] == [
+        "Steal 1 from Ann",
+        "Steal 1 from Ben",
+    ]
+    assert [game.label(a, viewer=2, lang="fr", names=names) for a in game.legal_actions()] == [
+        "Voler 1 à Ann",
+        "Voler 1 à Ben",
+    ]
+    act(game, "player 0")
+    assert game.log_lines(names=names) == ["Cy stole 1 from Ann"]
+    assert game.log_lines(viewer=None, lang="fr", names=names) == ["Cy a volé 1 à Ann"]
+    assert game.log_lines() == ["Green stole 1 from Red"]  # without names: the colours
+    two = setup(
+        [["red:soldier*"], ["blue:assassination*"], ["yellow:spy"]],
+        players=2,
+        variant="two-families",
+        cursor=1,
+        cards="base",
+    )
+    pair = ("Ann", "Ben")
+    assert two.prompt(names=pair) == "Ben's Blue Assassination: choose a card to eliminate"
+    assert two.prompt(lang="fr", names=pair) == (
+        "Assassinat bleu de Ben\u202f: choisissez une carte à éliminer"
+    )
+    with pytest.raises(ValueError, match="names must name the 2 players"):
+        two.prompt(names=("Ann",))
+    with pytest.raises(TypeError, match="one per player"):
+        two.prompt(names="AB")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_with_names_no_sentence_names_a_player_by_colour(lang: str) -> None:
+    names = ("Ann", "Ben")
+    colours = ("Red & green", "Blue & yellow", "Rouge & vert", "Bleu & jaune")
+    game = new_game(players=2, seed=11)
+    rng = random.Random(11)
+    while not game.is_over:
+        texts = [game.prompt(viewer=game.current_player, lang=lang, names=names)]
+        texts += [game.label(a, viewer=game.current_player, lang=lang, names=names)
+                  for a in game.legal_actions()]
+        for text in texts:
+            assert not any(colour in text for colour in colours), text
+        game.apply(rng.choice(game.legal_actions()))
+    log = game.log_lines(viewer=0, lang=lang, names=names)
+    assert len(log) > 40
+    assert not [line for line in log if any(colour in line for colour in colours)]
+    assert any(line.startswith(("Ann ", "Ben ")) for line in log)
+
+
 def test_card_label_names_a_card_only_for_a_viewer_who_may_know_it() -> None:
     game = setup(
         [["red:soldier*"], ["blue:spy"], ["green:lord"]],
@@ -129,7 +185,7 @@ def test_soldier_elimination_reveal_and_leave() -> None:
     # R-SOLDIER-1: the Soldier's only adjacent stack is the face-down Blue Spy.
     game = setup([["red:soldier*"], ["blue:spy"], ["green:lord+2"]])
     assert game.prompt() == "Red's Soldier: choose a card to eliminate"
-    assert game.prompt(lang="fr") == "Soldat de Rouge : choisissez une carte à éliminer"
+    assert game.prompt(lang="fr") == "Soldat de Rouge\u202f: choisissez une carte à éliminer"
     assert labels_of(game) == ["Eliminate a Blue face-down card (stack 2)"]
     assert labels_of(game, 0, "fr") == ["Éliminer une carte bleue face cachée (pile 2)"]
     assert labels_of(game, 1) == ["Eliminate your Spy (face down)"]
@@ -144,7 +200,7 @@ def test_soldier_elimination_reveal_and_leave() -> None:
 
     # R-RES-1: the face-down Lord under the cursor: reveal (gaining its 2 tokens) or leave.
     assert game.prompt() == "Green: reveal or leave face down?"
-    assert game.prompt(lang="fr") == "Vert : révéler ou laisser face cachée ?"
+    assert game.prompt(lang="fr") == "Vert\u202f: révéler ou laisser face cachée\u202f?"
     assert labels_of(game, 2) == ["Reveal Lord (gain 2 tokens)", "Leave face down (+1 token)"]
     assert labels_of(game, 2, "fr") == [
         "Révéler le Seigneur (gagner 2 jetons)",
@@ -198,7 +254,7 @@ def test_spy_steals_from_adjacent_controllers() -> None:
     # R-SPY-1: the players controlling an adjacent top card; R-SPY-2: own player, no effect.
     game = setup([["red:soldier*"], ["green:spy*"], ["blue:lord"]], cursor=1)
     assert game.prompt() == "Green's Spy: choose a player to steal 1 from"
-    assert game.prompt(lang="fr") == "Espion de Vert : choisissez à qui voler 1"
+    assert game.prompt(lang="fr") == "Espion de Vert\u202f: choisissez à qui voler 1"
     assert labels_of(game) == ["Steal 1 from Red", "Steal 1 from Blue"]
     assert labels_of(game, 2, "fr") == ["Voler 1 à Rouge", "Voler 1 à Bleu"]
     act(game, "player 0")
@@ -214,7 +270,7 @@ def test_royal_decree_choice_of_card_and_of_gap() -> None:
     game = setup([["red:royal_decree*"], ["blue:archer*"], ["green:spy"], ["red:soldier*"]])
     # R-DECREE-1: any top card but the Decree.
     assert game.prompt() == "Red's Royal Decree: choose a card to move"
-    assert game.prompt(lang="fr") == "Décret royal de Rouge : choisissez une carte à déplacer"
+    assert game.prompt(lang="fr") == "Décret royal de Rouge\u202f: choisissez une carte à déplacer"
     assert labels_of(game, 0) == [
         "Move Blue Archer",
         "Move a Green face-down card (stack 3)",
@@ -227,7 +283,8 @@ def test_royal_decree_choice_of_card_and_of_gap() -> None:
     ]
     act(game, "target blue:archer")
     assert game.prompt() == "Red's Royal Decree: choose where to move Blue Archer"
-    assert game.prompt(lang="fr") == "Décret royal de Rouge : choisissez où déplacer l'Archer bleu"
+    assert (game.prompt(lang="fr")
+            == "Décret royal de Rouge\u202f: choisissez où déplacer l'Archer bleu")
     # R-DECREE-1: the two gaps beside the Archer's own lone stack change nothing.
     assert labels_of(game, 0) == [
         "Move it to the front of the Queue",
@@ -274,7 +331,7 @@ def test_placement_labels_and_log_by_viewer() -> None:
         families={"red": {"hand": ["soldier"]}, "blue": {"hand": ["archer"]}},
     )
     assert game.prompt() == "Red: choose a card to place"
-    assert game.prompt(lang="fr") == "Rouge : choisissez une carte à placer"
+    assert game.prompt(lang="fr") == "Rouge\u202f: choisissez une carte à placer"
     assert sorted(labels_of(game, 0)) == [
         "Place Soldier at the end of the Queue",
         "Place Soldier at the front of the Queue",
@@ -332,7 +389,8 @@ def test_machination_activation_and_tokens() -> None:
     )
     act(game, "reveal red:machination")
     assert game.prompt() == "Red's Machination: choose a character to activate"
-    assert game.prompt(lang="fr") == "Machination de Rouge : choisissez un personnage à activer"
+    assert (game.prompt(lang="fr")
+            == "Machination de Rouge\u202f: choisissez un personnage à activer")
     assert labels_of(game) == ["Activate Red Queen"]
     assert labels_of(game, None, "fr") == ["Activer la Reine rouge"]
     act(game, "target red:queen")  # R-QUEEN-1: gain 2
@@ -341,8 +399,8 @@ def test_machination_activation_and_tokens() -> None:
         "Red's Machination: gain 1 Influence or spend a token to activate again? (2 tokens left)"
     )
     assert game.prompt(lang="fr") == (
-        "Machination de Rouge : gagner 1 Influence ou dépenser un jeton pour activer de "
-        "nouveau ? (2 jetons restants)"
+        "Machination de Rouge\u202f: gagner 1 Influence ou dépenser un jeton pour activer de "
+        "nouveau\u202f? (2 jetons restants)"
     )
     assert labels_of(game) == ["Gain 1 Influence", "Spend it to activate a character again"]
     assert labels_of(game, 1, "fr") == [
@@ -388,7 +446,7 @@ def test_prince_places_the_twin() -> None:
     game = setup([["red:prince"], ["blue:queen*"]], cards="embrasement")
     act(game, "reveal red:prince")
     assert game.prompt() == "Red's Prince: choose where to place the Twin"
-    assert game.prompt(lang="fr") == "Prince de Rouge : choisissez où placer le Jumeau"
+    assert game.prompt(lang="fr") == "Prince de Rouge\u202f: choisissez où placer le Jumeau"
     assert labels_of(game, 1) == [
         "Place Twin at the front of the Queue",
         "Place Twin at the end of the Queue",
@@ -410,7 +468,8 @@ def test_corruption_and_a_gain_by_a_corrupted_card() -> None:
     game = setup([["red:corruption"], ["blue:queen*"]], cards="embrasement")
     act(game, "reveal red:corruption")
     assert game.prompt() == "Red's Corruption: choose a character to corrupt"
-    assert game.prompt(lang="fr") == "Corruption de Rouge : choisissez un personnage à corrompre"
+    assert (game.prompt(lang="fr")
+            == "Corruption de Rouge\u202f: choisissez un personnage à corrompre")
     assert labels_of(game) == ["Corrupt Blue Queen"]
     assert labels_of(game, None, "fr") == ["Corrompre la Reine bleue"]
     act(game, "target blue:queen")
@@ -445,7 +504,7 @@ def test_shapeshifter_copies_then_acts_as_the_model() -> None:
     act(game, "target blue:soldier")
     assert game.prompt() == "Red's Shapeshifter (as Soldier): choose a card to eliminate"
     assert game.prompt(lang="fr") == (
-        "Changeforme de Rouge (comme Soldat) : choisissez une carte à éliminer"
+        "Changeforme de Rouge (comme Soldat)\u202f: choisissez une carte à éliminer"
     )
     assert labels_of(game) == ["Eliminate Blue Soldier"]
     assert lines(game) == ["Red copied Blue Soldier with Shapeshifter"]

@@ -22,6 +22,15 @@ from scenarios import own_ambush_replay
 HUMANS3 = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
 
 
+def named(name: str) -> str:
+    """A player's name as the server's sentences say it: isolated (docs/server.md)."""
+    return f"\u2068{name}\u2069"
+
+
+#: The players of HUMANS3 as sentences name them (``Game.log_lines(names=…)``).
+NAMES3 = tuple(named(n) for n in ("Ann", "Ben", "Cid"))
+
+
 def make_client(tmp_path: Path, **options: Any) -> TestClient:
     options = {"rate": 1000.0, "burst": 1000.0, "tune_gc": False, **options}
     return TestClient(create_app(SqliteStore(tmp_path / "games.sqlite3"), bot_delay=0, **options))
@@ -179,16 +188,18 @@ def test_each_token_sees_its_own_view(client: TestClient) -> None:
     assert public["waiting_for"] == {"seat": 0, "name": "Ann", "kind": "human"}
     assert views[0]["legal"] and all(o["label"] for o in views[0]["legal"])
     assert views[1]["legal"] == [] and views[2]["legal"] == [] and public["legal"] == []
-    assert views[0]["prompt"] == "Red: choose a card to place"
+    # Players are named by their names, isolated, not by their colours (issue #26).
+    assert views[0]["prompt"] == f"{named('Ann')}: choose a card to place"
     assert [s["colour"] for s in public["seats"]] == ["red", "blue", "green"]
     assert not any(s["connected"] for s in public["seats"])
 
 
 def test_view_language_follows_the_query_then_the_table(client: TestClient) -> None:
     table = create(client, lang="fr")
-    assert view(client, table, seat_token(table, 0))["prompt"].startswith("Rouge")
+    french = view(client, table, seat_token(table, 0))["prompt"]
+    assert french == f"{named('Ann')}\u202f: choisissez une carte à placer"
     english = view(client, table, seat_token(table, 0), lang="en")
-    assert english["lang"] == "en" and english["prompt"].startswith("Red")
+    assert english["lang"] == "en" and english["prompt"].endswith(": choose a card to place")
 
 
 def test_view_errors(client: TestClient) -> None:
@@ -215,7 +226,7 @@ def test_acting_by_http_changes_every_view(client: TestClient) -> None:
     assert placed not in [c["id"] for c in after["observation"]["families"][0]["hand"]]
     other = view(client, table, seat_token(table, 1))
     assert other["step"] == 1 and other["legal"]
-    assert other["log"] == ["Red placed a card at the end of the Queue"]
+    assert other["log"] == [f"{named('Ann')} placed a card at the end of the Queue"]
 
 
 def test_action_errors_change_nothing(client: TestClient) -> None:
@@ -473,14 +484,15 @@ def test_a_table_continues_a_position(tmp_path: Path) -> None:
         green = view(client, table, seat_token(table, 2))
         assert (green["step"], green["game_number"], green["log"]) == (0, 1, [])
         assert green["observation"]["round"] == 3 and green["observation"]["influence"] == [4, 3, 6]
-        assert green["prompt"] == "Green's Royal Decree: choose where to move Red Queen"
+        assert green["prompt"] == f"{named('Cid')}'s Royal Decree: choose where to move Red Queen"
         gaps = [option["action"]["gap"] for option in green["legal"]]
         assert gaps == [0, 3, 4]  # docs/formats.md: gaps 1 and 2 would change nothing
         queen = green["legal"][-1]["action"]["card"]
         moved = post_action(client, table, seat_token(table, 2), green["legal"][-1]["action"])
         assert moved.status_code == 200, moved.text
         after = moved.json()
-        assert after["step"] == 1 and after["log"][0] == "Green moved Red Queen after stack 4"
+        assert after["step"] == 1
+        assert after["log"][0] == f"{named('Cid')} moved Red Queen after stack 4"
         assert [stack[-1]["id"] for stack in after["observation"]["queue"]][-1] == queen
     # Stored: a restarted server has the same game, and it goes on.
     with make_client(tmp_path) as client:
@@ -498,7 +510,7 @@ def test_a_table_continues_a_save_or_replay_of_a_dealt_game(client: TestClient) 
         assert seat is not None
         seen = view(client, table, seat_token(table, seat))
         assert seen["step"] == 30 and seen["observation"] == game.observe(seat)
-        assert seen["log"] == game.log_lines(viewer=seat)
+        assert seen["log"] == game.log_lines(viewer=seat, names=NAMES3)
         assert [o["action"] for o in seen["legal"]] == [a.to_json() for a in game.legal_actions()]
         first = seen["legal"][0]["action"]
         assert post_action(client, table, seat_token(table, seat), first, step=30).is_success
@@ -541,11 +553,12 @@ def test_every_view_shows_an_own_ambush_among_the_discarded_cards(tmp_path: Path
             assert reds["discarded"] == [{"id": ambush, "family": 0, "type": "ambush"}]
             assert reds["eliminated"] == []
             assert seen["observation"]["influence"] == [3, 1, 1]
-            assert seen["log"] == ["Red eliminated Red Ambush with Soldier",
-                                   "Red Ambush was discarded", "Red gained 1 (Soldier)"]
+            assert seen["log"] == [f"{named('Ann')} eliminated Red Ambush with Soldier",
+                                   "Red Ambush was discarded",
+                                   f"{named('Ann')} gained 1 (Soldier)"]
             assert seen["cards"][str(ambush)] == "Red Ambush"
         french = view(client, table, table["spectator_token"], lang="fr")
-        assert french["log"][:2] == ["Rouge a éliminé l'Embuscade rouge avec le Soldat",
+        assert french["log"][:2] == [f"{named('Ann')} a éliminé l'Embuscade rouge avec le Soldat",
                                      "L'Embuscade rouge a été défaussée"]
     with make_client(tmp_path) as client:
         again = [view(client, table, token) for token in tokens]

@@ -178,7 +178,10 @@ def test_every_level_plays_its_seat(client: TestClient) -> None:
         mine = until(ann, lambda m: m["type"] == "view" and bool(m["view"]["legal"]))["view"]
     assert mine["step"] == 4 and mine["waiting_for"]["seat"] == 4
     placed = [line for line in mine["log"] if " placed a card " in line]
-    assert [line.split()[0] for line in placed] == ["Red", "Blue", "Green", "Yellow"]
+    # Each bot named by its name, isolated (docs/server.md, "Names in sentences").
+    assert [line.split("\u2069")[0] for line in placed] == [
+        f"\u2068{bots.bot_name(level, seat)}" for seat, level in enumerate(bots.LEVELS[:4])
+    ]
     random_seat = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
     duel = client.post("/api/tables", json={"players": 2, "seats": random_seat, "first_player": 1})
     with connect(client, duel.json(), duel.json()["seats"][0]["token"]) as ann:

@@ -166,8 +166,13 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
     asyncio.run(run())
 
 
+#: Undo version 8 (who played each action): version 7.
+TO_VERSION_7 = """
+ALTER TABLE actions DROP COLUMN source;
+UPDATE oriflamme_meta SET value = '7' WHERE key = 'schema_version';
+"""
 #: Undo version 7 (who asked for each analysis, when each started): version 6.
-TO_VERSION_6 = """
+TO_VERSION_6 = TO_VERSION_7 + """
 DROP INDEX analyses_origin;
 ALTER TABLE analyses DROP COLUMN origin, DROP COLUMN started;
 UPDATE oriflamme_meta SET value = '6' WHERE key = 'schema_version';
@@ -225,7 +230,7 @@ def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == str(SCHEMA_VERSION) == "7"
+            ) == str(SCHEMA_VERSION) == "8"
         finally:
             await admin.close()
 
@@ -269,7 +274,34 @@ def test_a_database_of_version_5_gains_replay_keys_custom_deals_and_no_show_limi
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == "7"
+            ) == "8"
+        finally:
+            await admin.close()
+
+    asyncio.run(run())
+
+
+def test_a_database_of_version_7_gains_who_played_each_action(pg_url: str) -> None:
+    """#26: the step 7 -> 8: the actions stored before it keep an unknown source, the new ones
+    say who played them."""
+
+    async def run() -> None:
+        store = await PostgresStore.open(pg_url)
+        await store.create_table(table(0), 5, TURN)
+        await store.append_action("t0", 1, 0, action(1), TURN)
+        await store.close()
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute(TO_VERSION_7)
+            store = await PostgresStore.open(pg_url)
+            await store.append_action("t0", 1, 1, action(2), TURN, source="stand_in:away")
+            loaded = await store.load_table("t0")
+            assert loaded is not None and loaded[1].sources == (None, "stand_in:away")
+            assert await store.load_sources("t0", 1, 0) == [None, "stand_in:away"]
+            await store.close()
+            assert await admin.fetchval(
+                "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
+            ) == "8"
         finally:
             await admin.close()
 

@@ -160,12 +160,16 @@ def test_frames_show_each_step_as_a_seat_saw_it_or_everything(client: TestClient
     frames = mine["frames"]
     assert len(frames) == len(record["actions"]) + 1
     game = load(record | {"actions": []})
+    # The players named by their names, isolated (docs/server.md).
+    names = [f"\u2068{seat['name']}\u2069" for seat in mine["seats"]]
     lines: list[str] = []
     for step, frame in enumerate(frames):
         assert frame["step"] == step
         assert frame["observation"] == game.observe(1)
+        # Humans played every move of this table: each frame says so.
+        assert (frame["by"], frame["reason"]) == ((None, None) if step == 0 else ("player", None))
         lines += frame["log"]
-        assert lines == game.log_lines(viewer=1, lang="fr")[: len(lines)]
+        assert lines == game.log_lines(viewer=1, lang="fr", names=names)[: len(lines)]
         if step < len(record["actions"]):
             game.apply(record["actions"][step])
     assert len(lines) == len(game.log_lines(viewer=1, lang="fr"))

@@ -68,7 +68,9 @@ def test_writes_waiting_together_share_one_transaction(tmp_path: Path) -> None:
         reopened = SqliteStore(tmp_path / "db.sqlite3")
         for i in range(40):
             loaded = await reopened.load_table(f"t{i}")
-            assert loaded is not None and loaded[1] == GameRecord(1, i, (action(i),))
+            assert loaded is not None and loaded[1] == GameRecord(
+                1, i, (action(i),), sources=(None,)
+            )
         await reopened.close()
 
     asyncio.run(run())
@@ -129,7 +131,7 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
         loaded = await store.load_table("old")
         assert loaded is not None
         assert loaded[0].lang == "fr" and loaded[0].seats[1].name == "Bot (easy)"
-        assert loaded[1] == GameRecord(1, 42, (action(3),))
+        assert loaded[1] == GameRecord(1, 42, (action(3),), sources=(None,))  # by whom: unknown
         # Its turn is unknown: a server claims it to look (and corrects it).
         assert await store.claim_bot_turns("s", 5, ttl=30) == [BotTurn("old", 1, -1)]
         await store.close()
@@ -142,8 +144,10 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
         SqliteStore(path)
 
 
+#: Undo version 8 (who played each action): a file of version 7.
+TO_VERSION_7 = "ALTER TABLE actions DROP COLUMN source; PRAGMA user_version = 7;"
 #: Undo version 7 (who asked for each analysis, when each started): a file of version 6.
-TO_VERSION_6 = """
+TO_VERSION_6 = TO_VERSION_7 + """
 DROP INDEX analyses_origin;
 ALTER TABLE analyses DROP COLUMN origin; ALTER TABLE analyses DROP COLUMN started;
 PRAGMA user_version = 6;
@@ -209,7 +213,35 @@ def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 7
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
+
+
+def test_a_file_of_version_7_gains_who_played_each_action(tmp_path: Path) -> None:
+    """#26: the step 7 -> 8: the actions stored before it keep an unknown source, the new ones
+    say who played them."""
+    path = tmp_path / "v7.sqlite3"
+
+    async def make() -> None:
+        store = SqliteStore(path)
+        await store.create_table(table(0), 5, TURN)
+        await store.append_action("t0", 1, 0, action(1), TURN)
+        await store.close()
+
+    asyncio.run(make())
+    old = sqlite3.connect(path)
+    old.executescript(TO_VERSION_7)
+    old.close()
+
+    async def run() -> None:
+        store = SqliteStore(path)
+        await store.append_action("t0", 1, 1, action(2), TURN, source="stand_in:away")
+        loaded = await store.load_table("t0")
+        assert loaded is not None and loaded[1].sources == (None, "stand_in:away")
+        assert await store.load_sources("t0", 1, 0) == [None, "stand_in:away"]
+        await store.close()
+
+    asyncio.run(run())
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
 
 
 def test_a_file_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
@@ -253,4 +285,4 @@ def test_a_file_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 7
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8

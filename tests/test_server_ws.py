@@ -165,11 +165,11 @@ def test_out_of_turn_and_spectator_actions_are_refused(client: TestClient) -> No
 def test_language_switch_and_ping(client: TestClient) -> None:
     table = create(client)
     with connect(client, table, seat_token(table, 0)) as red:
-        assert receive(red)["view"]["prompt"] == "Red: choose a card to place"
+        assert receive(red)["view"]["prompt"] == "\u2068Ann\u2069: choose a card to place"
         red.send_json({"type": "lang", "lang": "fr"})
         french = until(red, lambda m: m["type"] == "view")["view"]
         assert french["lang"] == "fr"
-        assert french["prompt"] == "Rouge : choisissez une carte à placer"
+        assert french["prompt"] == "\u2068Ann\u2069\u202f: choisissez une carte à placer"
         red.send_json({"type": "ping"})
         assert until(red, lambda m: m["type"] != "view") == {"type": "pong"}
 
@@ -241,9 +241,9 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             acted = mine["step"]
             red.send_json({"type": "act", "action": mine["legal"][0]["action"], "step": acted})
         final = until(red, lambda m: m["type"] == "view" and m["view"]["step"] >= 5)["view"]
-        # Two families each: the log names the players "Red & green" and so on.
-        movers = {" ".join(line.split()[:3]) for line in final["log"]}
-        assert {"Red & green", "Blue & yellow"} <= movers
+        # Two families each: the log names the players by their names, not "Red & green".
+        movers = {line.split("\u2069")[0] for line in final["log"] if line[0] == "\u2068"}
+        assert {"\u2068Ann", "\u2068Blue bot (random)"} <= movers
         assert final["seats"][1] == {
             "seat": 1,
             "name": "Blue bot (random)",

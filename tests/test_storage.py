@@ -78,13 +78,18 @@ def test_tables_games_and_actions_round_trip(opener: Opener) -> None:
         start = {"format": "oriflamme-save", "version": 1, "position": {"round": 2}}
         await store.create_table(table(0), 2**62, HUMAN_TURN, start, [action(4)])
         await store.create_table(table(1), 5, HUMAN_TURN)
-        await store.append_action("t1", 1, 0, action(1), Turn(1, 1, True))
-        await store.append_action("t1", 1, 1, action(2), Turn(2, None, False))
+        await store.append_action("t1", 1, 0, action(1), Turn(1, 1, True), source="player")
+        await store.append_action("t1", 1, 1, action(2), Turn(2, None, False), source="bot")
         loaded = await store.load_table("t0")
-        assert loaded == (table(0), GameRecord(1, 2**62, (action(4),), start))
+        # The action of the saved game was played before the table: by nobody known.
+        assert loaded == (table(0), GameRecord(1, 2**62, (action(4),), start, sources=(None,)))
         assert await store.unfinished_tables() == ["t0"]
         assert await store.load_actions("t1", 1, 1) == [action(2)]
         assert await store.load_actions("t1", 1, 0) == [action(1), action(2)]
+        assert await store.load_sources("t1", 1, 0) == ["player", "bot"]
+        assert await store.load_sources("t1", 1, 1) == ["bot"]
+        found = await store.load_game("t1", 1)
+        assert found is not None and found[0].sources == ("player", "bot")
         await store.new_game("t1", 2, 9, HUMAN_TURN)
         loaded = await store.load_table("t1")
         assert loaded is not None and loaded[1] == GameRecord(2, 9, ())
@@ -388,7 +393,10 @@ def test_older_games_load_and_learning_tables_keep_their_hints(opener: Opener) -
         await store.new_game("t9", 2, 8, HUMAN_TURN)
         loaded = await store.load_table("t9")
         assert loaded is not None and loaded[0].hints and loaded[1].number == 2
-        assert await store.load_game("t9", 1) == (GameRecord(1, 4, (action(1),)), True)
+        assert await store.load_game("t9", 1) == (
+            GameRecord(1, 4, (action(1),), sources=(None,)),
+            True,
+        )
         assert await store.load_game("t9", 2) == (GameRecord(2, 8, ()), False)
         assert await store.load_game("t9", 3) is None
         await store.create_table(table(0), 1, HUMAN_TURN)

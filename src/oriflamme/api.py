@@ -447,13 +447,29 @@ class Game:
         return f"<Game {self.config.players}p round {self.round}: {what}>"
 
     # -- labels -------------------------------------------------------------------------
+    def _names(self, names: Sequence[str] | None) -> tuple[str, ...] | None:
+        """The players' names a caller gives (one string per player), checked."""
+        if names is None:
+            return None
+        if isinstance(names, str) or not all(isinstance(name, str) for name in names):
+            raise TypeError("names must be a sequence of strings, one per player")
+        found = tuple(names)
+        if len(found) != self.config.players:
+            raise ValueError(f"names must name the {self.config.players} players")
+        return found
+
     # The thing named comes first; then, by keyword only, whose knowledge (``viewer``, None:
-    # the public's) and which language.
+    # the public's), which language and the players' names.
     def label(
-        self, action: Action | str | Mapping[str, Any], *, viewer: int | None = None,
+        self,
+        action: Action | str | Mapping[str, Any],
+        *,
+        viewer: int | None = None,
         lang: str = "en",
+        names: Sequence[str] | None = None,
     ) -> str:
-        """What ``action`` does now, in words, as ``viewer`` may know it (R-INFO-1).
+        """What ``action`` does now, in words, as ``viewer`` may know it (R-INFO-1); players
+        are named by their colours, or by ``names`` (one per player) if given.
 
         >>> game = Game.from_position({"config": {"players": 3}, "round": 2,
         ...     "phase": "resolution", "queue": [["red:soldier*"], ["blue:archer*"]],
@@ -463,23 +479,36 @@ class Game:
         >>> game.label(game.legal_actions()[0], lang="fr")
         "Éliminer l'Archer bleu"
         """
-        return labels.action_label(self._state, _as_action(action), viewer, lang)
+        return labels.action_label(
+            self._state, _as_action(action), viewer, lang, self._names(names)
+        )
 
-    def prompt(self, *, viewer: int | None = None, lang: str = "en") -> str:
-        """The current decision as a prompt ("The game is over" at the end).
+    def prompt(
+        self, *, viewer: int | None = None, lang: str = "en", names: Sequence[str] | None = None
+    ) -> str:
+        """The current decision as a prompt ("The game is over" at the end); players are
+        named by their colours, or by ``names`` (one per player) if given.
 
         >>> new_game(players=3, seed=7).prompt()
         'Red: choose a card to place'
         >>> new_game(players=2, seed=7).prompt(lang="fr")
-        'Rouge & vert : choisissez une carte à placer'
+        'Rouge & vert\\u202f: choisissez une carte à placer'
+        >>> new_game(players=2, seed=7).prompt(names=["Ann", "Ben"])
+        'Ann: choose a card to place'
         """
-        return labels.decision_label(self._state, viewer, lang)
+        return labels.decision_label(self._state, viewer, lang, self._names(names))
 
     def log_lines(
-        self, *, viewer: int | None = None, lang: str = "en", start: int = 0
+        self,
+        *,
+        viewer: int | None = None,
+        lang: str = "en",
+        start: int = 0,
+        names: Sequence[str] | None = None,
     ) -> list[str]:
-        """The event log from ``start``, one sentence per event, as ``viewer`` may see it."""
-        return labels.log_lines(self._state, viewer, lang, start)
+        """The event log from ``start``, one sentence per event, as ``viewer`` may see it;
+        players are named by their colours, or by ``names`` (one per player) if given."""
+        return labels.log_lines(self._state, viewer, lang, start, self._names(names))
 
     def card_label(self, card: int, *, viewer: int | None = None, lang: str = "en") -> str:
         """A card by id, named only if ``viewer`` may know it ("Blue face-down card" if not)."""

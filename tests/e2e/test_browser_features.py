@@ -206,6 +206,11 @@ def reveal_the_last_card(page: Page) -> None:
     expect(page.get_by_test_id("final-score-row")).to_have_count(3)
 
 
+def shown(text: str) -> str:
+    """A server's sentence as the page shows it: the names without their isolates."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 def check_language(page: Page, view: dict[str, Any], cards: dict[str, dict[str, str]]) -> None:
     """The page shows the interface, the server's texts and the card names in ``view``'s
     language."""
@@ -219,8 +224,10 @@ def check_language(page: Page, view: dict[str, Any], cards: dict[str, dict[str, 
     expect(page.locator('.panel-title[data-i18n="log_title"]')).to_have_text(texts["log_title"])
     expect(page.get_by_test_id("waiting")).to_have_text(texts["your_turn"])
     expect(page.get_by_test_id("hand-title")).to_have_text(texts["hand_title"])
-    expect(page.get_by_test_id("prompt")).to_have_text(view["prompt"])
-    expect(page.get_by_test_id("log-line")).to_have_text(view["log"])
+    # The page shows each named player as a mark of their own, without the isolates around
+    # the name (docs/server.md, "Names in sentences").
+    expect(page.get_by_test_id("prompt")).to_have_text(shown(view["prompt"]))
+    expect(page.get_by_test_id("log-line")).to_have_text([shown(line) for line in view["log"]])
     expect(page.get_by_test_id("legal-option")).to_have_text(
         [entry["label"] for entry in view["legal"]]
     )
@@ -324,8 +331,9 @@ def test_the_log_and_the_end_screen_show_the_game(new_page: PageOpener, server_u
     reveal_the_last_card(page)
 
     view = view_of(server_url, link)
-    assert view["log"][0] == "Red revealed Lord" and view["log"][-1] == "The game ended"
-    expect(page.get_by_test_id("log-line")).to_have_text(view["log"])
+    assert view["log"][0] == "\u2068Ann\u2069 revealed Lord"  # by name (issue #26)
+    assert view["log"][-1] == "The game ended"
+    expect(page.get_by_test_id("log-line")).to_have_text([shown(line) for line in view["log"]])
     check_end_screen(page, view)
     assert view["result"]["scores"] == [6, 4, 3]
     expect(page.get_by_test_id("winners")).to_have_text("Winner: Ann")
@@ -420,7 +428,9 @@ def test_the_creator_hands_a_waiting_seat_to_a_bot(new_page: PageOpener, server_
     page.wait_for_function("() => Number(document.body.dataset.step) >= 3")
     expect(page.get_by_test_id("waiting")).to_have_text("Your turn")
     expect(page.get_by_test_id("hand-card")).to_have_count(6)
-    expect(page.get_by_test_id("log-line").nth(1)).to_have_text(re.compile(r"^Blue placed "))
+    # The seat is named as it is now: its bot.
+    expect(page.get_by_test_id("log-line").nth(1)).to_have_text(
+        re.compile(r"^Blue bot \(medium\) placed "))
     bob_view = server_view(server_url, bob_link)  # Bob's old link only watches
     assert bob_view["you"] is None and bob_view["legal"] == []
     assert bob_view["seats"][1]["kind"] == "bot" and bob_view["step"] >= 3

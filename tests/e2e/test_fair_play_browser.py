@@ -125,7 +125,7 @@ def test_every_page_of_a_custom_deal_says_so(new_page: Opener, server_url: str) 
             screenshot(page, "custom-deal.png")
         page.get_by_test_id("lang-fr").click()
         expect(page.get_by_test_id("custom-deal")).to_have_text(
-            "Donne choisie par le créateur de la table : il peut connaître toutes les cartes"
+            "Donne choisie par le créateur de la table\u202f: il peut connaître toutes les cartes"
             " cachées."
         )
     watcher = new_page(PHONE)

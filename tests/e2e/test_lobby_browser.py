@@ -10,6 +10,7 @@ docs/server.md are written.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -213,11 +214,13 @@ def test_an_entry_shows_bots_clock_stand_in_absence_and_hints_in_both_languages(
     )
     page.get_by_test_id("lang-fr").click()
     expect(bot.get_by_test_id("bot-tag")).to_have_text("robot · difficile", ignore_case=True)
+    # Its name too, as the server gave it, in French (issue #26, page item 7).
+    expect(bot).to_contain_text(re.compile(r"Robot (rouge|bleu|vert|jaune|violet) \(difficile\)"))
     expect(row.get_by_test_id("open-table-setup")).to_contain_text(
         "4 joueurs · Oriflamme (jeu de base) · première édition · en français"
     )
     expect(row.get_by_test_id("open-table-rules")).to_have_text(
-        "45 s par coup (puis le robot expert joue) · absent 5 min : le robot expert joue"
+        "45 s par coup (puis le robot expert joue) · absent 5 min\u202f: le robot expert joue"
         " · un joueur qui ne vient jamais est remplacé au bout de 5 min · conseils permis"
     )
     page.get_by_test_id("lang-en").click()
@@ -308,7 +311,7 @@ def test_one_table_too_many_is_refused_in_the_players_language(
     page.get_by_test_id("public").check()
     page.get_by_test_id("create-game").click()
     expect(page.get_by_test_id("toast")).to_have_text(
-        "Vous avez déjà autant de tables dans le salon que permis : fermez-en une, ou attendez"
+        "Vous avez déjà autant de tables dans le salon que permis\u202f: fermez-en une, ou attendez"
         " qu’une se remplisse."
     )
     expect(page.get_by_test_id("create-form")).to_be_visible()  # nothing was created

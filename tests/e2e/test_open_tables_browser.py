@@ -110,7 +110,8 @@ def test_strangers_meet_in_the_lobby_and_an_absent_one_is_played_for(
     )
     alice.goto(alice_link)
     expect(alice.get_by_test_id("status-text")).to_have_text(
-        "Waiting for players: the game starts when every seat is taken."
+        "Waiting for players to take the open seats (Blue): the game starts when every seat"
+        " is taken."
     )
     expect(alice.get_by_test_id("close-table")).to_be_visible()  # the creator may close it
     expect(alice.get_by_test_id("open-seat")).to_have_text("Waiting for someone to join…")

@@ -1,7 +1,9 @@
 """Display names and ability texts of the 21 card types, in English and French (pure data).
 
 The texts are short summaries written for this project; the authority on every detail is
-``RULINGS.md`` (the ruling ids of each card are listed in :attr:`CardText.rulings`).
+``RULINGS.md`` (the ruling ids of each card are listed in :attr:`CardText.rulings`). The
+French texts follow French typography: a narrow no-break space (U+202F) before ``:``, ``;``,
+``!``, ``?`` and ``%``.
 
 >>> card_name(CardType.ROYAL_DECREE, "fr")
 'Décret royal'
@@ -100,7 +102,7 @@ _TEXTS: dict[CardType, CardText] = {
         ),
         notes_fr=(
             "La cible peut être face cachée, de votre famille, ou l'Archer lui-même s'il est à "
-            "une extrémité ; l'élimination vous rapporte 1 dans tous les cas."
+            "une extrémité ; l'élimination vous rapporte 1 dans tous les cas."
         ),
         rulings=("R-ARCHER-1", "R-ABIL-1", "R-ELIM-1"),
     ),
@@ -115,7 +117,7 @@ _TEXTS: dict[CardType, CardText] = {
         ),
         notes_fr=(
             "Les cartes face cachée et celles de votre famille sont des cibles valides, et "
-            "l'élimination vous rapporte 1. Seules les cartes du dessus sont visées ; une pile "
+            "l'élimination vous rapporte 1. Seules les cartes du dessus sont visées ; une pile "
             "compte une fois, quelle que soit sa hauteur."
         ),
         rulings=("R-SOLDIER-1", "R-QUEUE-2", "R-ABIL-1", "R-ELIM-1"),
@@ -154,7 +156,7 @@ _TEXTS: dict[CardType, CardText] = {
         ),
         notes_fr=(
             "Les Héritiers face cachée ou recouverts ne bloquent pas le gain. Un Changeforme qui "
-            "copie l'Héritier garde son nom : seul un autre Changeforme révélé et non recouvert "
+            "copie l'Héritier garde son nom : seul un autre Changeforme révélé et non recouvert "
             "l'en prive."
         ),
         rulings=("R-HEIR-1", "R-SHIFT-1"),
@@ -170,7 +172,7 @@ _TEXTS: dict[CardType, CardText] = {
             "elimination gives you 1."
         ),
         notes_fr=(
-            "La cible peut être face cachée, de votre famille, ou l'Assassinat lui-même ; "
+            "La cible peut être face cachée, de votre famille, ou l'Assassinat lui-même ; "
             "l'élimination vous rapporte 1."
         ),
         rulings=("R-ASSASSIN-1", "R-ABIL-1", "R-ELIM-1"),
@@ -194,7 +196,7 @@ _TEXTS: dict[CardType, CardText] = {
         notes_fr=(
             "La carte garde sa face, ses jetons et son jeton Corruption, découvre la carte "
             "dessous, et n'est pas éliminée. Placée après le curseur elle est résolue ce tour "
-            "(parfois deux fois) ; placée avant, elle ne l'est pas."
+            "(parfois deux fois) ; placée avant, elle ne l'est pas."
         ),
         rulings=("R-DECREE-1", "R-ELIM-3", "R-RES-2", "R-RES-3", "R-ABIL-2"),
     ),
@@ -238,10 +240,10 @@ _TEXTS: dict[CardType, CardText] = {
             "made again at each activation."
         ),
         notes_fr=(
-            "Il agit depuis sa place, pour son contrôleur, et garde le nom Changeforme : pas de "
+            "Il agit depuis sa place, pour son contrôleur, et garde le nom Changeforme : pas de "
             "bonus de Reine, pas de lien Prince/Jumeau (un Prince ou un Jumeau copié rapporte "
             "juste 1), et une Intrigante copiée défausse le Changeforme. Copier un Changeforme "
-            "n'a aucun effet ; le choix est refait à chaque activation."
+            "n'a aucun effet ; le choix est refait à chaque activation."
         ),
         rulings=("R-SHIFT-1", "R-HEIR-1", "R-ABIL-1"),
     ),
@@ -254,8 +256,8 @@ _TEXTS: dict[CardType, CardText] = {
             "If a card of another player eliminates it: discard that card and gain 4 Influence."
         ),
         text_fr=(
-            "Si vous la révélez : ses jetons sont défaussés, gagnez 1 Influence, défaussez "
-            "l'Embuscade. Si une carte d'un autre joueur l'élimine : défaussez cette carte et "
+            "Si vous la révélez : ses jetons sont défaussés, gagnez 1 Influence, défaussez "
+            "l'Embuscade. Si une carte d'un autre joueur l'élimine : défaussez cette carte et "
             "gagnez 4 Influence."
         ),
         notes_en=(
@@ -266,9 +268,9 @@ _TEXTS: dict[CardType, CardText] = {
         ),
         notes_fr=(
             "L'éliminateur gagne quand même son 1 (sauf si une Coupe-jarret n'élimine que cette "
-            "carte). Éliminée par votre propre carte : seul le 1 de l'élimination, l'attaquant "
-            "reste (première édition : 1 de plus, l'attaquant est défaussé). Quel que soit "
-            "l'éliminateur, l'Embuscade et ses jetons sont ensuite défaussés : elle rejoint vos "
+            "carte). Éliminée par votre propre carte : seul le 1 de l'élimination, l'attaquant "
+            "reste (première édition : 1 de plus, l'attaquant est défaussé). Quel que soit "
+            "l'éliminateur, l'Embuscade et ses jetons sont ensuite défaussés : elle rejoint vos "
             "cartes défaussées."
         ),
         rulings=(
@@ -292,7 +294,7 @@ _TEXTS: dict[CardType, CardText] = {
             "on reveal. Revealed without tokens it gains nothing."
         ),
         notes_fr=(
-            "Le total est exactement le double des jetons (3 jetons donnent 6) : ils ne sont pas "
+            "Le total est exactement le double des jetons (3 jetons donnent 6) : ils ne sont pas "
             "gagnés une seconde fois à la révélation. Révélé sans jeton, il ne rapporte rien."
         ),
         rulings=("R-CONSP-1", "R-RES-1"),
@@ -306,9 +308,9 @@ _TEXTS: dict[CardType, CardText] = {
             "placement may go, then gain 1 Influence. Any other activation: gain 1 Influence."
         ),
         text_fr=(
-            "À sa révélation : placez le Jumeau de votre famille, face visible, depuis sa réserve, "
+            "À sa révélation : placez le Jumeau de votre famille, face visible, depuis sa réserve, "
             "là où un placement normal le permet, puis gagnez 1 Influence. Toute autre "
-            "activation : gagnez 1 Influence."
+            "activation : gagnez 1 Influence."
         ),
         notes_en=(
             "The Twin may not go onto a Prince, and acts only when the cursor reaches it. When a "
@@ -333,7 +335,7 @@ _TEXTS: dict[CardType, CardText] = {
             "controlled it is discarded."
         ),
         notes_fr=(
-            "Il n'est jamais en main ni écarté : il entre en jeu par son Prince (ou une "
+            "Il n'est jamais en main ni écarté : il entre en jeu par son Prince (ou une "
             "Usurpation). Quand un Jumeau est éliminé, tout Prince non recouvert de la famille qui "
             "le contrôlait est défaussé."
         ),
@@ -372,7 +374,7 @@ _TEXTS: dict[CardType, CardText] = {
             "resolution order."
         ),
         notes_fr=(
-            "Si une seule carte est éliminée en tout, l'élimination ne rapporte rien ; sinon "
+            "Si une seule carte est éliminée en tout, l'élimination ne rapporte rien ; sinon "
             "chaque carte rapporte 1. Bonus de Reine et clauses d'Embuscade ou de Guet-apens "
             "s'appliquent à chaque carte, dans l'ordre de résolution."
         ),
@@ -392,8 +394,8 @@ _TEXTS: dict[CardType, CardText] = {
             "Trap it hits discards it."
         ),
         notes_fr=(
-            "La carte de référence peut être face cachée ; sans elle, aucun effet, et "
-            "l'Apothicaire peut être lui-même la cible. Il est toujours l'éliminateur : une "
+            "La carte de référence peut être face cachée ; sans elle, aucun effet, et "
+            "l'Apothicaire peut être lui-même la cible. Il est toujours l'éliminateur : une "
             "Embuscade ou un Guet-apens touché le défausse."
         ),
         rulings=("R-APOTH-1", "R-ELIM-1", "R-AMBUSH-2", "R-TRAP-2"),
@@ -427,7 +429,7 @@ _TEXTS: dict[CardType, CardText] = {
             "2 Influence."
         ),
         text_fr=(
-            "Si une pile adjacente compte deux cartes ou plus, défaussez l'Intrigante ; sinon "
+            "Si une pile adjacente compte deux cartes ou plus, défaussez l'Intrigante ; sinon "
             "gagnez 2 Influence."
         ),
         notes_en=(
@@ -461,7 +463,7 @@ _TEXTS: dict[CardType, CardText] = {
             "come from discarded or eliminated cards."
         ),
         notes_fr=(
-            "Le remplacement est obligatoire s'il est possible ; la carte arrive sans jeton, "
+            "Le remplacement est obligatoire s'il est possible ; la carte arrive sans jeton, "
             "n'amène pas de Jumeau si c'est un Prince, et n'agit que lorsque le curseur "
             "l'atteint. Un Jumeau ne peut venir que des cartes défaussées ou éliminées."
         ),
@@ -477,7 +479,7 @@ _TEXTS: dict[CardType, CardText] = {
         ),
         text_fr=(
             "Défaussez la Machination en gardant ses jetons. Activez un Personnage révélé au "
-            "sommet d'une pile que votre famille contrôle ; puis, pour chaque jeton gardé, "
+            "sommet d'une pile que votre famille contrôle ; puis, pour chaque jeton gardé, "
             "gagnez-le ou dépensez-le pour activer à nouveau un tel Personnage."
         ),
         notes_en=(
@@ -488,7 +490,7 @@ _TEXTS: dict[CardType, CardText] = {
         notes_fr=(
             "Chaque activation est entièrement résolue avant le choix suivant, et le Personnage "
             "peut changer à chaque fois. Sans Personnage éligible, les jetons sont simplement "
-            "gagnés ; ils ne le sont jamais automatiquement à la révélation."
+            "gagnés ; ils ne le sont jamais automatiquement à la révélation."
         ),
         rulings=("R-MACH-1", "R-MACH-2", "R-RES-1", "R-RES-2", "R-ABIL-2"),
     ),
@@ -501,8 +503,8 @@ _TEXTS: dict[CardType, CardText] = {
             "that player."
         ),
         text_fr=(
-            "Si vous le révélez : ses jetons sont défaussés, gagnez 1 Influence, défaussez le "
-            "Guet-apens. Si une carte d'un autre joueur l'élimine : défaussez cette carte et "
+            "Si vous le révélez : ses jetons sont défaussés, gagnez 1 Influence, défaussez le "
+            "Guet-apens. Si une carte d'un autre joueur l'élimine : défaussez cette carte et "
             "volez 3 Influence à ce joueur."
         ),
         notes_en=(
@@ -512,8 +514,8 @@ _TEXTS: dict[CardType, CardText] = {
         ),
         notes_fr=(
             "L'éliminateur gagne d'abord son 1 (sauf si une Coupe-jarret n'élimine que cette "
-            "carte), puis perd au plus ce qu'il a. Éliminé par votre propre carte : seul le 1 de "
-            "l'élimination, quelle que soit l'édition ; un Guet-apens éliminé rejoint vos cartes "
+            "carte), puis perd au plus ce qu'il a. Éliminé par votre propre carte : seul le 1 de "
+            "l'élimination, quelle que soit l'édition ; un Guet-apens éliminé rejoint vos cartes "
             "éliminées."
         ),
         rulings=("R-TRAP-1", "R-TRAP-2", "R-SCORE-1", "R-CUT-1", "R-ELIM-2", "R-2P-2"),
@@ -528,7 +530,7 @@ _TEXTS: dict[CardType, CardText] = {
         ),
         text_fr=(
             "Posez le jeton Corruption de votre famille sur un Personnage révélé au sommet d'une "
-            "pile, sauf sur une pile adverse de deux cartes ou plus ; votre famille le contrôle "
+            "pile, sauf sur une pile adverse de deux cartes ou plus ; votre famille le contrôle "
             "désormais. Défaussez la Corruption."
         ),
         notes_en=(
@@ -569,7 +571,7 @@ def card_help(card_type: CardType, lang: str = "en") -> str:
     """Multi-line help: name and kind, ability, notes and governing ruling ids."""
     entry = CARD_TEXTS[card_type]
     notes_label, rulings_label = _HELP_LABELS[_check_lang(lang)]
-    sep = " : " if lang == "fr" else ": "
+    sep = "\u202f: " if lang == "fr" else ": "
     return "\n".join(
         (
             f"{entry.name(lang)} ({kind_name(card_type, lang)})",

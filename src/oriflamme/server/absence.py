@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from .tables import Table
 
 HUMAN = "human"
+#: Why the stand-in plays a decision: the turn clock ran out, the player has been away too long,
+#: or never came (``sources`` stores it with the move).
+CLOCK, AWAY, NO_SHOW = "clock", "away", "no_show"
 #: Seconds a seat whose player never connected keeps its decisions, at tables strangers can
 #: join that set neither a clock nor a limit of their own.
 NO_SHOW_DEFAULT = 300.0
@@ -100,3 +103,25 @@ def next_change(table: Table, now: float) -> float | None:
             moments.append(start)
     future = [moment for moment in moments if moment > now]
     return min(future) if future else None
+
+
+def deadline(table: Table) -> tuple[float, str] | None:
+    """When the stand-in may play the current decision (epoch seconds), and why: the soonest of
+    the turn clock, the end of the deciding player's allowed absence (if away) and their
+    no-show limit (if they never came), as storage computes it (``storage.*_sql``); None when
+    no human decides in a game under way, or no limit applies."""
+    seat = table.game.current_player
+    if seat is None or table.waiting() or table.closed:
+        return None
+    record = table.seats[seat]
+    if record.kind != HUMAN:
+        return None
+    options = table.options
+    limits = []
+    if options.clock is not None:
+        limits.append((table.decision_since + options.clock, CLOCK))
+    if record.away_since is not None and options.absent_after is not None:
+        limits.append((record.away_since + options.absent_after, AWAY))
+    if record.arrived is None and options.no_show_after is not None:
+        limits.append((taken_at(table, record) + options.no_show_after, NO_SHOW))
+    return min(limits) if limits else None

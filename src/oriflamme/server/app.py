@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -53,6 +54,7 @@ from .protocol import (
     View,
 )
 from .review import Review, review_router
+from .seat_status import status_router
 from .storage import Store, StoreUnavailable, open_store
 from .tables import (
     BOT,
@@ -80,6 +82,9 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 #: Garbage collector thresholds of a running server: a full collection scans every game, so it
 #: must be rare (docs/benchmarks.md, "Server load").
 GC_THRESHOLDS = (20_000, 20, 100)
+#: Answers at least this long (bytes) are compressed (gzip) for clients that accept it: JSON
+#: (replay frames, views) and the client's static files (docs/server.md, "Compression").
+COMPRESS_FROM = 1024
 SEAT_KINDS = (HUMAN, BOT, OPEN)
 
 
@@ -180,6 +185,7 @@ def create_app(
     )
     app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY}, timeout=body_timeout)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM, compresslevel=6)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -233,6 +239,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
     app.include_router(review_router(static_dir))
     app.include_router(lobby_router())
+    app.include_router(status_router())
     app.include_router(lessons_router(static_dir, rate, burst))
 
     # -- API -------------------------------------------------------------------------------

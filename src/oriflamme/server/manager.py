@@ -23,7 +23,7 @@ from typing import Any
 
 from oriflamme.api import Action, Game
 
-from . import absence, bots, handover
+from . import absence, bots, handover, sources
 from .announced import ALL, Announced
 from .errors import ApiError, QuietLog, unknown_table
 from .lobby import LOBBY_FOR
@@ -340,7 +340,7 @@ class TableManager:
         ):
             # The usual case: the very next action of this game, nobody changing the table here.
             try:
-                table.extend([json.loads(change.action)])
+                table.extend([json.loads(change.action)], [change.source])
             except ValueError:
                 log.warning("table %s: an announced action does not apply", table.id)
             else:
@@ -380,10 +380,14 @@ class TableManager:
                         elif ALL in kinds:
                             changed = await self._reload_locked(table) or changed
                         else:
+                            done = len(table.game.history)
                             actions = await self._store.load_actions(
-                                table.id, table.game_number, len(table.game.history)
+                                table.id, table.game_number, done
                             )
-                            changed = table.extend(actions) or changed
+                            played_by = await self._store.load_sources(
+                                table.id, table.game_number, done
+                            )
+                            changed = table.extend(actions, played_by) or changed
                 if changed:
                     self._changed(table, offer=False)
             except Exception as exc:
@@ -577,8 +581,9 @@ class TableManager:
                 self._check(table, seat, action, step, game_number, by)
                 after = table.game.copy()
                 after.apply(action, check=False)
+                source = _source(table, seat, by)
                 try:
-                    await asyncio.shield(self._store_action(table, action, after, by == STAND_IN))
+                    await asyncio.shield(self._store_action(table, action, after, source))
                 except StoreConflict:
                     # Another server stored an action at this step first: catch up, then the
                     # checks decide (a pinned step is stale; an unpinned action may still fit).
@@ -591,17 +596,18 @@ class TableManager:
                 break
         self._changed(table)
 
-    async def _store_action(
-        self, table: Table, action: Action, after: Game, stand_in: bool = False
-    ) -> None:
-        """Store the action that leads ``table`` to ``after``, then take ``after`` as the
-        table's game: both, even if the request that asked for it is cancelled meanwhile."""
+    async def _store_action(self, table: Table, action: Action, after: Game, source: str) -> None:
+        """Store the action that leads ``table`` to ``after``, played by ``source``, then take
+        ``after`` as the table's game: both, even if the request that asked for it is
+        cancelled meanwhile."""
         step = len(table.game.history)
+        stand_in = sources.parse(source)[0] == sources.STAND_IN
         await self._store.append_action(
-            table.id, table.game_number, step, action.to_json(), table.turn(after), stand_in
+            table.id, table.game_number, step, action.to_json(), table.turn(after), stand_in,
+            source=source,
         )
         if len(table.game.history) == step:
-            table.game = after
+            table.moved(after, source)
 
     @staticmethod
     def _check(
@@ -820,3 +826,12 @@ class TableManager:
 
         table.absence_due = moment
         table.absence_timer = asyncio.get_running_loop().call_later(moment - now + 0.05, fire)
+
+
+def _source(table: Table, seat: int, by: str) -> str:
+    """Who plays ``seat``'s action (``sources``): its human, its bot, or the stand-in (why)."""
+    if by == HUMAN:
+        return sources.PLAYER
+    if by == BOT:
+        return sources.BOT
+    return sources.stand_in(sources.stand_in_reason(table, seat, time.time()))

@@ -5,7 +5,8 @@ A name is normalised (Unicode NFC) and trimmed, then 1 to 24 characters; it must
 combining mark (it would join the text before it), and holds no control, format or separator
 character (except the zero-width joiner of emoji sequences). At one table no two seats share a
 name, compared by :func:`name_key` (case, width and invisible joiners aside), and nobody but a bot
-is called like one (``"Blue bot (hard)"``).
+is called like one (``"Blue bot (hard)"``, or as a French page shows it, ``"Robot bleu
+(difficile)"``: ``display``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from oriflamme.api import FAMILY_COLOURS
+from oriflamme.api import FAMILY_COLOURS, family_colour_name
 
 NAME_MAX = 24
 
@@ -22,8 +23,12 @@ _ZERO_WIDTH_JOINER = "\u200d"  # allowed: it builds emoji sequences
 #: Letters and symbols that show nothing (fillers and blanks of Hangul and Braille).
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _VISIBLE_CATEGORIES = ("L", "N", "P", "S")
-#: The key of a bot's label: its colour, "bot", and its level in brackets.
-_BOT_LABEL = re.compile(rf"^({'|'.join(FAMILY_COLOURS)}) bot \([^()]*\)$")
+#: The key of a bot's label: its colour, "bot", and its level in brackets (in English or, as
+#: French pages show it, "robot", the colour, the level).
+_FRENCH_COLOURS = "|".join(family_colour_name(i, "fr") for i in range(len(FAMILY_COLOURS)))
+_BOT_LABEL = re.compile(
+    rf"^(({'|'.join(FAMILY_COLOURS)}) bot|robot ({_FRENCH_COLOURS})) \([^()]*\)$"
+)
 
 
 def _visible(ch: str) -> bool:
@@ -75,5 +80,6 @@ def bot_label(level: str, seat: int) -> str:
 
 
 def is_bot_label(name: str) -> bool:
-    """Whether ``name`` reads like a bot's label (``"<Colour> bot (<level>)"``, any case)."""
+    """Whether ``name`` reads like a bot's label (``"<Colour> bot (<level>)"``, or
+    ``"Robot <couleur> (<niveau>)"``, any case)."""
     return _BOT_LABEL.match(name_key(name)) is not None

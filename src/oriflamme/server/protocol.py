@@ -319,8 +319,24 @@ class SeatInfo(BaseModel):
 class ClockView(BaseModel):
     per_decision: float
     deadline: float | None = Field(
-        description="when the current human decision's time runs out (server epoch seconds)"
+        description="when the stand-in may play the current human decision (server epoch"
+        " seconds): the clock's end, or sooner the end of the player's absence or no-show limit"
     )
+
+
+class DeadlineView(BaseModel):
+    at: float = Field(description="when the stand-in may play (server epoch seconds)")
+    reason: Literal["clock", "away", "no_show"] = Field(
+        description="the turn clock, the player's allowed absence, or the no-show limit"
+    )
+    seat: int = Field(description="the seat that decides")
+
+
+class StandInMove(BaseModel):
+    step: int = Field(description="the index of the action in the game")
+    seat: int | None = Field(description="the seat the stand-in played for")
+    reason: Literal["clock", "away", "no_show"] | None
+    log: list[int] = Field(description="indices in the view's log of the lines it wrote")
 
 
 class WaitingFor(BaseModel):
@@ -360,6 +376,12 @@ class View(BaseModel):
     waiting_for_players: bool = Field(description="open seats: the game has not started")
     closed: bool = Field(description="closed by its creator before it started")
     clock: ClockView | None
+    deadline: DeadlineView | None = Field(
+        None, description="when the stand-in may play the current human decision, and why"
+    )
+    stand_ins: list[StandInMove] = Field(
+        default_factory=list, description="the moves the stand-in played in this game"
+    )
     server_time: float = Field(description="the server's clock as it sent this view")
     hints: bool = Field(False, description="a learning table: you may ask for hints")
     custom_deal: bool = Field(

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from oriflamme.api import Action, Game, GameConfig, Observation
 
+from . import sources as played_by
 from .errors import ApiError
 from .storage import GameRecord, Store
 from .tables import Table
@@ -41,6 +42,8 @@ class FinishedGame:
     number: int
     record: dict[str, Any]
     final: Game
+    #: Who played each action (``sources``; None where unknown).
+    sources: tuple[str | None, ...] = ()
 
     @property
     def config(self) -> GameConfig:
@@ -106,19 +109,22 @@ class Replays:
         final = Game.from_replay(record)
         if not (finished and final.is_over):
             raise not_over()
-        found = FinishedGame(table.id, number, record, final)
+        found = FinishedGame(table.id, number, record, final, game_record.sources)
         self._games.keep(key, found)
         return found
 
     async def frames(
-        self, game: FinishedGame, view: int | None, lang: str
+        self, game: FinishedGame, view: int | None, lang: str, names: tuple[str, ...] | None = None
     ) -> list[dict[str, Any]]:
-        """The frames of ``game`` for seat ``view`` (None: everything), in ``lang``; built in
-        a thread the first time (a few tens of milliseconds), kept afterwards."""
-        key = (game.table_id, game.number, view, lang)
+        """The frames of ``game`` for seat ``view`` (None: everything), in ``lang``, naming the
+        players ``names``; built in a thread the first time (a few tens of milliseconds), kept
+        afterwards."""
+        key = (game.table_id, game.number, view, lang, names)
         found: list[dict[str, Any]] | None = self._frames.get_fresh(key)
         if found is None:
-            found = await asyncio.to_thread(build_frames, game.record, view, lang)
+            found = await asyncio.to_thread(
+                build_frames, game.record, view, lang, names, game.sources
+            )
             self._frames.keep(key, found)
         return found
 
@@ -161,11 +167,19 @@ def _labels(game: Game, observation: Observation, viewer: int | None,
     return labels
 
 
-def build_frames(record: Mapping[str, Any], view: int | None, lang: str) -> list[dict[str, Any]]:
+def build_frames(
+    record: Mapping[str, Any],
+    view: int | None,
+    lang: str,
+    names: Sequence[str] | None = None,
+    sources: Sequence[str | None] = (),
+) -> list[dict[str, Any]]:
     """Frame ``i`` is the game after its first ``i`` actions: the observation (``view``'s, or
     :func:`everything`), the prompt, card labels, the log lines added by the action that led
-    there (worded for ``view`` as they were then; the public lines for everything), and who
-    played that action."""
+    there (worded for ``view`` as they were then; the public lines for everything), whose
+    decision that action answered (``actor``) and who played it (``by``: the player, their bot
+    seat or the stand-in, with the stand-in's ``reason``; null where unknown). Players are
+    named ``names`` (their colours if None)."""
     start = record.get("start")
     game = Game.from_save(start) if start is not None else Game.new(
         GameConfig.from_dict(record["config"]), record["seed"]
@@ -176,14 +190,17 @@ def build_frames(record: Mapping[str, Any], view: int | None, lang: str) -> list
     actor: int | None = None
     for step in range(len(actions) + 1):
         observation = game.observe(view) if view is not None else everything(game)
-        lines = game.log_lines(viewer=view, lang=lang, start=written)
+        lines = game.log_lines(viewer=view, lang=lang, start=written, names=names)
         written += len(lines)
+        by, reason = played_by.parse(sources[step - 1] if 0 < step <= len(sources) else None)
         frames.append(
             {
                 "step": step,
                 "actor": actor,
+                "by": by,
+                "reason": reason,
                 "observation": observation,
-                "prompt": game.prompt(viewer=view, lang=lang),
+                "prompt": game.prompt(viewer=view, lang=lang, names=names),
                 "cards": _labels(game, observation, view, lang),
                 "log": lines,
             }

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 
 from oriflamme.api import Action
 
+from . import display
 from .addresses import client_key, origin_digest
 from .analysis import AnalysisRunner, steps_for, worst_moves
 from .errors import ApiError, too_many_requests
@@ -95,7 +96,7 @@ class Frames(BaseModel):
     lang: str
     seats: list[dict[str, Any]]
     frames: list[dict[str, Any]] = Field(
-        description="frame i: observation, prompt, cards, log (lines added), actor"
+        description="frame i: observation, prompt, cards, log (lines added), actor, by, reason"
     )
 
 
@@ -251,7 +252,8 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         you, seat = _parse_view(view, table, await _reviewer(review, table, token, number))
         finished = await review.replays.finished(table, number)
         language = lang or table.lang
-        frames = await review.replays.frames(finished, seat, language)
+        names = display.sentence_names(table, language)
+        frames = await review.replays.frames(finished, seat, language, names)
         return {
             "table_id": table.id,
             "game_number": number,
@@ -259,7 +261,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
             "view": EVERYTHING if seat is None else seat,
             "you": you,
             "lang": language,
-            "seats": seat_infos(table),
+            "seats": seat_infos(table, language),
             "frames": frames,
         }
 
@@ -351,7 +353,10 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         action = Action.from_json(found["action"])
         return {
             "action": found["action"],
-            "label": game.label(action, viewer=seat, lang=lang or table.lang),
+            "label": game.label(
+                action, viewer=seat, lang=lang or table.lang,
+                names=display.sentence_names(table, lang or table.lang),
+            ),
             "win": [round(w, 4) for w in found["win"]],
             "step": step,
         }

@@ -157,11 +157,54 @@ def setup_from_record(data: Mapping[str, Any], players: int) -> GameSetup:
     return GameSetup(game.config, secrets.randbelow(SEED_BOUND), game.save(), custom_deal=True)
 
 
-def _start(config: GameConfig, record: GameRecord) -> Game:
-    game = Game.new(config, record.seed) if record.start is None else Game.from_save(record.start)
+def _dealt(config: GameConfig, record: GameRecord) -> Game:
+    """A stored game at its start, before any action."""
+    return Game.new(config, record.seed) if record.start is None else Game.from_save(record.start)
+
+
+def _log_size(game: Game) -> int:
+    return len(state_of(game).log or ())
+
+
+class _Moves:
+    """A game's moves as its log shows them: who decided each (the player whose decision it
+    answered) and the log's length after it, so that each move's lines are known."""
+
+    def __init__(self, first: Game) -> None:
+        self.first = first  #: the game before its first action (never changed)
+        self.start = _log_size(first)
+        self.played: list[tuple[int | None, int]] = []
+
+    def follow(self, game: Game, player: int | None) -> None:
+        """Note the moves ``game`` made since this list was last brought up to date; its last
+        one answered ``player``'s decision."""
+        done = len(game.history)
+        del self.played[done:]
+        if len(self.played) == done - 1:
+            self.played.append((player, _log_size(game)))
+        elif len(self.played) < done:  # several moves at once: play them again from the start
+            again = self.first.copy()
+            self.played = []
+            for action in game.history:
+                player = again.current_player
+                again.apply(action, check=False)
+                self.played.append((player, _log_size(again)))
+
+
+def _start(config: GameConfig, record: GameRecord) -> tuple[Game, _Moves]:
+    game = _dealt(config, record)
+    moves = _Moves(game.copy())
     for action in record.actions:
+        player = game.current_player
         game.apply(action)
-    return game
+        moves.follow(game, player)
+    return game, moves
+
+
+def _sources(record: GameRecord) -> list[str | None]:
+    """Who played each stored action (None where storage does not say)."""
+    found = list(record.sources[: len(record.actions)])
+    return found + [None] * (len(record.actions) - len(found))
 
 
 #: Events whose ``other`` field is a card that their sentence names (docs/formats.md, events).
@@ -187,6 +230,7 @@ class _Lines:
 
     lines: list[str] = field(default_factory=list)
     marks: list[CardState | None] = field(default_factory=list)
+    names: tuple[str, ...] | None = None  #: the players' names the lines say
 
 
 class ViewCache:
@@ -205,15 +249,20 @@ class ViewCache:
         self._labels: dict[tuple[int | None, str], dict[tuple[int, CardState], str]] = {}
         self._texts: dict[tuple[int | None, str], tuple[tuple[int, int], str]] = {}
 
-    def log_lines(self, game: Game, viewer: int | None, lang: str) -> list[str]:
-        """``game.log_lines(viewer, lang)``, labelling only what is new or changed."""
+    def log_lines(
+        self, game: Game, viewer: int | None, lang: str, names: tuple[str, ...] | None = None
+    ) -> list[str]:
+        """``game.log_lines(viewer, lang, names=names)``, labelling only what is new or changed
+        (all of it again when the names changed: a seat joined, or was handed to a bot)."""
         s = state_of(game)
         events = s.log or []
         if len(self._others) < len(events):
             for event in game.events(None, start=len(self._others)):
                 named = event["kind"] in _OTHER_IS_CARD and event["other"] >= 0
                 self._others.append(event["other"] if named else -1)
-        cached = self._logs.setdefault((viewer, lang), _Lines())
+        cached = self._logs.get((viewer, lang))
+        if cached is None or cached.names != names:
+            cached = self._logs[(viewer, lang)] = _Lines(names=names)
         queue_cards = _queue_cards(s)
         first = len(cached.lines)
         for i, mark in enumerate(cached.marks):
@@ -221,7 +270,8 @@ class ViewCache:
                 first = i
                 break
         if first < len(events):
-            cached.lines[first:] = game.log_lines(viewer=viewer, lang=lang, start=first)
+            cached.lines[first:] = game.log_lines(
+                viewer=viewer, lang=lang, start=first, names=names)
             cached.marks[first:] = [
                 None if other < 0 else _card_state(s, queue_cards, other)
                 for other in self._others[first : len(events)]
@@ -295,7 +345,9 @@ class Table:
         #: When the current decision began (epoch seconds, this server's clock): its clock
         #: counts from there.
         self.decision_since = time.time()
-        self._game = _start(self.config, game)
+        self._game, self._moves = _start(self.config, game)
+        #: Who played each action of the current game (``sources``).
+        self.sources = _sources(game)
         self.views = ViewCache()
         #: Fires when a seat reaches one of the table's limits (``absence.next_change``: views
         #: then say "away", or that the seat may be handed over), at ``absence_due``.
@@ -310,9 +362,25 @@ class Table:
 
     @game.setter
     def game(self, game: Game) -> None:
-        if len(game.history) != len(self._game.history) or game is not self._game:
+        before = self._game
+        if len(game.history) != len(before.history) or game is not before:
             self.decision_since = time.time()
         self._game = game
+        self._moves.follow(game, before.current_player)
+
+    def moved(self, game: Game, source: str | None) -> None:
+        """Take ``game``, the current one after one more action, played by ``source``."""
+        self.game = game
+        del self.sources[len(game.history) - 1 :]
+        self.sources.append(source)
+
+    def move_at(self, step: int) -> tuple[int | None, int, int]:
+        """Action ``step`` of the current game: who decided it, and the first and last (not
+        included) of the log's lines it wrote."""
+        played = self._moves.played
+        start = played[step - 1][1] if step > 0 else self._moves.start
+        player, end = played[step]
+        return player, start, end
 
     def load(self, record: TableRecord, game: GameRecord) -> bool:
         """Bring this copy to the stored state; True if anything changed."""
@@ -328,19 +396,26 @@ class Table:
         if game.number != self.game_number or len(game.actions) < len(self.game.history):
             self.game_number, self.seed = game.number, game.seed
             self.custom_deal = game.custom_deal
-            self.game = _start(self.config, game)
+            started, self._moves = _start(self.config, game)
+            self.game = started
+            self.sources = _sources(game)
             self.views = ViewCache()
             return True
-        return self.extend(game.actions[len(self.game.history) :]) or changed
+        done = len(self.game.history)
+        return self.extend(game.actions[done:], _sources(game)[done:]) or changed
 
-    def extend(self, actions: Sequence[Mapping[str, Any]]) -> bool:
-        """Apply the actions stored after this copy's last one; True if there were any."""
+    def extend(
+        self, actions: Sequence[Mapping[str, Any]], sources: Sequence[str | None] = ()
+    ) -> bool:
+        """Apply the actions stored after this copy's last one, played by ``sources`` (None
+        where unknown); True if there were any."""
         if not actions:
             return False
         game = self.game.copy()
-        for action in actions:
+        for i, action in enumerate(actions):
             game.apply(action)
-        self.game = game
+            self.moved(game, sources[i] if i < len(sources) else None)
+            game = game.copy()
         return True
 
     def new_game(self, number: int, seed: int, game: Game | None = None) -> None:
@@ -348,7 +423,10 @@ class Table:
         already made)."""
         self.game_number, self.seed = number, seed
         self.custom_deal = False
-        self.game = Game.new(self.config, seed) if game is None else game
+        game = Game.new(self.config, seed) if game is None else game
+        self._moves = _Moves(game.copy())
+        self.game = game
+        self.sources = []
         self.views = ViewCache()
 
     def turn(self, game: Game | None = None) -> Turn:
@@ -367,16 +445,6 @@ class Table:
 
     def open_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == OPEN]
-
-    def deadline(self) -> float | None:
-        """When the current human decision's clock runs out (epoch seconds), if it has one."""
-        seat = self.game.current_player
-        clock = self.options.clock
-        if clock is None or seat is None or self.waiting() or self.closed:
-            return None
-        if self.seats[seat].kind != HUMAN:
-            return None
-        return self.decision_since + clock
 
     def watched(self) -> bool:
         """Whether a human follows the table (its bots are then served first)."""

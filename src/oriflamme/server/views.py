@@ -15,7 +15,7 @@ import orjson
 
 from oriflamme.api import FAMILY_COLOURS, Action, Observation, ObservedCard
 
-from . import absence
+from . import absence, display, sources
 from .replay_links import replay_url
 
 if TYPE_CHECKING:
@@ -24,12 +24,14 @@ if TYPE_CHECKING:
 LOG_LINES = 200
 
 
-def seat_infos(table: Table) -> list[dict[str, Any]]:
+def seat_infos(table: Table, lang: str | None = None) -> list[dict[str, Any]]:
+    """The seats as views show them: a bot's name the server gave it in ``lang`` (None: as
+    stored, in English)."""
     now = time.time()
     return [
         {
             "seat": s.seat,
-            "name": s.name,
+            "name": s.name if lang is None else display.seat_name(s, lang),
             "kind": s.kind,
             "level": s.level,
             "connected": table.connected(s.seat),
@@ -42,10 +44,20 @@ def seat_infos(table: Table) -> list[dict[str, Any]]:
 
 
 def clock_info(table: Table) -> dict[str, Any] | None:
-    """The table's turn clock: seconds per decision, and when the current one runs out."""
+    """The table's turn clock: seconds per decision, and when the stand-in may play the current
+    decision (the clock's end, or sooner the end of an absence or the no-show limit)."""
     if table.options.clock is None:
         return None
-    return {"per_decision": table.options.clock, "deadline": table.deadline()}
+    due = absence.deadline(table)
+    return {"per_decision": table.options.clock, "deadline": None if due is None else due[0]}
+
+
+def deadline_info(table: Table) -> dict[str, Any] | None:
+    """When the stand-in may play the current human decision, why, and whose it is."""
+    due = absence.deadline(table)
+    if due is None:
+        return None
+    return {"at": due[0], "reason": due[1], "seat": table.game.current_player}
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -105,32 +117,43 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
     game, cache = table.game, table.views
     observation = game.observe(seat)
     decision = observation["decision"]
-    player = None if decision is None else decision["player"]
+    # A table waiting for players (or closed) offers no move and says who decides nothing.
+    stopped = table.waiting() or table.closed
+    player = None if decision is None or stopped else decision["player"]
     legal = game.legal_actions() if seat is not None and player == seat else []
     ids = card_ids(observation, legal)
     waiting = None if player is None else table.seats[player]
+    names = display.sentence_names(table, lang)
+    log = cache.log_lines(game, seat, lang, names)
+    shown = log[-LOG_LINES:]
     return {
         "table_id": table.id,
         "game_number": table.game_number,
         "step": len(game.history),
         "you": seat,
         "lang": lang,
-        "seats": seat_infos(table),
+        "seats": seat_infos(table, lang),
         "observation": observation,
-        "prompt": game.prompt(viewer=seat, lang=lang),
+        "prompt": (
+            "" if stopped and not game.is_over
+            else game.prompt(viewer=seat, lang=lang, names=names)
+        ),
         "legal": [
-            {"action": a.to_json(), "label": game.label(a, viewer=seat, lang=lang)} for a in legal
+            {"action": a.to_json(), "label": game.label(a, viewer=seat, lang=lang, names=names)}
+            for a in legal
         ],
-        "log": cache.log_lines(game, seat, lang)[-LOG_LINES:],
+        "log": shown,
+        "stand_ins": sources.stand_in_moves(table, len(log), len(shown)),
         "cards": cache.card_labels(game, ids, seat, lang),
         "result": observation["result"],
         "scores_by_round": observation["scores_by_round"],
         "waiting_for": None
         if waiting is None
-        else {"seat": waiting.seat, "name": waiting.name, "kind": waiting.kind},
+        else {"seat": waiting.seat, "name": display.seat_name(waiting, lang), "kind": waiting.kind},
         "waiting_for_players": table.waiting() and not table.closed,
         "closed": table.closed,
         "clock": clock_info(table),
+        "deadline": deadline_info(table),
         "hints": table.hints,
         "custom_deal": table.custom_deal,
         "replay_url": replay_link(table),

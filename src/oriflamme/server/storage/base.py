@@ -100,6 +100,9 @@ class GameRecord:
     start: Mapping[str, Any] | None = None  #: a save (``Game.save()``) the game starts from
     #: Dealt as the table's creator chose (a seed or a saved game), not by the server.
     custom_deal: bool = False
+    #: Who played each action (``server.sources``: the player, their bot seat, or the stand-in
+    #: and why), in order; None where unknown (stored before version 8, or from a save).
+    sources: tuple[str | None, ...] = ()
 
 
 #: The states of a game's analysis (docs/server.md, "Post-game analysis").
@@ -232,18 +235,23 @@ _KINDS = (ACTION, SEATS, GAME, PRESENCE)
 @dataclass(frozen=True, slots=True)
 class Change:
     """A committed change of a table, announced to every server: its kind, the table's game and
-    number of actions just after it, and for an action, the action itself (JSON text), so that
-    a server holding the table at the step before applies it without reading storage."""
+    number of actions just after it, and for an action, the action itself (JSON text) and who
+    played it (its ``source``), so that a server holding the table at the step before applies
+    it without reading storage."""
 
     table_id: str
     kind: str
     game: int
     step: int
     action: str | None = None
+    source: str | None = None
 
     def encode(self) -> str:
         head = f"{self.kind} {self.game} {self.step} {self.table_id}"
-        return head if self.action is None else f"{head} {self.action}"
+        if self.action is None:
+            return head
+        # A source has no space and never starts like the action's JSON object.
+        return f"{head} {self.source} {self.action}" if self.source else f"{head} {self.action}"
 
     @staticmethod
     def decode(text: str) -> Change | None:
@@ -255,7 +263,11 @@ class Change:
             game, step = int(parts[1]), int(parts[2])
         except ValueError:
             return None
-        return Change(parts[3], parts[0], game, step, parts[4] if len(parts) == 5 else None)
+        action = parts[4] if len(parts) == 5 else None
+        source = None
+        if action is not None and not action.startswith("{"):
+            source, _, action = action.partition(" ")
+        return Change(parts[3], parts[0], game, step, action, source)
 
 
 class Store(Protocol):
@@ -301,6 +313,11 @@ class Store(Protocol):
         """The actions of a game from index ``first`` on, in order."""
         ...
 
+    async def load_sources(self, table_id: str, game: int, first: int) -> list[str | None]:
+        """Who played each action of a game from index ``first`` on (``server.sources``), in
+        order; None where unknown."""
+        ...
+
     async def unfinished_tables(self) -> list[str]:
         """Ids of the tables whose latest game is not over."""
         ...
@@ -313,10 +330,12 @@ class Store(Protocol):
         action: Mapping[str, Any],
         turn: Turn,
         stand_in: bool = False,
+        source: str | None = None,
     ) -> None:
-        """Record action number ``index`` of a game, after which the game awaits ``turn``;
-        :class:`StoreConflict` if that index is taken (another server was first), or, for a
-        ``stand_in``'s action, if the human's deadline has not passed (any more)."""
+        """Record action number ``index`` of a game, played by ``source`` (``server.sources``),
+        after which the game awaits ``turn``; :class:`StoreConflict` if that index is taken
+        (another server was first), or, for a ``stand_in``'s action, if the human's deadline
+        has not passed (any more)."""
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:

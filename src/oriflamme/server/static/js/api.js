@@ -44,6 +44,11 @@ export function getView(tableId, token, lang) {
   return request("GET", `/api/tables/${enc(tableId)}/view?token=${enc(token)}&lang=${enc(lang)}`);
 }
 
+/** Where a link stands (whose turn, waiting, over): for the front page's "My games". */
+export function getSeatStatus(tableId, token, lang) {
+  return request("GET", `/api/tables/${enc(tableId)}/status?token=${enc(token)}&lang=${enc(lang)}`);
+}
+
 export function postAction(tableId, token, action, step, gameNumber) {
   return request("POST", `/api/tables/${enc(tableId)}/actions`, {
     token,

@@ -232,3 +232,20 @@ export function corruptionBadge(family) {
     attrs: { "aria-label": t("corrupted_by", { colour: t(`colour_${colour}`) }) },
   }, [typeGlyph("corruption", "badge-glyph")]);
 }
+
+const NAME_MIN_PX = 8;
+
+/**
+ * Shrink every card name under `root` that is wider than its card until it fits, never breaking
+ * a word ("SHAPESHIFTER", not "SHAPESHIFT ER"): names wrap only between words.
+ */
+export function fitCardNames(root) {
+  for (const name of root.querySelectorAll(".card-name")) {
+    name.style.removeProperty("font-size");
+    let size = parseFloat(getComputedStyle(name).fontSize);
+    while (name.scrollWidth > name.clientWidth + 0.5 && size > NAME_MIN_PX) {
+      size -= 0.5;
+      name.style.setProperty("font-size", `${size}px`);
+    }
+  }
+}

@@ -20,7 +20,10 @@ export function tickClocks(offset) {
   const now = Date.now() / 1000 + offset;
   for (const node of document.querySelectorAll("[data-deadline]")) {
     const left = Number(node.dataset.deadline) - now;
-    node.textContent = t("time_left", { time: formatLeft(left) });
+    const time = formatLeft(left);
+    // Away or never came: the stand-in plays then, whatever the turn clock says.
+    const standIn = node.dataset.reason === "away" || node.dataset.reason === "no_show";
+    node.textContent = standIn ? t("stand_in_in", { time }) : t("time_left", { time });
     node.classList.toggle("urgent", left <= URGENT_SECONDS);
     node.dataset.left = String(Math.max(0, Math.ceil(left)));
   }

@@ -8,6 +8,7 @@ import {
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
 import { errorText, installLangSwitch, toast, toastError } from "./ui.js";
 import { refresh as refreshOpenTables, renderOpenTables, startOpenTables } from "./opentables.js";
+import { rememberGame, renderMyGames } from "./mygames.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
@@ -18,7 +19,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 const BLANKS = /[\u115f\u1160\u3164\uffa0\u2800]/gu;
 const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 const COMBINING_FIRST = /^\p{M}/u;
-const BOT_LABEL = /^(red|blue|green|yellow|purple) bot \([^()]*\)$/u;
+const BOT_LABEL = /^((red|blue|green|yellow|purple) bot|robot (rouge|bleu|vert|jaune|violet)) \([^()]*\)$/u;
 
 /** A name as the server compares them: case, width and invisible joiners aside. */
 function nameKey(name) {
@@ -343,6 +344,7 @@ async function submit(event) {
   try {
     const created = await createTable(request.body);
     rememberCreator(created);
+    rememberCreated(created);
     showCreated(created);
     if (request.body.public) refreshOpenTables(); // the new table is listed now, not in 3 s
   } catch (error) {
@@ -351,6 +353,20 @@ async function submit(event) {
     submitButton.disabled = false;
     submitButton.textContent = t("create_button");
   }
+}
+
+/** Keep the creator's seat (or, without one, the spectators' link) in "My games", with the
+ * links the created page showed, so that they survive leaving it. */
+function rememberCreated(created) {
+  const mine = created.seats.find((seat) => seat.seat === 0 && seat.kind === "human");
+  const link = new URL(mine ? mine.url : created.spectator_url, window.location.origin);
+  const token = link.searchParams.get("seat") || link.searchParams.get("watch");
+  const open = created.seats.some((seat) => seat.kind === "open");
+  rememberGame(created.table_id, token, {
+    watch: !mine,
+    spectator_url: created.spectator_url,
+    join_url: open ? `/?join=${encodeURIComponent(created.table_id)}` : null,
+  });
 }
 
 function rememberCreator(created) {
@@ -452,6 +468,11 @@ function switchLang(lang) {
   renderForm();
   renderOpenTables();
   loadCardNames(lang);
+  showMyGames();
+}
+
+function showMyGames() {
+  renderMyGames($("my-games"), $("my-games-list"));
 }
 
 function start() {
@@ -475,6 +496,7 @@ function start() {
   renderForm();
   startOpenTables();
   loadCardNames(getLang());
+  showMyGames();
 }
 
 start();

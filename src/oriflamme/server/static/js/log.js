@@ -1,19 +1,29 @@
 // The game log: one sentence per event, as the server wrote it for this viewer.
 
 import { el, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { namedNodes } from "./names.js";
 
 let shownLines = [];
 
-/** Render the log lines into `list` (an <ol>), keeping it scrolled to the newest line. */
-export function renderLog(list, lines) {
+/**
+ * Render the log lines into `list` (an <ol>), keeping it scrolled to the newest line; players
+ * are marked in their colours (`seats`), and the lines the stand-in's moves wrote (`standIns`:
+ * line index -> why it played) say so.
+ */
+export function renderLog(list, lines, seats = [], standIns = new Map()) {
   const scroller = list.parentElement || list;
   const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
   const fresh = countFresh(shownLines, lines || []);
-  const items = (lines || []).map((line, index) => el("li", {
-    className: index >= lines.length - fresh ? "log-line new" : "log-line",
-    testid: "log-line",
-    text: line,
-  }));
+  const items = (lines || []).map((line, index) => {
+    const reason = standIns.get(index);
+    const item = el("li", {
+      className: `log-line${index >= lines.length - fresh ? " new" : ""}${reason ? " by-stand-in" : ""}`,
+      testid: "log-line",
+    }, namedNodes(line, seats));
+    if (reason) item.append(standInMark(reason));
+    return item;
+  });
   replace(list, items);
   shownLines = (lines || []).slice();
   if (atBottom || fresh > 0) scrollToNewest(scroller, list);
@@ -49,4 +59,30 @@ function countFresh(previous, next) {
 /** Forget what was shown (after a language switch, every line changes). */
 export function resetLog() {
   shownLines = [];
+}
+
+/** "played by the stand-in", and why (the clock ran out, the player was away or never came). */
+export function standInMark(reason) {
+  return el("span", {
+    className: "tag tag-stand-in",
+    testid: "stand-in-mark",
+    text: t("stand_in_mark"),
+    title: standInWhy(reason),
+  });
+}
+
+/** Why the stand-in played: the clock ran out, the player was away, or never came. */
+export function standInWhy(reason) {
+  if (reason === "away") return t("stand_in_why_away");
+  if (reason === "no_show") return t("stand_in_why_no_show");
+  return t("stand_in_why_clock");
+}
+
+/** The view's stand-in moves as line index -> reason (for `renderLog`). */
+export function standInLines(view) {
+  const lines = new Map();
+  for (const move of view.stand_ins || []) {
+    for (const index of move.log || []) lines.set(index, move.reason || "clock");
+  }
+  return lines;
 }

@@ -5,13 +5,15 @@ import {
 } from "./api.js";
 import { startClocks, tickClocks } from "./clock.js";
 import { actionKey, button, el, replace } from "./dom.js";
-import { setCardInfo } from "./cards.js";
+import { fitCardNames, setCardInfo } from "./cards.js";
 import { renderDecisionChoices, renderQueue } from "./board.js";
 import { analyseLegal, effectiveSelection, familiesOf, queueIds } from "./decision.js";
 import { renderEndScreen } from "./endscreen.js";
 import { renderHand } from "./hand.js";
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
-import { renderLog, resetLog } from "./log.js";
+import { renderLog, resetLog, standInLines, standInWhy } from "./log.js";
+import { rememberGame, knowsGame } from "./mygames.js";
+import { namedNodes } from "./names.js";
 import { renderPlayers, seatsOf } from "./players.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
 import { installLangSwitch, toast, toastError } from "./ui.js";
@@ -22,6 +24,7 @@ const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
 const SOCKET_RETRY_AFTER_FATAL_MS = 15000;
 const RESIZE_SETTLE_MS = 150;
+const RECAP_LINES = 12;
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -31,6 +34,7 @@ const regions = {
   prompt: $("prompt"),
   choices: $("decision-choices"),
   waiting: $("waiting"),
+  deadline: $("deadline"),
   queue: $("queue"),
   hand: $("hand-cards"),
   handTitle: $("hand-title"),
@@ -41,6 +45,8 @@ const regions = {
   banner: $("reconnecting"),
   handedOver: $("handed-over"),
   customDeal: $("custom-deal"),
+  keepLink: $("keep-link"),
+  standInRecap: $("stand-in-recap"),
   showResults: $("show-results"),
   spectator: $("spectator-badge"),
 };
@@ -58,6 +64,9 @@ const state = {
   scrolledTo: null,
   socket: null,
   clockOffset: 0, // server time minus this browser's, in seconds
+  seatLink: false, // the page was opened with a seat's link (not a spectator's)
+  newLink: false, // ... that this browser did not hold before: say once to keep it
+  recapSeen: -1, // the last step of the stand-in's moves the player was shown
 };
 
 // ---------------------------------------------------------------- start
@@ -67,7 +76,7 @@ function readLink() {
   const match = window.location.pathname.match(/\/t\/([^/]+)/);
   const tableId = match ? decodeURIComponent(match[1]) : params.get("table");
   const token = params.get("seat") || params.get("watch");
-  return { tableId, token };
+  return { tableId, token, seat: Boolean(params.get("seat")) };
 }
 
 function fatal(message) {
@@ -113,13 +122,16 @@ async function start() {
     state.endDismissed = false;
     render();
   });
-  const { tableId, token } = readLink();
+  const { tableId, token, seat } = readLink();
   if (!tableId || !token) {
     fatal(t("bad_link"));
     return;
   }
   state.tableId = tableId;
   state.token = token;
+  state.seatLink = seat;
+  state.newLink = seat && !knowsGame(tableId, token);
+  state.recapSeen = readRecapSeen();
   loadCardTexts(getLang());
   state.socket = new GameSocket({
     tableId,
@@ -172,6 +184,7 @@ function onView(view) {
   const now = queueIds(view.observation);
   state.freshIds = before ? new Set([...now].filter((id) => !before.has(id))) : new Set();
   state.view = view;
+  if (state.seatLink && view.you !== null && view.you !== undefined) rememberGame(state.tableId, state.token);
   if (typeof view.server_time === "number") state.clockOffset = view.server_time - Date.now() / 1000;
   render();
   state.freshIds = new Set(); // animate arrivals once, not again on the next local re-render
@@ -373,8 +386,11 @@ function render() {
   renderDecisionChoices(regions.choices, ctx);
   renderQueue(regions.queue, ctx);
   renderHand(regions.hand, ctx);
+  fitCardNames(document);
   renderOptions(ctx);
-  renderLog(regions.log, view.log || []);
+  renderLog(regions.log, view.log || [], view.seats, standInLines(view));
+  renderKeepLink(ctx);
+  renderStandInRecap(ctx);
   renderEndScreen(regions.end, ctx);
   renderHint(ctx, state.tableId, state.token, render);
   regions.showResults.hidden = !(view.result || obs.result) || !state.endDismissed;
@@ -407,7 +423,8 @@ function renderStatus(ctx) {
   const view = ctx.view;
   const obs = view.observation;
   const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you;
-  regions.prompt.textContent = view.prompt || "";
+  replace(regions.prompt, namedNodes(view.prompt || "", view.seats));
+  regions.prompt.hidden = !view.prompt;
   regions.prompt.classList.toggle("your-turn", Boolean(yourTurn));
   const waiting = view.waiting_for;
   let text = "";
@@ -415,7 +432,9 @@ function renderStatus(ctx) {
   if (view.closed) {
     text = t("table_closed");
   } else if (view.waiting_for_players) {
-    text = t("waiting_for_players");
+    // Who is missing: the open seats, by colour (nobody decides before they are taken).
+    const open = seatsOf(view).filter((seat) => seat.kind === "open");
+    text = t("waiting_for_seats", { seats: open.map((seat) => t(`colour_${seat.colour}`)).join(", ") });
     kind = "human";
   } else if (obs.phase === "over") {
     text = t("phase_over");
@@ -431,12 +450,92 @@ function renderStatus(ctx) {
   replace(regions.waiting, [
     kind === "bot" || kind === "human" ? el("span", { className: "spinner", attrs: { "aria-hidden": "true" } }) : null,
     el("span", { text, testid: "status-text" }),
-    canClose ? button(t("close_table"), { className: "link-button", testid: "close-table", on: { click: closeThisTable } }) : null,
+    canClose ? button(t("close_table"), { className: "link-button danger-link", testid: "close-table", on: { click: closeThisTable } }) : null,
   ]);
+  const clock = deadlineClock(view);
+  regions.deadline.hidden = clock === null;
+  replace(regions.deadline, [clock]);
   const handCount = obs.families
     .filter((f) => f.player === ctx.you)
     .reduce((total, f) => total + (f.hand ? f.hand.length : 0), 0);
   regions.handTitle.textContent = ctx.you === null ? t("hand_title_spectator") : t("hand_title", { count: handCount });
+}
+
+/**
+ * The deciding seat's countdown next to the prompt, on every screen size: when the stand-in may
+ * play the current decision (the clock's end, or sooner the end of an absence or no-show limit).
+ */
+function deadlineClock(view) {
+  const due = view.deadline;
+  if (!due || view.observation.phase === "over") return null;
+  return el("span", {
+    className: "clock prompt-clock",
+    testid: "prompt-clock",
+    title: standInWhy(due.reason),
+    dataset: { deadline: String(due.at), reason: due.reason },
+  });
+}
+
+/** Once, to whoever opens a seat's link this browser did not hold: keep it to come back. */
+function renderKeepLink(ctx) {
+  const show = state.newLink && ctx.you !== null;
+  regions.keepLink.hidden = !show;
+  if (!show || regions.keepLink.childElementCount) return;
+  replace(regions.keepLink, [
+    el("span", { text: t("keep_link") }),
+    button(t("keep_link_ok"), {
+      className: "small",
+      testid: "keep-link-ok",
+      on: { click: () => { state.newLink = false; regions.keepLink.hidden = true; } },
+    }),
+  ]);
+}
+
+function recapKey() {
+  return `oriflamme.recap.${state.tableId}.${state.token}`;
+}
+
+function readRecapSeen() {
+  try {
+    return JSON.parse(window.localStorage.getItem(recapKey()) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A returning player is shown what the stand-in played for them (this game's moves they have not
+ * dismissed yet), with the log lines those moves wrote.
+ */
+function renderStandInRecap(ctx) {
+  const view = ctx.view;
+  const seen = state.recapSeen && state.recapSeen.game === view.game_number ? state.recapSeen.step : -1;
+  const mine = ctx.you === null ? [] : (view.stand_ins || []).filter((move) => move.seat === ctx.you && move.step > seen);
+  regions.standInRecap.hidden = mine.length === 0;
+  if (!mine.length) {
+    replace(regions.standInRecap, []);
+    return;
+  }
+  const lines = mine.flatMap((move) => (move.log || []).map((index) => view.log[index]).filter(Boolean)).slice(-RECAP_LINES);
+  replace(regions.standInRecap, [
+    el("p", { text: t("stand_in_recap", { count: mine.length }), testid: "stand-in-recap-text" }),
+    el("ul", { className: "recap-lines" }, lines.map((line) => el("li", { testid: "recap-line" }, namedNodes(line, view.seats)))),
+    button(t("keep_link_ok"), {
+      className: "small",
+      testid: "stand-in-recap-ok",
+      on: {
+        click: () => {
+          state.recapSeen = { game: view.game_number, step: mine[mine.length - 1].step };
+          try {
+            window.localStorage.setItem(recapKey(), JSON.stringify(state.recapSeen));
+          } catch {
+            // Without storage, the recap is dismissed for this page only.
+          }
+          render();
+        },
+      },
+    }),
+  ]);
 }
 
 function renderOptions(ctx) {

@@ -6,7 +6,7 @@
 import { ApiError, getLobby, getLobbyTable, joinTable } from "./api.js";
 import { button, el, replace } from "./dom.js";
 import { blazon, cardName } from "./cards.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { errorText, toastError } from "./ui.js";
 
 const REFRESH_MS = 3000;
@@ -87,6 +87,17 @@ function rulesLine(table) {
   ].filter(Boolean).join(" · ");
 }
 
+/**
+ * A bot's name as this page's language says it: the name the server gave it ("Blue bot (hard)")
+ * becomes "Robot bleu (difficile)" in French; a name its creator chose stays.
+ */
+function botName(seat) {
+  const given = `${seat.colour.charAt(0).toUpperCase()}${seat.colour.slice(1)} bot (${seat.level})`;
+  if (seat.name !== given) return seat.name;
+  const colour = t(`colour_${seat.colour}`);
+  return t("bot_name", { colour: getLang() === "fr" ? colour.toLowerCase() : colour, level: t(`level_${seat.level}`) });
+}
+
 function seatItem(table, seat) {
   if (seat.kind === "bot") {
     return el("span", {
@@ -95,7 +106,7 @@ function seatItem(table, seat) {
       dataset: { seat: seat.seat, kind: "bot" },
     }, [
       blazon(seat.colour, "seat-blazon"),
-      el("span", { text: seat.name }),
+      el("span", { text: botName(seat) }),
       el("span", { className: "tag bot-tag", testid: "bot-tag", text: t("lobby_bot", { level: t(`level_${seat.level}`) }) }),
     ]);
   }

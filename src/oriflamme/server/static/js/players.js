@@ -15,6 +15,7 @@ export function seatsOf(view) {
       seat,
       name: given.name || t("player_n", { n: seat + 1 }),
       kind: given.kind || "human",
+      colour: given.colour || colourOf(seat),
       level: given.level || null,
       connected: given.connected !== false,
       away: Boolean(given.away),
@@ -102,13 +103,14 @@ function playerPanel(seat, obs, ctx) {
       testid: "turn-indicator",
       text: seat.seat === ctx.you ? t("your_turn") : t("deciding"),
     });
-    const clock = ctx.view.clock;
-    if (clock && clock.deadline && seat.kind === "human") {
+    // The real deadline: the clock's end, or sooner the end of the player's absence.
+    const due = ctx.view.deadline;
+    if (due && due.seat === seat.seat && seat.kind === "human") {
       line.append(el("span", {
         className: "clock",
         testid: "clock",
         title: t("clock_title"),
-        dataset: { deadline: String(clock.deadline) },
+        dataset: { deadline: String(due.at), reason: due.reason },
       }));
     }
     panel.append(line);

@@ -3,12 +3,13 @@
 
 import { ApiError, getCards } from "./api.js";
 import { el, replace } from "./dom.js";
-import { colourOf, setCardInfo } from "./cards.js";
+import { colourOf, fitCardNames, setCardInfo } from "./cards.js";
 import { renderQueue } from "./board.js";
 import { analyseLegal, familiesOf } from "./decision.js";
 import { renderHand } from "./hand.js";
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
-import { renderLog, resetLog } from "./log.js";
+import { renderLog, resetLog, standInMark } from "./log.js";
+import { namedNodes } from "./names.js";
 import { renderPlayers, seatsOf } from "./players.js";
 import { installCardHelp } from "./tooltip.js";
 import { installLangSwitch, toastError } from "./ui.js";
@@ -267,19 +268,42 @@ function render() {
   const slider = $("step-slider");
   slider.max = String(total);
   slider.value = String(state.index);
-  $("prompt").textContent = frame.prompt || "";
-  const names = seatNames();
-  $("played-line").textContent = frame.actor === null
-    ? rt("start_of_game")
-    : `${rt("played_by", { name: names[frame.actor].name })}: ${frame.log.join(" ")}`;
+  const seats = state.data.seats;
+  replace($("prompt"), namedNodes(frame.prompt || "", seats));
+  renderPlayedLine(frame, seats);
   renderPlayers($("scores"), ctx);
   renderQueue($("queue"), ctx);
   renderHands(ctx);
+  fitCardNames(document);
   const lines = [];
-  for (let i = 0; i <= state.index; i += 1) lines.push(...frames[i].log);
-  renderLog($("log"), lines);
+  const standIns = new Map();
+  for (let i = 0; i <= state.index; i += 1) {
+    if (frames[i].by === "stand_in") {
+      frames[i].log.forEach((_, k) => standIns.set(lines.length + k, frames[i].reason));
+    }
+    lines.push(...frames[i].log);
+  }
+  renderLog($("log"), lines, seats, standIns);
   renderVerdict();
   if (state.chart) state.chart.setCursor(state.index);
+}
+
+/**
+ * Who played the step shown, and what it wrote: one line each (never run together), with
+ * "played by the stand-in" when the stand-in played it.
+ */
+function renderPlayedLine(frame, seats) {
+  const box = $("played-line");
+  if (frame.actor === null) {
+    replace(box, [rt("start_of_game")]);
+    return;
+  }
+  const head = el("span", { className: "played-by", text: rt("played_by", { name: seatNames()[frame.actor].name }) });
+  replace(box, [
+    head,
+    frame.by === "stand_in" ? standInMark(frame.reason) : null,
+    el("ul", { className: "played-lines" }, frame.log.map((line) => el("li", { testid: "played-log-line" }, namedNodes(line, seats)))),
+  ]);
 }
 
 function renderHands(ctx) {

@@ -3,9 +3,10 @@
 import { el, svg } from "./dom.js";
 import { percent, rt } from "./review_i18n.js";
 
-const WIDTH = 560;
-const HEIGHT = 220;
-const PAD = { left: 38, right: 12, top: 12, bottom: 28 };
+// About the width the side panel gives it, so that its 12-unit labels show at about 12 px.
+const WIDTH = 340;
+const HEIGHT = 200;
+const PAD = { left: 40, right: 10, top: 12, bottom: 24 };
 
 /**
  * The chart: `steps` are the analysed decisions ({step, player, win: [per player]}), `series`
@@ -38,6 +39,7 @@ export function winChart(steps, series, total, worst, onStep) {
   const cursor = svg("line", { x1: x(0), x2: x(0), y1: PAD.top, y2: PAD.top + plotH, class: "cursor-line" });
   chart.append(cursor);
   const marked = new Set(worst);
+  const readout = el("p", { className: "win-readout", testid: "win-readout", attrs: { "aria-live": "polite" } });
   series.forEach((player, index) => {
     const points = steps.map((s) => [s.step, x(s.step), y(s.win[index] ?? 0)]);
     const group = svg("g", { class: `series fam-${player.colour}`, "data-player": index });
@@ -58,8 +60,14 @@ export function winChart(steps, series, total, worst, onStep) {
         class: costly ? "dot costly" : "dot",
         "data-step": s.step,
         "data-testid": costly ? "costly-point" : "win-point",
+        tabindex: "0",
       }, [svg("title", {}, [`${player.name} — ${rt("step_of", { n: s.step, total })}: ${percent(s.win[index])}%`])]);
       dot.addEventListener("click", () => onStep(s.step));
+      // The value, readable on hover and keyboard focus (not only in a tooltip).
+      const show = () => { readout.textContent = `${player.name} — ${rt("step_of", { n: s.step, total })}: ${percent(s.win[index])}%`; };
+      dot.addEventListener("mouseenter", show);
+      dot.addEventListener("focus", show);
+      dot.addEventListener("keydown", (event) => { if (event.key === "Enter") onStep(s.step); });
       group.append(dot);
     });
     chart.append(group);
@@ -67,7 +75,7 @@ export function winChart(steps, series, total, worst, onStep) {
   const legend = el("ul", { className: "chart-legend" }, series.map((player) => el("li", {
     className: `fam-${player.colour}`,
   }, [el("span", { className: "legend-swatch" }), el("span", { className: "legend-name", text: player.name })])));
-  const figure = el("figure", { className: "chart-figure win-figure" }, [chart, el("figcaption", {}, [legend])]);
+  const figure = el("figure", { className: "chart-figure win-figure" }, [chart, readout, el("figcaption", {}, [legend])]);
   return {
     figure,
     setCursor(step) {
