@@ -195,7 +195,7 @@ def test_a_step_in_french(client: TestClient) -> None:
     assert data["title"] == "Posez votre première carte"
     assert data["expect_label"] == "Placer l'Héritier à la fin de la File"
     assert data["stray"].startswith("Commencez par l’Héritier")
-    assert data["view"]["prompt"] == "Rouge : choisissez une carte à placer"
+    assert data["view"]["prompt"] == "Rouge\u202f: choisissez une carte à placer"
     assert data["view"]["seats"][1]["name"] == "Bleu"
 
 
