@@ -216,5 +216,5 @@ def test_the_chart_is_a_valid_png_with_the_lines_drawn() -> None:
 
 def test_wilson_interval() -> None:
     low, high = wilson(45, 100)
-    assert low < 0.45 < high and 0.35 < low and high < 0.55
+    assert low < 0.45 < high and low > 0.35 and high < 0.55
     assert wilson(0, 0) == (0.0, 1.0)

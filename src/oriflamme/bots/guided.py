@@ -60,6 +60,7 @@ from .learned import Networks, networks_option
 from .network import Network
 from .value import fitted_state_values
 
+PRIORS: Final = ("on", "root", "off")
 LEAVES: Final = ("value", "rollout")
 VALUES: Final = ("net", "fitted")
 DEFAULT_ITERATIONS: Final = 1000
@@ -93,15 +94,15 @@ class GuidedBot:
         seconds: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         temperature: float = DEFAULT_TEMPERATURE,
-        prior: bool = True,
+        prior: str = "on",
         leaf: str = "value",
         value: str = "net",
         infer: bool = True,
         name: str = "guided",
     ) -> None:
         check_budget(iterations, seconds)
-        if leaf not in LEAVES or value not in VALUES:
-            raise ValueError(f"unknown leaf {leaf!r} or value {value!r}")
+        if prior not in PRIORS or leaf not in LEAVES or value not in VALUES:
+            raise ValueError(f"unknown prior {prior!r}, leaf {leaf!r} or value {value!r}")
         if not exploration >= 0 or not temperature > 0:
             raise ValueError("the exploration must be >= 0 and the temperature positive")
         self.name = name
@@ -176,13 +177,17 @@ class GuidedBot:
         rewards: list[float] | None = None
         rollout = self.leaf == "rollout"
         last_round = s.round
+        at_root = True  # the first decision is the bot's own, among ``allowed``
         while True:
             mover = current_player(s)
             if mover is None or (rollout and s.round > last_round):
                 break
             legal = legal_actions(s)
-            if node is root:
+            if at_root:
                 legal = [a for a in legal if a in allowed]
+                if len(legal) == 1:
+                    first = legal[0]
+                at_root = False
             if len(legal) == 1:
                 apply_unchecked(s, legal[0])
                 continue
@@ -192,10 +197,15 @@ class GuidedBot:
             children = node.children
             if children is None:  # first reached: the network's prior (and value)
                 children = node.children = {}
-                shares = self._expand(net, s, me, legal, children)
-                if not rollout and node is not root:
-                    rewards = shares
-                    break
+                if rollout and self.prior != "on" and node is not root:
+                    for action in legal:  # no network call: uniform, the node's mean
+                        children[action] = _Node(1.0 / len(legal), _mean(node))
+                else:
+                    use_prior = self.prior == "on" or (self.prior == "root" and node is root)
+                    shares = self._expand(net, s, me, legal, children, use_prior)
+                    if not rollout and node is not root:
+                        rewards = shares
+                        break
             action, child = self._select(node, children, legal)
             apply_unchecked(s, action)
             if node is root:
@@ -213,12 +223,12 @@ class GuidedBot:
         return first, rewards
 
     def _expand(self, net: Network, s: State, me: int, legal: Sequence[Action],
-                children: dict[Action, _Node]) -> list[float]:
+                children: dict[Action, _Node], use_prior: bool) -> list[float]:
         """Create the edges of ``legal`` with the network's prior; return the win shares."""
         features = net.features
         x, slots = features.state(s, me)
         q, shares = net.evaluate(x)
-        if self.prior:
+        if use_prior:
             values = q[features.action_indices(legal, me, slots)].astype(np.float64)
             z = np.exp((values - values.max()) / self.temperature)
             priors = (z / z.sum()).tolist()
@@ -292,7 +302,7 @@ def guided_from_options(seed: int, options: Mapping[str, str]) -> Bot:
         temperature=number_option("temperature",
                                   options.get("temperature", str(DEFAULT_TEMPERATURE)),
                                   positive=True),
-        prior=choice_option("prior", options.get("prior", "on"), ON_OFF) == "on",
+        prior=choice_option("prior", options.get("prior", PRIORS[0]), PRIORS),
         leaf=choice_option("leaf", options.get("leaf", LEAVES[0]), LEAVES),
         value=choice_option("value", options.get("value", VALUES[0]), VALUES),
         infer=choice_option("infer", options.get("infer", "on"), ON_OFF) == "on",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -170,17 +169,15 @@ def run_train(args: argparse.Namespace, console: Console | None = None) -> int:
 
     if args.games is None and args.hours is None:
         raise CliError("give a budget: --games K, --hours H or both")
-    command = shlex.join(["oriflamme", "train", *sys.argv[1:]]) if sys.argv[1:2] == [
-        "train"] else "oriflamme train"
     try:
         if args.resume:
             given = sorted(n for n in _SETTING_OPTIONS if getattr(args, n) is not None)
             if given:
                 options = ", ".join("--" + name.replace("_", "-") for name in given)
                 raise CliError(f"--resume goes on with the run's own settings: drop {options}")
-            run = TrainingRun.resume(args.out, command)
+            run = TrainingRun.resume(args.out)
         else:
-            run = TrainingRun.start(args.out, _settings(args), command)
+            run = TrainingRun.start(args.out, _settings(args))
         with Workers(args.jobs, args.backend, args.ray_address) as workers, \
                 _display(run.settings, args.games, run.progress.games) as report:
             progress = run.train(workers, args.games, args.hours, report)

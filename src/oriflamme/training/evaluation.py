@@ -18,7 +18,7 @@ from typing import Any
 
 from oriflamme.api import GameConfig, new_game
 from oriflamme.bots import make_bot, play_game
-from oriflamme.bots.learned import Networks, NetworkBot
+from oriflamme.bots.learned import NetworkBot, Networks
 from oriflamme.bots.network import Network
 
 #: z of a two-sided 95% interval.
@@ -77,6 +77,7 @@ def play_evaluation(weights: bytes, config: dict[str, Any], opponent: str, seed:
         bots = {p: make_bot(opponent, dealt * 8 + p) for p in range(setup.players)}
         bots[seat] = NetworkBot(Networks.of(network), dealt * 8 + seat)
         result = play_game(game, bots)
+        assert result is not None  # played to the end
         shares.append(1.0 / len(result.winners) if seat in result.winners else 0.0)
     return shares
 

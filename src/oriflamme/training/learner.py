@@ -17,6 +17,7 @@ runs on. ``tests/test_training.py`` checks them against finite differences.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -137,7 +138,7 @@ class Adam:
         self.steps = steps
 
 
-def train_epochs(net: Network, adam: Adam, inputs: Array, actions: npt.NDArray[np.int32],
+def train_epochs(net: Network, adam: Adam, inputs: npt.NDArray[np.floating[Any]], actions: npt.NDArray[np.int32],
                  returns: Array, shares: Array, epochs: int, batch_size: int,
                  rng: np.random.Generator, value_weight: float = 1.0) -> Losses:
     """``epochs`` passes over the samples in shuffled minibatches; the mean losses."""

@@ -31,6 +31,7 @@ import io
 import json
 import os
 import platform
+import shlex
 import subprocess
 import time
 from collections.abc import Callable, Sequence
@@ -111,6 +112,23 @@ class Settings:
         if self.eval_games < 0:
             raise TrainingError(f"--eval-games must be at least 0, not {self.eval_games}")
 
+    def command_line(self, games: int, out: str = "RUN", jobs: int = 1) -> str:
+        """The command that trains this run from scratch to ``games`` games (the same network
+        for any ``jobs``)."""
+        parts = ["oriflamme", "train", "--players", str(self.players), "--cards", self.cards]
+        if self.variant:
+            parts += ["--variant", self.variant]
+        parts += ["--seed", str(self.seed), "--hidden", ",".join(map(str, self.hidden)),
+                  "--generation", str(self.generation), "--epochs", str(self.epochs),
+                  "--batch", str(self.batch), "--rate", f"{self.rate:g}",
+                  "--epsilon", f"{self.epsilon:g}", "--heuristic", f"{self.heuristic:g}",
+                  "--observers", f"{self.observers:g}",
+                  "--value-weight", f"{self.value_weight:g}",
+                  "--eval-every", str(self.eval_every), "--eval-games", str(self.eval_games),
+                  "--opponents", ",".join(self.opponents), "--games", str(games),
+                  "--jobs", str(jobs), "--out", out]
+        return shlex.join(parts)
+
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["hidden"], data["opponents"] = list(self.hidden), list(self.opponents)
@@ -163,10 +181,9 @@ class TrainingRun:
     (:meth:`resume`), then :meth:`train` within a budget."""
 
     def __init__(self, folder: Path, settings: Settings, network: Network, adam: Adam,
-                 progress: Progress, command: str = "") -> None:
+                 progress: Progress) -> None:
         self.folder, self.settings, self.network, self.adam = folder, settings, network, adam
         self.progress = progress
-        self.command = command
         self._rng = np.random.default_rng()
         if progress.rng:
             self._rng.bit_generator.state = progress.rng
@@ -174,7 +191,7 @@ class TrainingRun:
             self._rng = np.random.default_rng(settings.seed)
 
     @classmethod
-    def start(cls, folder: Path, settings: Settings, command: str = "") -> TrainingRun:
+    def start(cls, folder: Path, settings: Settings) -> TrainingRun:
         settings.check()
         if (folder / CHECKPOINT).exists():
             raise TrainingError(f"{folder} already holds a run: --resume to continue it, or"
@@ -184,11 +201,10 @@ class TrainingRun:
                                   np.random.default_rng(settings.seed))
         network.info["trained"] = {"games": 0}
         _write(folder / SETTINGS, json.dumps(settings.to_json(), indent=2).encode())
-        return cls(folder, settings, network, Adam(network, settings.rate), Progress(),
-                   command)
+        return cls(folder, settings, network, Adam(network, settings.rate), Progress())
 
     @classmethod
-    def resume(cls, folder: Path, command: str = "") -> TrainingRun:
+    def resume(cls, folder: Path) -> TrainingRun:
         try:
             settings = Settings.from_json(json.loads((folder / SETTINGS).read_text()))
             with np.load(folder / CHECKPOINT, allow_pickle=False) as archive:
@@ -205,7 +221,7 @@ class TrainingRun:
         network.info["trained"] = {"games": state["games"]}
         adam = Adam(network, settings.rate)
         adam.restore(arrays, state.pop("adam_steps"))
-        run = cls(folder, settings, network, adam, Progress(**state), command)
+        run = cls(folder, settings, network, adam, Progress(**state))
         run._forget_later_rows()
         return run
 
@@ -310,12 +326,13 @@ class TrainingRun:
     def save(self) -> None:
         """The checkpoint, then the network and its sidecar (each file replaced whole)."""
         progress = self.progress
-        progress.rng = self._rng.bit_generator.state
+        progress.rng = dict(self._rng.bit_generator.state)
         state = dataclasses.asdict(progress)
         state["adam_steps"] = self.adam.steps
         buffer = io.BytesIO()
-        np.savez(buffer, state=np.array(json.dumps(state)), **self.network.arrays(),
-                 **self.adam.state())  # type: ignore[arg-type]
+        arrays: dict[str, Any] = {"state": np.array(json.dumps(state)),
+                                  **self.network.arrays(), **self.adam.state()}
+        np.savez(buffer, **arrays)
         _write(self.folder / CHECKPOINT, buffer.getvalue())
         _write(self.folder / NETWORK, self.network.to_bytes(half=True))
         _write(self.folder / SIDECAR, json.dumps(self.sidecar(), indent=2).encode())
@@ -325,7 +342,7 @@ class TrainingRun:
         progress = self.progress
         return {
             "setup": setup_key(self.settings.config()),
-            "command": self.command,
+            "command": self.settings.command_line(progress.games),
             "seed": self.settings.seed,
             "settings": self.settings.to_json(),
             "budget": {"games": progress.games, "generations": progress.generation,
