@@ -103,7 +103,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     learning.add_argument("--generation", type=whole(1), default=None, metavar="G",
                           help="self-play games per generation (default 200)")
     learning.add_argument("--epochs", type=whole(1), default=None, metavar="E",
-                          help="passes over each generation's samples (default 2)")
+                          help="passes over each generation's samples (default 1)")
     learning.add_argument("--batch", type=whole(2), default=None, metavar="B",
                           help="minibatch size (default 256)")
     learning.add_argument("--rate", type=_positive, default=None, metavar="R",
@@ -136,7 +136,7 @@ _SETTING_OPTIONS = ("players", "cards", "variant", "seed", "hidden", "generation
 #: The settings of a new run unless given (``docs/bots.md`` says why).
 DEFAULTS: dict[str, Any] = {
     "players": 3, "cards": "base", "variant": None, "seed": 1, "hidden": (256, 128),
-    "generation": 200, "epochs": 2, "batch": 256, "rate": 5e-4, "epsilon": 0.1,
+    "generation": 200, "epochs": 1, "batch": 256, "rate": 5e-4, "epsilon": 0.1,
     "heuristic": 0.25, "observers": 0.5, "value_weight": 1.0, "eval_every": 10,
     "eval_games": 60, "opponents": "random,medium",
 }
@@ -164,6 +164,12 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def run_train(args: argparse.Namespace, console: Console | None = None) -> int:
+    # One BLAS thread, unless told otherwise: the learner's matrices are small, and on a
+    # shared machine OpenBLAS's threads cost far more than they bring (a training step took
+    # 278 ms with two threads against 42 ms with one: docs/benchmarks.md). Read when NumPy
+    # is first imported, which is below.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
     from oriflamme.training.run import TrainingError, TrainingRun
     from oriflamme.training.workers import Workers, WorkersError
 

@@ -80,7 +80,7 @@ class Settings:
     seed: int = 1
     hidden: tuple[int, ...] = (256, 128)
     generation: int = 200
-    epochs: int = 2
+    epochs: int = 1
     batch: int = 256
     rate: float = 5e-4
     epsilon: float = 0.1
