@@ -140,7 +140,8 @@ class Adam:
 
 def train_epochs(net: Network, adam: Adam, inputs: npt.NDArray[np.floating[Any]],
                  actions: npt.NDArray[np.int32], returns: Array, shares: Array,
-                 epochs: int, batch_size: int, rng: np.random.Generator, value_weight: float = 1.0) -> Losses:
+                 epochs: int, batch_size: int, rng: np.random.Generator,
+                 value_weight: float = 1.0) -> Losses:
     """``epochs`` passes over the samples in shuffled minibatches; the mean losses."""
     total_q = total_v = 0.0
     steps = 0
