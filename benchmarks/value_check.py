@@ -3,8 +3,9 @@ hand-set values (the three estimates a search can stop its rollouts on).
 
 Plays games where the one-step heuristic plays every seat (the search's rollout policy), with
 seeds the training never used, records the position at the first decision of rounds 2 to 6
-(where the rollouts of ``hard``, ``expert`` and ``master:leaf=rollout`` stop), and prints, per
-round, the mean log-loss of each estimate against the players' final shares of victory. The
+(where the rollouts of ``hard``, ``expert`` and ``guided:leaf=rollout`` stop), and prints, per
+round, the mean log-loss of each estimate (and of the mean of the fitted value and the
+network's, ``value=blend``) against the players' final shares of victory. The
 network answers from every player's view in turn (each view counts as one prediction).
 
 Run: ``python benchmarks/value_check.py --weights src/oriflamme/bots/weights/3p-base.npz
@@ -61,19 +62,23 @@ def main(argv: list[str] | None = None) -> int:
     for k in range(args.games):
         states, shares = positions(n, args.cards, args.seed + k)
         for s in states:
-            row = totals.setdefault(s.round, [0.0, 0.0, 0.0, 0.0])
+            row = totals.setdefault(s.round, [0.0] * 5)
             row[0] += 1
             row[1] += log_loss(evaluate_state_all(s), shares)
-            row[2] += log_loss(fitted_state_values(s), shares)
+            fitted = fitted_state_values(s)
+            row[2] += log_loss(fitted, shares)
             for p in range(n):
                 relative = net.win_shares(net.features.state(s, p)[0]).tolist()
-                row[3] += log_loss([relative[(q - p) % n] for q in range(n)], shares) / n
-    print("| round | positions | hand-set | fitted | network |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+                mine = [relative[(q - p) % n] for q in range(n)]
+                row[3] += log_loss(mine, shares) / n
+                row[4] += log_loss([(a + b) / 2 for a, b in zip(mine, fitted, strict=True)],
+                                   shares) / n
+    print("| round | positions | hand-set | fitted | network | mean of fitted and network |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in sorted(totals):
-        count, hand, fitted, network = totals[r]
+        count, hand, fitted, network, blend = totals[r]
         print(f"| {r} | {count:.0f} | {hand / count:.4f} | {fitted / count:.4f} |"
-              f" {network / count:.4f} |")
+              f" {network / count:.4f} | {blend / count:.4f} |")
     return 0
 
 

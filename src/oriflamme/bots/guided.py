@@ -16,7 +16,8 @@ and the network (:mod:`oriflamme.bots.network`) in two places:
   bot's view of that world are the reward, so an iteration costs one network evaluation
   instead of a rollout. ``leaf=rollout``: the heuristic plays every seat to the end of the
   round (as the levels' rollouts), where the win shares are estimated by the network
-  (``value=net``) or by the fitted value (``value=fitted``, ``expert``'s).
+  (``value=net``), by the fitted value (``value=fitted``, ``expert``'s), or by the mean of the
+  two (``value=blend``).
 
 The network reads only the bot's own view of each world (its observation in that world,
 encoded by the fast path of :mod:`oriflamme.bots.features`): like every bot, the search uses
@@ -62,7 +63,7 @@ from .value import fitted_state_values
 
 PRIORS: Final = ("on", "root", "off")
 LEAVES: Final = ("value", "rollout")
-VALUES: Final = ("net", "fitted")
+VALUES: Final = ("net", "fitted", "blend")
 DEFAULT_ITERATIONS: Final = 1000
 DEFAULT_EXPLORATION: Final = 1.0
 DEFAULT_TEMPERATURE: Final = 0.05
@@ -275,7 +276,11 @@ class GuidedBot:
                 return fitted_state_values(s)
         shares = net.win_shares(net.features.state(s, me)[0]).tolist()
         n = len(shares)
-        return [shares[(p - me) % n] for p in range(n)]
+        mine = [shares[(p - me) % n] for p in range(n)]
+        if self.leaf == "rollout" and self.value == "blend":
+            fitted = fitted_state_values(s)
+            return [(a + b) / 2 for a, b in zip(mine, fitted, strict=True)]
+        return mine
 
 
 def _mean(node: _Node) -> float:
