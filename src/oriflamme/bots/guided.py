@@ -10,8 +10,9 @@ and the network (:mod:`oriflamme.bots.network`) in two places:
   (AlphaZero's rule) with availability counts, ``Q + c * P * sqrt(A) / (1 + N)``, where ``P``
   is the softmax of the values at temperature ``temperature``, ``N`` the edge's visits, ``A``
   how often it was legal, and ``Q`` its mean reward, or the network's ``q`` until it has been
-  tried (first-play urgency). ``prior=off``: every action equally likely and ``Q`` the
-  node's mean until tried.
+  tried (first-play urgency). ``prior=root`` asks the network at the root only;
+  ``prior=off`` nowhere: the tree policy is then ``ismcts``'s UCB1 (an untried action first,
+  then the mean reward plus ``c * sqrt(log(A) / N)``, ``c`` 0.7).
 * **leaf** (``leaf=value``): the new node is not played out: the network's win shares for the
   bot's view of that world are the reward, so an iteration costs one network evaluation
   instead of a rollout. ``leaf=rollout``: the heuristic plays every seat to the end of the
@@ -43,7 +44,14 @@ from typing import Any, Final
 import numpy as np
 
 from oriflamme.api import Action, GameConfig
-from oriflamme.search import State, apply_unchecked, current_player, legal_actions, state_of
+from oriflamme.search import (
+    State,
+    apply_unchecked,
+    current_player,
+    legal_actions,
+    randbelow,
+    state_of,
+)
 
 from .base import (
     ON_OFF,
@@ -65,7 +73,9 @@ PRIORS: Final = ("on", "root", "off")
 LEAVES: Final = ("value", "rollout")
 VALUES: Final = ("net", "fitted", "blend")
 DEFAULT_ITERATIONS: Final = 1000
+#: The exploration constant of PUCT (with a prior) and of UCB1 (``prior=off``, as ``ismcts``).
 DEFAULT_EXPLORATION: Final = 1.0
+DEFAULT_UCB_EXPLORATION: Final = 0.7
 DEFAULT_TEMPERATURE: Final = 0.05
 
 
@@ -93,7 +103,7 @@ class GuidedBot:
         seed: int = 0,
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
-        exploration: float = DEFAULT_EXPLORATION,
+        exploration: float | None = None,
         temperature: float = DEFAULT_TEMPERATURE,
         prior: str = "on",
         leaf: str = "value",
@@ -104,6 +114,8 @@ class GuidedBot:
         check_budget(iterations, seconds)
         if prior not in PRIORS or leaf not in LEAVES or value not in VALUES:
             raise ValueError(f"unknown prior {prior!r}, leaf {leaf!r} or value {value!r}")
+        if exploration is None:
+            exploration = DEFAULT_UCB_EXPLORATION if prior == "off" else DEFAULT_EXPLORATION
         if not exploration >= 0 or not temperature > 0:
             raise ValueError("the exploration must be >= 0 and the temperature positive")
         self.name = name
@@ -246,20 +258,33 @@ class GuidedBot:
 
     def _select(self, node: _Node, children: dict[Action, _Node],
                 legal: Sequence[Action]) -> tuple[Action, _Node]:
-        """PUCT with availability counts over the actions legal in this world."""
+        """The tree policy over the actions legal in this world, with availability counts:
+        PUCT with the prior, or (``prior=off``) UCB1 as ``ismcts``: an untried action first,
+        at random."""
         c = self.exploration
+        ucb = self.prior == "off"
         best_score = -math.inf
         best: tuple[Action, _Node] | None = None
+        untried: list[tuple[Action, _Node]] = []
         for action in legal:
             child = children.get(action)
             if child is None:  # legal here, not where the node was first reached
                 child = children[action] = _Node(1.0 / len(legal), _mean(node))
             child.available += 1
             visits = child.visits
-            mean = child.reward / visits if visits else child.q
-            score = mean + c * child.prior * math.sqrt(child.available) / (1 + visits)
+            if ucb:
+                if not visits:
+                    untried.append((action, child))
+                    continue
+                score = child.reward / visits + c * math.sqrt(
+                    math.log(child.available) / visits)
+            else:
+                mean = child.reward / visits if visits else child.q
+                score = mean + c * child.prior * math.sqrt(child.available) / (1 + visits)
             if score > best_score:
                 best_score, best = score, (action, child)
+        if untried:
+            return untried[randbelow(self._rng, len(untried))]
         assert best is not None
         return best
 
@@ -302,8 +327,8 @@ def guided_from_options(seed: int, options: Mapping[str, str]) -> Bot:
         seed=whole_option("seed", options["seed"]) if "seed" in options else seed,
         iterations=iterations,
         seconds=seconds,
-        exploration=number_option("c", options.get("c", str(DEFAULT_EXPLORATION)),
-                                  positive=False),
+        exploration=(number_option("c", options["c"], positive=False) if "c" in options
+                     else None),
         temperature=number_option("temperature",
                                   options.get("temperature", str(DEFAULT_TEMPERATURE)),
                                   positive=True),
