@@ -62,23 +62,27 @@ def main(argv: list[str] | None = None) -> int:
     for k in range(args.games):
         states, shares = positions(n, args.cards, args.seed + k)
         for s in states:
-            row = totals.setdefault(s.round, [0.0] * 5)
+            row = totals.setdefault(s.round, [0.0] * 6)
             row[0] += 1
             row[1] += log_loss(evaluate_state_all(s), shares)
             fitted = fitted_state_values(s)
             row[2] += log_loss(fitted, shares)
+            own = []
             for p in range(n):
                 relative = net.win_shares(net.features.state(s, p)[0]).tolist()
+                own.append(relative[0])
                 mine = [relative[(q - p) % n] for q in range(n)]
                 row[3] += log_loss(mine, shares) / n
                 row[4] += log_loss([(a + b) / 2 for a, b in zip(mine, fitted, strict=True)],
                                    shares) / n
-    print("| round | positions | hand-set | fitted | network | mean of fitted and network |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+            row[5] += log_loss([share / sum(own) for share in own], shares)
+    print("| round | positions | hand-set | fitted | network | mean of fitted and network |"
+          " network, each player's own view |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in sorted(totals):
-        count, hand, fitted, network, blend = totals[r]
+        count, hand, fitted, network, blend, views = totals[r]
         print(f"| {r} | {count:.0f} | {hand / count:.4f} | {fitted / count:.4f} |"
-              f" {network / count:.4f} | {blend / count:.4f} |")
+              f" {network / count:.4f} | {blend / count:.4f} | {views / count:.4f} |")
     return 0
 
 

@@ -118,6 +118,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
                           " another player's view (default 0.5)")
     learning.add_argument("--value-weight", type=float, default=None, metavar="W",
                           help="weight of the win-share loss (default 1)")
+    learning.add_argument("--average", type=float, default=None, metavar="D",
+                          help="decay of the moving average of the weights that the run"
+                          " evaluates and ships (0: none; default 0.999)")
     evaluation = parser.add_argument_group("evaluation (a new run)")
     evaluation.add_argument("--eval-every", type=whole(1), default=None, metavar="G",
                             help="evaluate every G generations (and at the end; default 10)")
@@ -130,14 +133,15 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 #: The options that make a new run's settings (a resumed run keeps its own).
 _SETTING_OPTIONS = ("players", "cards", "variant", "seed", "hidden", "generation", "epochs",
                     "batch", "rate", "epsilon", "heuristic", "observers", "value_weight",
-                    "eval_every", "eval_games", "opponents")
+                    "average", "eval_every", "eval_games", "opponents")
 
 
 #: The settings of a new run unless given (``docs/bots.md`` says why).
 DEFAULTS: dict[str, Any] = {
     "players": 3, "cards": "base", "variant": None, "seed": 1, "hidden": (256, 128),
     "generation": 200, "epochs": 1, "batch": 256, "rate": 5e-4, "epsilon": 0.1,
-    "heuristic": 0.25, "observers": 0.5, "value_weight": 1.0, "eval_every": 10,
+    "heuristic": 0.25, "observers": 0.5, "value_weight": 1.0, "average": 0.999,
+    "eval_every": 10,
     "eval_games": 60, "opponents": "random,medium",
 }
 
@@ -159,7 +163,8 @@ def _settings(args: argparse.Namespace) -> Settings:
                     seed=args.seed, hidden=args.hidden, generation=args.generation,
                     epochs=args.epochs, batch=args.batch, rate=args.rate,
                     epsilon=args.epsilon, heuristic=args.heuristic, observers=args.observers,
-                    value_weight=args.value_weight, eval_every=args.eval_every,
+                    value_weight=args.value_weight, average=args.average,
+                    eval_every=args.eval_every,
                     eval_games=args.eval_games, opponents=opponents)
 
 

@@ -138,10 +138,32 @@ class Adam:
         self.steps = steps
 
 
+class Average:
+    """An exponential moving average of the network's weights (Polyak averaging): the
+    targets are single outcomes (0 or 1), so the weights after each step wander around what
+    they learn; their average over the last steps (about ``1 / (1 - decay)`` of them) predicts
+    better, and is what a run ships."""
+
+    def __init__(self, net: Network, decay: float) -> None:
+        self.decay = decay
+        self.arrays = {name: a.copy() for name, a in net.arrays().items()}
+
+    def update(self, net: Network) -> None:
+        keep = np.float32(self.decay)
+        for name, param in net.arrays().items():
+            average = self.arrays[name]
+            average *= keep
+            average += (1 - keep) * param
+
+    def network(self, like: Network) -> Network:
+        """The averaged weights as a network (of ``like``'s set-up and information)."""
+        return Network(like.config, self.arrays, like.info)
+
+
 def train_epochs(net: Network, adam: Adam, inputs: npt.NDArray[np.floating[Any]],
                  actions: npt.NDArray[np.int32], returns: Array, shares: Array,
                  epochs: int, batch_size: int, rng: np.random.Generator,
-                 value_weight: float = 1.0) -> Losses:
+                 value_weight: float = 1.0, average: Average | None = None) -> Losses:
     """``epochs`` passes over the samples in shuffled minibatches; the mean losses."""
     total_q = total_v = 0.0
     steps = 0
@@ -155,6 +177,8 @@ def train_epochs(net: Network, adam: Adam, inputs: npt.NDArray[np.floating[Any]]
                           shares[pick])
             losses, grads = losses_and_gradients(net, batch, value_weight)
             adam.step(grads)
+            if average is not None:
+                average.update(net)
             total_q += losses.q
             total_v += losses.v
             steps += 1

@@ -49,7 +49,7 @@ from oriflamme.build import build_name
 
 from .chart import Series, strength_chart
 from .evaluation import Evaluation, evaluation_games, play_evaluation, summary
-from .learner import Adam, Losses, train_epochs
+from .learner import Adam, Average, Losses, train_epochs
 from .selfplay import Samples, SelfPlay, play_games
 from .workers import Workers, split
 
@@ -87,6 +87,7 @@ class Settings:
     heuristic: float = 0.25
     observers: float = 0.5
     value_weight: float = 1.0
+    average: float = 0.999
     eval_every: int = 10
     eval_games: int = 60
     opponents: tuple[str, ...] = ("random", "medium")
@@ -109,6 +110,9 @@ class Settings:
                 raise TrainingError(f"--{name} is a probability from 0 to 1, not {p}")
         if not self.rate > 0 or not self.value_weight >= 0:
             raise TrainingError("--rate must be positive and --value-weight not negative")
+        if not 0 <= self.average < 1:
+            raise TrainingError(f"--average is a decay from 0 (none) to below 1, not"
+                                f" {self.average}")
         if self.eval_games < 0:
             raise TrainingError(f"--eval-games must be at least 0, not {self.eval_games}")
 
@@ -123,7 +127,7 @@ class Settings:
                   "--batch", str(self.batch), "--rate", f"{self.rate:g}",
                   "--epsilon", f"{self.epsilon:g}", "--heuristic", f"{self.heuristic:g}",
                   "--observers", f"{self.observers:g}",
-                  "--value-weight", f"{self.value_weight:g}",
+                  "--value-weight", f"{self.value_weight:g}", "--average", f"{self.average:g}",
                   "--eval-every", str(self.eval_every), "--eval-games", str(self.eval_games),
                   "--opponents", ",".join(self.opponents), "--games", str(games),
                   "--jobs", str(jobs), "--out", out]
@@ -181,9 +185,13 @@ class TrainingRun:
     (:meth:`resume`), then :meth:`train` within a budget."""
 
     def __init__(self, folder: Path, settings: Settings, network: Network, adam: Adam,
-                 progress: Progress) -> None:
+                 progress: Progress, average: dict[str, Any] | None = None) -> None:
         self.folder, self.settings, self.network, self.adam = folder, settings, network, adam
         self.progress = progress
+        self.average = Average(network, settings.average) if settings.average else None
+        if self.average is not None and average:
+            for name, array in self.average.arrays.items():
+                array[...] = average[name]
         self._rng = np.random.default_rng()
         if progress.rng:
             self._rng.bit_generator.state = progress.rng
@@ -216,12 +224,14 @@ class TrainingRun:
             raise TrainingError(f"cannot resume the run in {folder}: {exc}") from None
         settings.check()
         state = json.loads(str(arrays.pop("state")))
-        network = Network(settings.config(),
-                          {k: v for k, v in arrays.items() if not k.startswith("adam_")})
+        network = Network(settings.config(), {k: v for k, v in arrays.items()
+                                              if not k.startswith(("adam_", "average_"))})
         network.info["trained"] = {"games": state["games"]}
         adam = Adam(network, settings.rate)
         adam.restore(arrays, state.pop("adam_steps"))
-        run = cls(folder, settings, network, adam, Progress(**state))
+        average = {k[len("average_"):]: v for k, v in arrays.items()
+                   if k.startswith("average_")}
+        run = cls(folder, settings, network, adam, Progress(**state), average)
         run._forget_later_rows()
         return run
 
@@ -265,7 +275,8 @@ class TrainingRun:
             played = time.monotonic() - started
             losses = train_epochs(self.network, self.adam, samples.inputs, samples.actions,
                                   samples.returns, samples.shares, settings.epochs,
-                                  settings.batch, self._rng, settings.value_weight)
+                                  settings.batch, self._rng, settings.value_weight,
+                                  self.average)
             elapsed = time.monotonic() - started
             progress.generation += 1
             progress.games += samples.games
@@ -293,9 +304,14 @@ class TrainingRun:
                               losses, evaluations))
         return progress
 
+    def played(self) -> Network:
+        """The network a run evaluates and ships: the averaged weights (the current ones
+        with ``average`` 0)."""
+        return self.network if self.average is None else self.average.network(self.network)
+
     def _evaluate(self, workers: Workers) -> list[Evaluation]:
         settings, progress = self.settings, self.progress
-        weights = self.network.to_bytes()
+        weights = self.played().to_bytes()
         config = settings.config().to_dict()
         plan = evaluation_games(settings.eval_games, settings.players)
         results = []
@@ -332,9 +348,11 @@ class TrainingRun:
         buffer = io.BytesIO()
         arrays: dict[str, Any] = {"state": np.array(json.dumps(state)),
                                   **self.network.arrays(), **self.adam.state()}
+        if self.average is not None:
+            arrays.update({f"average_{k}": v for k, v in self.average.arrays.items()})
         np.savez(buffer, **arrays)
         _write(self.folder / CHECKPOINT, buffer.getvalue())
-        _write(self.folder / NETWORK, self.network.to_bytes(half=True))
+        _write(self.folder / NETWORK, self.played().to_bytes(half=True))
         _write(self.folder / SIDECAR, json.dumps(self.sidecar(), indent=2).encode())
 
     def sidecar(self) -> dict[str, Any]:
@@ -354,7 +372,7 @@ class TrainingRun:
             "build": build_name(),
             "python": platform.python_version(),
             "numpy": np.__version__,
-            "sha256": _sha256(self.network.to_bytes(half=True)),
+            "sha256": _sha256(self.played().to_bytes(half=True)),
             "evaluations": progress.evaluations[-len(self.settings.opponents):],
         }
 
