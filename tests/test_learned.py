@@ -326,3 +326,22 @@ def test_the_same_choices_on_the_pure_and_the_compiled_build() -> None:
     assert theirs["build"] == "pure Python"
     assert len(mine["choices"]) > 10
     assert mine["choices"] == theirs["choices"]
+
+
+# -- the server's adviser ---------------------------------------------------------------------
+def test_the_adviser_is_master_where_a_network_is_shipped() -> None:
+    """Analyses and hints (bots.advice) use the guided search in a set-up with shipped weights,
+    ``hard`` elsewhere; master's opinion carries everyone's chances after each move it tried."""
+    from oriflamme.bots.advice import adviser, adviser_level, advise
+    from oriflamme.bots.ismcts import IsmctsBot
+
+    three, four = new_game(players=3, seed=4), new_game(players=4, seed=4)
+    assert adviser_level(three.config.to_dict()) == "master"
+    assert adviser_level(four.config.to_dict()) == "hard"
+    assert isinstance(adviser(1, 50, None, three.config.to_dict()), GuidedBot)
+    assert isinstance(adviser(1, 50, None, four.config.to_dict()), IsmctsBot)
+    advice = advise(three.observe(0), three.legal_actions(), iterations=80)
+    assert advice.best in three.legal_actions() and advice.iterations == 80
+    assert sum(advice.win) == pytest.approx(1.0, abs=1e-6)
+    assert sum(visits for _, visits in advice.by_action.values()) == 80
+    assert advice == advise(three.observe(0), three.legal_actions(), iterations=80)
