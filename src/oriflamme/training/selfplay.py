@@ -1,10 +1,13 @@
 """Self-play: games of the network against itself (and the heuristic), turned into samples.
 
 Each game is dealt from its own seed. Every seat is played either by the network, greedy on
-its action values with an exploration rate (``epsilon``: a uniformly random legal action
-instead), or, with chance ``heuristic`` per seat and game, by the one-step heuristic
+its action values, or, with chance ``heuristic`` per seat and game, by the one-step heuristic
 (:func:`~oriflamme.bots.evaluation.greedy_state_action`), which keeps sensible lines in the
-data from the first game on. Every decision with a choice becomes a *sample*: the deciding
+data from the first game on; every seat explores, playing a uniformly random legal action with
+chance ``epsilon``. With ``heuristic`` 1 the network plays no seat: its action values learn
+the heuristic's game (the value of each action when everyone then plays the heuristic), a step
+of policy improvement over it, and its win shares the outcome of that game, which is what the
+search's rollouts play. Every decision with a choice becomes a *sample*: the deciding
 player's canonical observation vector, the canonical index of the action taken, and, once the
 game is over, that player's share of victory (the Monte-Carlo return the action values learn)
 and every player's share (what the value head learns), relative to the player. With chance
@@ -84,8 +87,6 @@ def play_games(weights: bytes, settings: SelfPlay, seeds: list[int]) -> Samples:
                         seed=rng.getrandbits(63), log=False)
         s = state_of(game)
         heuristic = [rng.random() < settings.heuristic for _ in range(n)]
-        if all(heuristic):  # at least one seat learns on its own play
-            heuristic[rng.randrange(n)] = False
         perspectives: list[int] = []
         while (player := current_player(s)) is not None:
             legal = legal_actions(s)
@@ -95,10 +96,10 @@ def play_games(weights: bytes, settings: SelfPlay, seeds: list[int]) -> Samples:
             decisions += 1
             x, slots = features.state(s, player)
             indices = features.action_indices(legal, player, slots)
-            if heuristic[player]:
-                choice = legal.index(greedy_state_action(s, player, rng))
-            elif rng.random() < settings.epsilon:
+            if rng.random() < settings.epsilon:  # every seat explores
                 choice = rng.randrange(len(legal))
+            elif heuristic[player]:
+                choice = legal.index(greedy_state_action(s, player, rng))
             else:
                 choice = int(np.argmax(net.q_values(x)[indices]))
             inputs.append(x)
