@@ -4,8 +4,10 @@ resuming, the command line, the chart."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import struct
+import sys
 import zlib
 from pathlib import Path
 
@@ -218,3 +220,31 @@ def test_wilson_interval() -> None:
     low, high = wilson(45, 100)
     assert low < 0.45 < high and low > 0.35 and high < 0.55
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None,
+    reason="Ray is not installed (pip install 'oriflamme[ray]' to test the ray backend)",
+)
+def test_the_ray_backend_trains_the_same_network(tmp_path: Path) -> None:
+    """Self-play and evaluation games as Ray tasks (a local Ray started by the run): the same
+    network as in this process."""
+    with Workers(1) as local:
+        TrainingRun.start(tmp_path / "local", _settings()).train(local, games=8)
+    with Workers(1, backend="ray") as ray_workers:
+        TrainingRun.start(tmp_path / "ray", _settings()).train(ray_workers, games=8)
+    a = Network.load(tmp_path / "local" / "network.npz").arrays()
+    b = Network.load(tmp_path / "ray" / "network.npz").arrays()
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    rows = [[(r["generation"], r["opponent"], r["share"]) for r in csv.DictReader(
+        (tmp_path / run / "evaluation.csv").open())] for run in ("local", "ray")]
+    assert rows[0] == rows[1] and len(rows[0]) == 2
+
+
+def test_a_missing_ray_is_one_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # importing ray now raises ImportError
+    assert main(["train", "--out", str(tmp_path / "r"), "--games", "4", "--backend",
+                 "ray"]) == 2
+    assert "the ray backend needs Ray: pip install 'oriflamme[ray]'" in capsys.readouterr().err
