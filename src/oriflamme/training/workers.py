@@ -48,7 +48,7 @@ class Workers:
                     else:
                         self._ray.init(num_cpus=self.jobs, include_dashboard=False,
                                        logging_level=logging.WARNING)
-                except (ConnectionError, RuntimeError, ValueError) as exc:
+                except Exception as exc:  # Ray raises a bare Exception when its node times out
                     raise WorkersError(f"cannot start or reach Ray: {exc}") from None
                 self._started_ray = True
         elif self.jobs > 1:
