@@ -13,17 +13,19 @@ and the network (:mod:`oriflamme.bots.network`) in two places:
   tried (first-play urgency). ``prior=root`` asks the network at the root only;
   ``prior=off`` nowhere: the tree policy is then ``ismcts``'s UCB1 (an untried action first,
   then the mean reward plus ``c * sqrt(log(A) / N)``, ``c`` 0.7).
-* **leaf** (``leaf=value``): the new node is not played out: the network's win shares for the
-  bot's view of that world are the reward, so an iteration costs one network evaluation
-  instead of a rollout. ``leaf=rollout``: the heuristic plays every seat to the end of the
-  round (as the levels' rollouts), where the win shares are estimated by the network
-  (``value=net``), by the fitted value (``value=fitted``, ``expert``'s), or by the mean of the
-  two (``value=blend``).
+* **leaf** (``leaf=value``): the new node is not played out: the value (below) of that world
+  is the reward, so an iteration costs network evaluations instead of a rollout.
+  ``leaf=rollout``: the heuristic plays every seat to the end of the round (as the levels'
+  rollouts), where the value estimates every player's share of victory.
+* **value**: ``views`` (default), from every player's own view of that world, each player's
+  estimate of its own share, normalised to sum to 1 (each estimate then uses that player's
+  own cards as the world deals them); ``net``, the bot's own view alone; ``fitted``, the
+  fitted value (``expert``'s); ``blend``, the mean of ``net`` and ``fitted``.
 
-The network reads only the bot's own view of each world (its observation in that world,
-encoded by the fast path of :mod:`oriflamme.bots.features`): like every bot, the search uses
-nothing but what the bot's observation allows (R-INFO-1). With an iteration budget, a seed
-fixes the choices.
+Everything the network reads is the bot's observation or a world the search sampled from it
+(the other players' views of such a world hold cards dealt at random, like the worlds of every
+search bot): the search uses nothing but what the bot's observation allows (R-INFO-1). With an
+iteration budget, a seed fixes the choices.
 
 >>> from oriflamme.api import new_game
 >>> from oriflamme.bots import make_bot
@@ -71,7 +73,7 @@ from .value import fitted_state_values
 
 PRIORS: Final = ("on", "root", "off")
 LEAVES: Final = ("value", "rollout")
-VALUES: Final = ("net", "fitted", "blend")
+VALUES: Final = ("views", "net", "fitted", "blend")
 DEFAULT_ITERATIONS: Final = 1000
 #: The exploration constant of PUCT (with a prior) and of UCB1 (``prior=off``, as ``ismcts``).
 DEFAULT_EXPLORATION: Final = 1.0
@@ -107,7 +109,7 @@ class GuidedBot:
         temperature: float = DEFAULT_TEMPERATURE,
         prior: str = "on",
         leaf: str = "value",
-        value: str = "net",
+        value: str = "views",
         infer: bool = True,
         name: str = "guided",
     ) -> None:
@@ -217,7 +219,7 @@ class GuidedBot:
                     use_prior = self.prior == "on" or (self.prior == "root" and node is root)
                     shares = self._expand(net, s, me, legal, children, use_prior)
                     if not rollout and node is not root:
-                        rewards = shares
+                        rewards = self._value_here(net, s, shares)
                         break
             action, child = self._select(node, children, legal)
             apply_unchecked(s, action)
@@ -288,6 +290,17 @@ class GuidedBot:
         assert best is not None
         return best
 
+    def _value_here(self, net: Network, s: State, shares: list[float]) -> list[float]:
+        """The reward at a new node (``leaf=value``): the bot's view's win shares
+        (``shares``), or another estimate as ``value`` says."""
+        if self.value == "views":
+            return _own_views(net, s)
+        if self.value == "fitted":
+            return fitted_state_values(s)
+        if self.value == "blend":
+            return [(a + b) / 2 for a, b in zip(shares, fitted_state_values(s), strict=True)]
+        return shares
+
     def _leaf_rewards(self, net: Network, s: State, me: int, last_round: int) -> list[float]:
         """Every player's reward where the descent stopped: the outcome if the game is over;
         with ``leaf=rollout``, the heuristic to the end of the round, then the value."""
@@ -299,6 +312,8 @@ class GuidedBot:
                 return evaluate_state_all(s)
             if self.value == "fitted":
                 return fitted_state_values(s)
+            if self.value == "views":
+                return _own_views(net, s)
         shares = net.win_shares(net.features.state(s, me)[0]).tolist()
         n = len(shares)
         mine = [shares[(p - me) % n] for p in range(n)]
@@ -306,6 +321,17 @@ class GuidedBot:
             fitted = fitted_state_values(s)
             return [(a + b) / 2 for a, b in zip(mine, fitted, strict=True)]
         return mine
+
+
+def _own_views(net: Network, s: State) -> list[float]:
+    """Each player's estimate of its own share from its own view of world ``s``, normalised:
+    every player's private cards (as this world deals them) count in its estimate. One batched
+    forward pass."""
+    n = s.config.players
+    views = np.stack([net.features.state(s, p)[0] for p in range(n)])
+    own = net.win_shares(views)[:, 0].astype(np.float64)
+    shares: list[float] = (own / own.sum()).tolist()
+    return shares
 
 
 def _mean(node: _Node) -> float:

@@ -240,7 +240,8 @@ class Network:
         return q
 
     def win_shares(self, x: Vector) -> Vector:
-        """Every relative player's expected share of victory (sums to 1)."""
+        """Every relative player's expected share of victory (sums to 1); for a batch of
+        vectors (rows), one row of shares each."""
         return _softmax(self._value_logits(self._hidden(x)))
 
     def _value_logits(self, h: Matrix) -> Vector:
