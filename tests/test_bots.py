@@ -363,7 +363,7 @@ def test_the_search_bots_are_registered_but_imported_when_first_made() -> None:
 #: (tests/test_policy_bot.py).
 COPYABLE = ["random", "greedy", "easy", "medium", "ismcts:iterations=40",
             "ismcts:iterations=40:opponents=greedy:value=fitted", "halving:iterations=40",
-            "network", "guided:iterations=40", "guided:iterations=40:leaf=rollout:prior=off"]
+            "network", "guided:iterations=40", "guided:iterations=40:leaf=value:prior=on"]
 
 
 @pytest.mark.parametrize("spec", COPYABLE)

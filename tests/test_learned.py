@@ -242,8 +242,8 @@ def test_make_bot_master_and_learned() -> None:
 
 
 @pytest.mark.parametrize("spec", ["learned", "guided:iterations=30",
-                                  "guided:iterations=30:leaf=rollout:value=fitted",
-                                  "guided:iterations=30:prior=off"])
+                                  "guided:iterations=30:leaf=value:prior=on",
+                                  "guided:iterations=30:prior=root:value=blend"])
 def test_the_learned_bots_ignore_the_hidden_cards_of_opponents(spec: str) -> None:
     """Re-dealing what the bot cannot see, consistently with its observation, changes nothing
     of its choices (R-INFO-1)."""
@@ -260,7 +260,7 @@ def test_the_learned_bots_ignore_the_hidden_cards_of_opponents(spec: str) -> Non
 
 
 @pytest.mark.parametrize("spec", ["learned", "guided:iterations=40",
-                                  "guided:iterations=40:leaf=rollout"])
+                                  "guided:iterations=40:leaf=value:prior=on:value=net"])
 def test_the_learned_bots_can_be_pickled_and_copied(spec: str) -> None:
     bot, game = make_bot(spec, 5), new_game(players=3, seed=8)
     player = game.current_player
@@ -292,7 +292,7 @@ from oriflamme.api import new_game
 from oriflamme.bots import make_bot
 from oriflamme.build import build_name
 out = []
-for spec in ("learned", "guided:iterations=60", "guided:iterations=40:leaf=rollout"):
+for spec in ("learned", "guided:iterations=60", "guided:iterations=40:leaf=value:prior=on"):
     rng = random.Random(3)
     game = new_game(players=3, seed=21)
     step = 0
