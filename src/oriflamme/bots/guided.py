@@ -213,11 +213,11 @@ class GuidedBot:
             children = node.children
             if children is None:  # first reached: the network's prior (and value)
                 children = node.children = {}
-                if rollout and self.prior != "on" and node is not root:
+                use_prior = self.prior == "on" or (self.prior == "root" and node is root)
+                if rollout and not use_prior:
                     for action in legal:  # no network call: uniform, the node's mean
                         children[action] = _Node(1.0 / len(legal), _mean(node))
                 else:
-                    use_prior = self.prior == "on" or (self.prior == "root" and node is root)
                     shares = self._expand(net, s, me, legal, children, use_prior)
                     if not rollout and node is not root:
                         rewards = self._value_here(net, s, shares)
