@@ -17,10 +17,12 @@ and the network (:mod:`oriflamme.bots.network`) in two places:
   is the reward, so an iteration costs network evaluations instead of a rollout.
   ``leaf=rollout``: the heuristic plays every seat to the end of the round (as the levels'
   rollouts), where the value estimates every player's share of victory.
-* **value**: ``views`` (default), from every player's own view of that world, each player's
-  estimate of its own share, normalised to sum to 1 (each estimate then uses that player's
-  own cards as the world deals them); ``net``, the bot's own view alone; ``fitted``, the
-  fitted value (``expert``'s); ``blend``, the mean of ``net`` and ``fitted``.
+* **value**: ``views``, from every player's own view of that world, each player's estimate of
+  its own share, normalised to sum to 1 (each estimate then uses that player's own cards as
+  the world deals them); ``net``, the bot's own view alone; ``fitted``, the fitted value
+  (``expert``'s); ``blend``, the mean of ``net`` and ``fitted``; ``auto`` (default), the one
+  that predicts outcomes best with the set-up's shipped network (:data:`VALUE_BY_SETUP`:
+  ``blend`` for 2 players with two families, ``views`` otherwise).
 
 Everything the network reads is the bot's observation or a world the search sampled from it
 (the other players' views of such a world hold cards dealt at random, like the worlds of every
@@ -68,13 +70,16 @@ from .base import (
 from .evaluation import evaluate_state_all, greedy_state_action, play_heuristic_state
 from .ismcts import SearchStats, Worlds
 from .learned import Networks, networks_option
-from .network import Network
+from .network import Network, setup_key
 from .value import fitted_state_values
 
 #: The options' values, the default first (``master``'s choices: docs/bots.md says why).
 PRIORS: Final = ("off", "root", "on")
 LEAVES: Final = ("rollout", "value")
-VALUES: Final = ("views", "net", "fitted", "blend")
+VALUES: Final = ("auto", "views", "net", "fitted", "blend")
+#: ``value=auto``: the value that predicts outcomes best for each set-up's shipped network
+#: (``benchmarks/value_check.py``, docs/bots.md); ``views`` for the others.
+VALUE_BY_SETUP: Final = {"2p-base-two-families": "blend"}
 DEFAULT_ITERATIONS: Final = 1000
 #: The exploration constant of PUCT (with a prior) and of UCB1 (``prior=off``, as ``ismcts``).
 DEFAULT_EXPLORATION: Final = 1.0
@@ -110,7 +115,7 @@ class GuidedBot:
         temperature: float = DEFAULT_TEMPERATURE,
         prior: str = PRIORS[0],
         leaf: str = LEAVES[0],
-        value: str = "views",
+        value: str = "auto",
         infer: bool = True,
         name: str = "guided",
     ) -> None:
@@ -126,6 +131,7 @@ class GuidedBot:
         self.iterations, self.seconds = iterations, seconds
         self.exploration, self.temperature = exploration, temperature
         self.prior, self.leaf, self.value, self.infer = prior, leaf, value, infer
+        self._value = value  # ``value`` with ``auto`` resolved for the set-up being played
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
 
@@ -159,6 +165,8 @@ class GuidedBot:
         action."""
         start = time.perf_counter()
         net = self.networks.for_setup(observation["config"])
+        self._value = (VALUE_BY_SETUP.get(setup_key(net.config), "views")
+                       if self.value == "auto" else self.value)
         me: int = observation["viewer"]
         worlds = Worlds(observation, self.infer)
         root = _Node(1.0, 0.5)
@@ -294,11 +302,11 @@ class GuidedBot:
     def _value_here(self, net: Network, s: State, shares: list[float]) -> list[float]:
         """The reward at a new node (``leaf=value``): the bot's view's win shares
         (``shares``), or another estimate as ``value`` says."""
-        if self.value == "views":
+        if self._value == "views":
             return _own_views(net, s)
-        if self.value == "fitted":
+        if self._value == "fitted":
             return fitted_state_values(s)
-        if self.value == "blend":
+        if self._value == "blend":
             return [(a + b) / 2 for a, b in zip(shares, fitted_state_values(s), strict=True)]
         return shares
 
@@ -311,14 +319,14 @@ class GuidedBot:
             play_heuristic_state(s, last_round, self._rng)
             if current_player(s) is None:
                 return evaluate_state_all(s)
-            if self.value == "fitted":
+            if self._value == "fitted":
                 return fitted_state_values(s)
-            if self.value == "views":
+            if self._value == "views":
                 return _own_views(net, s)
         shares = net.win_shares(net.features.state(s, me)[0]).tolist()
         n = len(shares)
         mine = [shares[(p - me) % n] for p in range(n)]
-        if self.leaf == "rollout" and self.value == "blend":
+        if self.leaf == "rollout" and self._value == "blend":
             fitted = fitted_state_values(s)
             return [(a + b) / 2 for a, b in zip(mine, fitted, strict=True)]
         return mine
