@@ -334,7 +334,7 @@ class TrainingRun:
             by_opponent.setdefault(row["opponent"], []).append(
                 (row["hours"], row["share"], row["low"], row["high"]))
         series = [Series(name, points) for name, points in by_opponent.items()]
-        title = f"learned network, {setup_key(self.settings.config())}: share of victory"
+        title = f"{setup_key(self.settings.config())}: the network's share of victory"
         _write(self.folder / CHART,
                strength_chart(series, 1 / self.settings.players, title))
 
