@@ -345,3 +345,22 @@ def test_the_adviser_is_master_where_a_network_is_shipped() -> None:
     assert sum(advice.win) == pytest.approx(1.0, abs=1e-6)
     assert sum(visits for _, visits in advice.by_action.values()) == 80
     assert advice == advise(three.observe(0), three.legal_actions(), iterations=80)
+
+
+def test_the_commands_refuse_a_setup_without_a_network(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """tournament, simulate and play stop before the first move, with one line, when a bot has
+    no network for the set-up: never an error in the middle of a game."""
+    from oriflamme.cli.main import main
+
+    expected = "no shipped network for 4p-base (shipped: "
+    for command in (
+        ["simulate", "--players", "4", "--bots", "learned", "--games", "1"],
+        ["tournament", "--players", "4", "--bots", "master,random", "--games", "4", "--jobs",
+         "1", "--out", str(tmp_path / "t")],
+        ["play", "--players", "4", "--bots", "learned", "--humans", "0"],
+    ):
+        assert main(command) == 2, command
+        assert expected in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()
+    assert main(["simulate", "--players", "3", "--bots", "learned,random", "--games", "2"]) == 0
