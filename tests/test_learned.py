@@ -20,16 +20,8 @@ from oriflamme.bots import BotSpecError, make_bot
 from oriflamme.bots.features import Features
 from oriflamme.bots.guided import GuidedBot
 from oriflamme.bots.learned import NetworkBot, Networks
-from oriflamme.bots.network import (
-    FORMAT,
-    VERSION,
-    WEIGHTS_DIR,
-    Network,
-    WeightsError,
-    packaged_path,
-    packaged_setups,
-    setup_key,
-)
+from oriflamme.bots.network import FORMAT, VERSION, Network, WeightsError
+from oriflamme.bots.shipped import WEIGHTS_DIR, packaged_path, packaged_setups, setup_key
 from oriflamme.search import state_of
 
 SETUPS = [
@@ -332,7 +324,7 @@ def test_the_same_choices_on_the_pure_and_the_compiled_build() -> None:
 def test_the_adviser_is_master_where_a_network_is_shipped() -> None:
     """Analyses and hints (bots.advice) use the guided search in a set-up with shipped weights,
     ``hard`` elsewhere; master's opinion carries everyone's chances after each move it tried."""
-    from oriflamme.bots.advice import adviser, adviser_level, advise
+    from oriflamme.bots.advice import advise, adviser, adviser_level
     from oriflamme.bots.ismcts import IsmctsBot
 
     three, four = new_game(players=3, seed=4), new_game(players=4, seed=4)
@@ -364,3 +356,24 @@ def test_the_commands_refuse_a_setup_without_a_network(
         assert expected in capsys.readouterr().err
     assert not (tmp_path / "t").exists()
     assert main(["simulate", "--players", "3", "--bots", "learned,random", "--games", "2"]) == 0
+
+
+def test_the_server_starts_without_the_network_modules() -> None:
+    """The server's advice knows where networks are shipped without importing NumPy or the
+    network (imported on the first analysis or hint that uses one): start-up stays short."""
+    code = ("import sys\nimport oriflamme.server.analysis, oriflamme.server.review\n"
+            "print(sorted(m for m in ('numpy', 'oriflamme.bots.guided', 'oriflamme.bots.network',"
+            " 'oriflamme.envs.encoding') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_docstring_examples() -> None:
+    """The learned bots' modules show examples (``make_bot("learned")``, ``"guided"``...)."""
+    from doctests import run_doctests
+    from oriflamme.bots import advice, features, guided, learned, levels, network, shipped
+
+    for module in (features, network, shipped, learned, guided, levels, advice):
+        failed, attempted = run_doctests(module)
+        assert attempted > 0 and failed == 0, module.__name__

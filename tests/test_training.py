@@ -248,3 +248,12 @@ def test_a_missing_ray_is_one_clear_error(monkeypatch: pytest.MonkeyPatch,
     assert main(["train", "--out", str(tmp_path / "r"), "--games", "4", "--backend",
                  "ray"]) == 2
     assert "the ray backend needs Ray: pip install 'oriflamme[ray]'" in capsys.readouterr().err
+
+
+def test_docstring_examples() -> None:
+    from doctests import run_doctests
+    from oriflamme.training import evaluation, workers
+
+    for module in (evaluation, workers):
+        failed, attempted = run_doctests(module)
+        assert attempted > 0 and failed == 0, module.__name__

@@ -32,14 +32,16 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oriflamme.api import Action
 
-from .guided import GuidedBot, guided_from_options
 from .ismcts import IsmctsBot, ismcts_from_options
 from .levels import LEVELS
-from .network import packaged_path
+from .shipped import packaged_path
+
+if TYPE_CHECKING:
+    from .guided import GuidedBot
 
 #: The level whose search gives the opinions, where a network is shipped for the set-up.
 ADVISER_LEVEL = "master"
@@ -107,6 +109,8 @@ def adviser(seed: int, iterations: int | None, seconds: float | None,
     if seconds is not None:
         options["time"] = str(seconds)
     if spec.startswith("guided"):
+        from .guided import GuidedBot, guided_from_options  # NumPy: only when asked
+
         bot = guided_from_options(seed, options)
         assert isinstance(bot, GuidedBot)
         return bot

@@ -70,7 +70,8 @@ from .base import (
 from .evaluation import evaluate_state_all, greedy_state_action, play_heuristic_state
 from .ismcts import SearchStats, Worlds
 from .learned import Networks, networks_option
-from .network import Network, setup_key
+from .network import Network
+from .shipped import setup_key
 from .value import fitted_state_values
 
 #: The options' values, the default first (``master``'s choices: docs/bots.md says why).

@@ -31,7 +31,8 @@ import numpy as np
 from oriflamme.api import Action, GameConfig
 
 from .base import Bot, BotSpecError, number_option
-from .network import Network, WeightsError, load_cached, packaged_path, packaged_setups, setup_key
+from .network import Network, WeightsError, load_cached
+from .shipped import packaged_path, packaged_setups, setup_key
 
 
 class Networks:

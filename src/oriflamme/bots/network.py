@@ -46,36 +46,18 @@ import numpy.typing as npt
 from oriflamme.api import GameConfig
 
 from .features import Features, Vector
+from .shipped import setup_key
 
 Matrix = npt.NDArray[np.float32]
 
 #: The name and version of the weights format (:meth:`Network.load` refuses others).
 FORMAT = "oriflamme-network"
 VERSION = 1
-#: Where the shipped weights live (inside the package), one file per set-up.
-WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 
 
 class WeightsError(ValueError):
     """A weights file that cannot be used: missing, corrupt, of another format or version,
     for another set-up, or with arrays of the wrong shape."""
-
-
-def setup_key(config: GameConfig | Mapping[str, Any]) -> str:
-    """The set-up a network plays, as a file name: ``3p-base``, ``2p-base-two-families``...
-
-    >>> setup_key(GameConfig(players=2))
-    '2p-base-two-families'
-    >>> setup_key(GameConfig(players=4, cards="embrasement"))
-    '4p-embrasement'
-    """
-    data = config.to_dict() if isinstance(config, GameConfig) else config
-    cards = data["cards"]
-    name = cards if isinstance(cards, str) else "+".join(cards)
-    key = f"{data['players']}p-{name}"
-    if data["players"] == 2 and data["variant"] == "two-families":
-        key += "-two-families"
-    return key
 
 
 def _setup(config: GameConfig) -> dict[str, Any]:
@@ -258,17 +240,6 @@ def _softmax(logits: Vector) -> Vector:
 
 def sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def packaged_path(config: GameConfig | Mapping[str, Any]) -> Path | None:
-    """The shipped weights of a set-up, if any."""
-    path = WEIGHTS_DIR / f"{setup_key(config)}.npz"
-    return path if path.is_file() else None
-
-
-def packaged_setups() -> list[str]:
-    """The set-ups with shipped weights (their :func:`setup_key`)."""
-    return sorted(p.stem for p in WEIGHTS_DIR.glob("*.npz"))
 
 
 @lru_cache(maxsize=16)

@@ -44,7 +44,8 @@ import numpy as np
 
 from oriflamme import __version__
 from oriflamme.api import GameConfig
-from oriflamme.bots.network import Network, setup_key
+from oriflamme.bots.network import Network
+from oriflamme.bots.shipped import setup_key
 from oriflamme.build import build_name
 
 from .chart import Series, strength_chart
