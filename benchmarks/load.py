@@ -428,7 +428,8 @@ def servers(
             log_path = workdir / f"server-{port}.log"
             command = [sys.executable, "-m", "oriflamme", "serve", "--host", HOST]
             command += ["--port", str(port), "--db", database, "--bot-delay", "0"]
-            command += ["--tables-per-hour", "0"]  # every table comes from this one address
+            # Every table and connection comes from this one address.
+            command += ["--tables-per-hour", "0", "--connections-per-address", "0"]
             with open(log_path, "wb") as log:
                 processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
             logs.append(log_path)

@@ -6,6 +6,8 @@
 # (tests/e2e) are skipped, unless CI is set: then they fail. `-m "not e2e"` leaves them out.
 # The PostgreSQL tests run on a cluster this script starts in a temporary folder
 # (scripts/postgres.sh); without PostgreSQL's server binaries they are skipped, unless CI is set.
+# The web client's unit tests (tests/test_web_client.py) run its modules in Node.js (`node`;
+# .ci/run installs Debian's nodejs): skipped without it, unless CI is set.
 #
 # Both builds are tested (issue #13): the whole suite on pure Python (the editable install in
 # .venv), then the engine's tests on the mypyc-compiled build, installed as a user would

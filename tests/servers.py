@@ -3,7 +3,8 @@
 ``running_server`` starts the server as a user would (``python -m oriflamme.cli.main serve``) on
 a free port and waits until it answers; the caller may kill it (``kill -9``) at any time.
 ``Proxy`` stands between a server and its database on loopback: ``cut()`` drops every connection
-and refuses new ones (the database is "lost"), ``restore()`` lets them through again.
+and refuses new ones (the database is "lost"), ``restore()`` lets them through again; in front of
+several servers, it is a load balancer that sends each connection to the first one alive.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -62,10 +64,18 @@ def running_server(
 
 
 class Proxy:
-    """A TCP proxy on loopback to ``target`` (host, port) that can cut every connection."""
+    """A TCP proxy on loopback to ``target`` (host, port) that can cut every connection. With
+    more targets it is a load balancer that fails over: each new connection goes to the first
+    target that accepts it (a server killed is skipped)."""
 
-    def __init__(self, target: tuple[str, int]) -> None:
+    def __init__(
+        self, target: tuple[str, int], *more: tuple[str, int], linger: float = 0.0
+    ) -> None:
         self.target = target
+        self.targets = (target, *more)
+        #: Seconds a side that closed its connection is hidden from the other (a slow network:
+        #: a server's last message arrives, its close only later).
+        self.linger = linger
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self._listener.getsockname()[1])
         self._open = threading.Event()
@@ -84,9 +94,14 @@ class Proxy:
             if not self._open.is_set():
                 client.close()
                 continue
-            try:
-                server = socket.create_connection(self.target)
-            except OSError:
+            server = None
+            for target in self.targets:
+                try:
+                    server = socket.create_connection(target)
+                    break
+                except OSError:
+                    continue
+            if server is None:
                 client.close()
                 continue
             with self._lock:
@@ -102,6 +117,7 @@ class Proxy:
                 for key, _ in selector.select(timeout=1):
                     data = key.fileobj.recv(65536)  # type: ignore[union-attr]
                     if not data:
+                        time.sleep(self.linger)
                         return
                     key.data.sendall(data)
         except (OSError, ValueError):
@@ -130,3 +146,15 @@ class Proxy:
         self._stop = True
         self.cut()
         self._listener.close()
+
+
+@contextmanager
+def proxied(url: str, linger: float = 0.0) -> Iterator[tuple[Proxy, str]]:
+    """A :class:`Proxy` to the PostgreSQL database ``url``, and the database's address through
+    it (a server given that address loses its database when the proxy is cut)."""
+    address = urlsplit(url)
+    proxy = Proxy((address.hostname or "127.0.0.1", address.port or 5432), linger=linger)
+    try:
+        yield proxy, url.replace(f":{address.port}/", f":{proxy.port}/")
+    finally:
+        proxy.close()

@@ -1,10 +1,16 @@
 """The benchmark scripts that take a time per figure (benchmarks/playouts.py, envs.py): help,
-a clear error for a bad value, and a short run that prints its figures."""
+a clear error for a bad value, and a short run that prints its figures; the timings of what the
+tests only order (benchmarks/timings.py): a short run that measures each."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -33,3 +39,44 @@ def test_a_short_playout_run_prints_every_set_up() -> None:
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[3:]]
     assert rows and all(float(row[-5]) > 0 for row in rows)  # games/s of every set-up
+
+
+def test_the_timings_script_measures_each_figure() -> None:
+    done = run("timings.py", "--repeat", "1", "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert figures["bot_pause"]["took_s"]["max"] >= figures["bot_pause"]["asked_s"]  # a floor
+    for workers in ("workers_1", "workers_2"):
+        assert figures["search_budget"][workers]["iterations"]["max"] >= 1
+    busy = figures["another_table_while_a_bot_thinks"]
+    assert busy["answers"] > 0 and busy["answer_s"]["max"] > 0
+    assert figures["clock_after_restart"]["move_after_restart_s"] >= 0
+    refused = run("timings.py", "--repeat", "0")
+    assert refused.returncode == 2 and "--repeat" in refused.stderr
+
+
+def test_the_fault_run_refuses_too_few_servers() -> None:
+    shown = run("faults.py", "--help")
+    assert shown.returncode == 0 and "--outage" in shown.stdout
+    refused = run("faults.py", "--servers", "2")
+    assert refused.returncode == 2 and "at least 3" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP")
+def test_a_short_fault_run_checks_every_acknowledged_action() -> None:
+    """benchmarks/faults.py with short faults: its own PostgreSQL and three servers, games
+    played through kill -9, a database restart and outage, SIGSTOP and SIGTERM."""
+    if not any(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and not shutil.which("initdb"):
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL's server binaries are needed (CI installs them)")
+        pytest.skip("PostgreSQL's server binaries are not installed")
+    done = run("faults.py", "--tables", "2", "--outage", "1", "--pause", "2", "--soak", "1",
+               "--settle", "1", "--think", "0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "checks: passed"
+    counts = dict(line.strip().rsplit(": ", 1) for line in lines if line.startswith("  "))
+    assert int(counts["acknowledged and stored at their step"]) > 0
+    assert int(counts["played by the bots"]) > 0
+    assert counts["acknowledged but not stored"] == counts["games not finished"] == "0"

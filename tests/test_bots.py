@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from doctests import check_examples
 from oriflamme.api import FAMILY_COLOURS, Action, Game, new_game
 from oriflamme.bots import (
     NO_OBSERVATION,
@@ -386,12 +387,10 @@ def test_a_bot_can_be_pickled_and_copied_and_decides_the_same(spec: str) -> None
 
 
 def test_bots_docstring_examples() -> None:
-    from doctests import run_doctests
     from oriflamme.bots import base, catalog, levels
 
     for module in (base, catalog, levels):
-        failed, attempted = run_doctests(module)
-        assert attempted > 0 and failed == 0, module.__name__
+        check_examples(module)
 
 
 def test_a_spec_read_once_follows_the_registry() -> None:

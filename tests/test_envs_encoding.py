@@ -3,7 +3,6 @@ its index, relative numbering, and an observation vector made of the player's vi
 
 from __future__ import annotations
 
-import doctest
 import json
 import random
 import re
@@ -13,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from doctests import check_examples
 from oriflamme.api import END, FRONT, Action, Game, GameConfig, WorldSampler, new_game
 from oriflamme.envs import encoding
 from oriflamme.envs.encoding import HIGH, ZONES, ActionCodec, Layout, ObservationEncoder
@@ -46,7 +46,7 @@ def random_positions(config: GameConfig, games: int, seed: int = 0) -> list[Game
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(encoding).failed == 0
+    check_examples(encoding)
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
+from doctests import check_examples  # noqa: E402
 from oriflamme.api import END, FRONT, ActionKind, Game, GameConfig  # noqa: E402
 from oriflamme.bots import make_bot  # noqa: E402
 from oriflamme.envs import openspiel  # noqa: E402
@@ -78,7 +79,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(openspiel).failed == 0
+    check_examples(openspiel)
 
 
 def test_rl_doc_examples() -> None:

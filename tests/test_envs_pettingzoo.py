@@ -3,7 +3,6 @@ rewards at the end, observations blind to hidden cards, the ANSI rendering."""
 
 from __future__ import annotations
 
-import doctest
 import random
 import re
 import warnings
@@ -16,6 +15,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
+from doctests import check_examples
 from oriflamme.api import Action, WorldSampler, new_game
 from oriflamme.envs import pettingzoo as module
 from oriflamme.envs.encoding import ActionCodec, Layout
@@ -56,7 +56,7 @@ def play_random(e: raw_env, rng: random.Random, moves: int) -> None:
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(module).failed == 0
+    check_examples(module)
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=ids)

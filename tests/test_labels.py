@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from doctests import run_doctests
+from doctests import check_examples
 from oriflamme import api
 from oriflamme.api import Action, ActionKind, DecisionKind, Game, new_game
 from oriflamme.rules import labels
@@ -513,7 +513,7 @@ def test_draws_and_end_of_game() -> None:
 
 
 def test_doctests() -> None:
-    assert run_doctests(labels).failed == 0
+    check_examples(labels)
     finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner()
     for method in (Game.label, Game.prompt):
         for test in finder.find(method, globs=vars(api)):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from doctests import check_examples
 from scripts import ROOT, load_module
 
 
@@ -20,7 +20,7 @@ def test_a_match_is_played_in_chunks_resumed_and_summed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     match = load_script()
-    assert doctest.testmod(match).failed == 0
+    check_examples(match)
     args = ["--bots", "greedy,random", "--chunks", "2", "--chunk", "4", "--seed", "5",
             "--out", str(tmp_path)]
     assert match.main(args) == 0

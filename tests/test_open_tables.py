@@ -32,7 +32,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def create(client: TestClient, **fields: Any) -> dict[str, Any]:
-    body = {"players": 3, "seats": [ANN, OPEN, OPEN], "seed": 5, "public": True, **fields}
+    """A public 3-player table (dealt by the server: a table strangers can join takes no
+    seed, #26)."""
+    body = {"players": 3, "seats": [ANN, OPEN, OPEN], "public": True, **fields}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return dict(response.json())
@@ -40,6 +42,13 @@ def create(client: TestClient, **fields: Any) -> dict[str, Any]:
 
 def join(client: TestClient, table_id: str, **body: Any) -> httpx.Response:
     return client.post(f"/api/tables/{table_id}/join", json={"name": "Ben", **body})
+
+
+def lobby(client: TestClient) -> list[dict[str, Any]]:
+    """The tables of the lobby's first page."""
+    response = client.get("/api/lobby")
+    assert response.status_code == 200, response.text
+    return list(response.json()["tables"])
 
 
 def view(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
@@ -78,7 +87,7 @@ def test_a_public_table_is_listed_joined_and_starts_when_full(client: TestClient
     table_id, ann = table["table_id"], table["seats"][0]["token"]
     assert [s["kind"] for s in table["seats"]] == ["human", "open", "open"]
     assert table["seats"][1]["token"] is None and table["seats"][1]["url"] is None
-    [listed] = client.get("/api/lobby").json()
+    [listed] = lobby(client)
     assert listed["table_id"] == table_id
     assert (listed["players"], listed["cards"], listed["clock"]) == (3, "base", 90)
     assert listed["open_seats"] == [1, 2]
@@ -96,10 +105,10 @@ def test_a_public_table_is_listed_joined_and_starts_when_full(client: TestClient
     assert (
         ben.json()["seat"] == 1 and ben.json()["url"] == f"/t/{table_id}?seat={ben.json()['token']}"
     )
-    assert [t["open_seats"] for t in client.get("/api/lobby").json()] == [[2]]
+    assert [t["open_seats"] for t in lobby(client)] == [[2]]
     cid = join(client, table_id, name="Cid", seat=2)
     assert cid.status_code == 201 and cid.json()["seat"] == 2
-    assert client.get("/api/lobby").json() == []  # full: no longer listed
+    assert lobby(client) == []  # full: no longer listed
 
     started = view(client, table_id, cid.json()["token"])
     assert started["you"] == 2 and not started["waiting_for_players"]
@@ -133,7 +142,7 @@ def test_joining_refuses_what_it_must_and_changes_nothing(client: TestClient) ->
     missing = client.post("/api/tables/nosuchtable/join", json={"name": "Ben"})
     assert missing.status_code == 404
     assert summary(client, table_id) == before
-    assert [t["open_seats"] for t in client.get("/api/lobby").json()] == [[1]]
+    assert [t["open_seats"] for t in lobby(client)] == [[1]]
 
 
 @pytest.mark.parametrize(
@@ -158,7 +167,7 @@ def test_bad_table_options_are_refused(
     response = client.post("/api/tables", json=body)
     assert response.status_code == 422, response.text
     assert message in response.json()["error"]["message"]
-    assert client.get("/api/lobby").json() == []
+    assert lobby(client) == []
 
 
 def test_two_joins_for_the_last_seat_one_wins(tmp_path: Path) -> None:
@@ -194,13 +203,14 @@ def test_the_creator_fills_open_seats_with_bots_or_closes_the_table(client: Test
     not_creator = client.post(f"/api/tables/{table_id}/close", json={"creator_token": "x" * 20})
     assert not_creator.status_code in (401, 403)
     hand = client.post(
-        f"/api/tables/{table_id}/seats/1/bot", json={"creator_token": creator, "level": "random"}
+        f"/api/tables/{table_id}/seats/1/bot",
+        json={"creator_token": creator, "level": "random", "expect": "open"},
     )
     assert hand.status_code == 200, hand.text
     assert hand.json()["open_seats"] == [2]
     closed = client.post(f"/api/tables/{table_id}/close", json={"creator_token": creator})
     assert closed.status_code == 200 and closed.json()["closed"]
-    assert client.get("/api/lobby").json() == []
+    assert lobby(client) == []
     late = join(client, table_id)
     assert (late.status_code, late.json()["error"]["code"]) == (409, "table_closed")
     gone = view(client, table_id, table["seats"][0]["token"])
@@ -208,12 +218,12 @@ def test_the_creator_fills_open_seats_with_bots_or_closes_the_table(client: Test
     refused = act_first(client, table_id, table["seats"][0]["token"])
     assert refused.json()["error"]["code"] == "table_closed"
 
-    full = create(client, seed=6)
+    full = create(client)
     full_id = full["table_id"]
     for seat in (1, 2):
         response = client.post(
             f"/api/tables/{full_id}/seats/{seat}/bot",
-            json={"creator_token": full["creator_token"], "level": "random"},
+            json={"creator_token": full["creator_token"], "level": "random", "expect": "open"},
         )
         assert response.status_code == 200, response.text
     started = view(client, full_id, full["seats"][0]["token"])
@@ -233,6 +243,7 @@ def test_the_stand_in_plays_when_the_clock_runs_out_and_the_seat_stays_human(
         players=2,
         seats=[ANN, {"kind": "human", "name": "Ben"}],
         public=False,
+        seed=5,
         clock={"per_decision": 2},
         stand_in="random",
     )
@@ -256,6 +267,7 @@ def test_an_absent_player_is_played_for_until_they_reconnect(client: TestClient)
         players=2,
         seats=[ANN, BOT],
         public=False,
+        seed=5,
         absent_after=2,
         stand_in="random",
     )

@@ -5,6 +5,7 @@ the deadline, and a clock that survives kill -9 and a restart."""
 from __future__ import annotations
 
 import signal
+import sqlite3
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,10 +40,10 @@ def wait_until(
 
 def test_joins_race_through_two_servers_and_one_wins(pg_url: str, tmp_path: Path) -> None:
     with two_servers(pg_url, tmp_path) as ((_, a), b), ThreadPoolExecutor(8) as pool:
-        body = {"players": 3, "seats": [ANN, OPEN, OPEN], "public": True, "seed": 3}
+        body = {"players": 3, "seats": [ANN, OPEN, OPEN], "public": True}
         table = post(a, "/api/tables", body).json()
         table_id = table["table_id"]
-        assert [t["table_id"] for t in b.get("/api/lobby").json()] == [table_id]
+        assert [t["table_id"] for t in b.get("/api/lobby").json()["tables"]] == [table_id]
         path = f"/api/tables/{table_id}/join"
         answers = list(
             pool.map(lambda i: post((a, b)[i % 2], path, {"name": f"P{i}", "seat": 1}), range(8))
@@ -62,7 +63,7 @@ def test_joins_race_through_two_servers_and_one_wins(pg_url: str, tmp_path: Path
                 5,
             )
             assert [s["name"] for s in seen["seats"]] == ["Ann", winner["name"], "Cid"]
-        assert a.get("/api/lobby").json() == b.get("/api/lobby").json() == []
+        assert a.get("/api/lobby").json()["tables"] == b.get("/api/lobby").json()["tables"] == []
 
 
 def test_a_stand_in_moves_once_whichever_server_sees_the_deadline(
@@ -83,23 +84,31 @@ def test_a_stand_in_moves_once_whichever_server_sees_the_deadline(
 
 
 def test_a_clock_survives_kill_9_and_a_restart(tmp_path: Path) -> None:
+    """A 10-minute clock whose deadline passes while no server runs (the stored deadline moved
+    10 minutes back, as if they had passed): the restarted server plays it at once (a scan),
+    from the stored deadline, instead of starting a new 10-minute clock. (How soon after the
+    restart: benchmarks/timings.py.)"""
     db = tmp_path / "games.sqlite3"
     with running_server(db, tmp_path / "a.log", "--bot-delay", "0") as (process, client):
         body = {
             "players": 2,
             "seats": [ANN, {"kind": "human", "name": "Ben"}],
-            "clock": {"per_decision": 3},
+            "clock": {"per_decision": 600},
             "seed": 4,
         }
         table = post(client, "/api/tables", body).json()
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
-    time.sleep(3.5)  # the deadline passes while no server runs
+    with sqlite3.connect(db) as connection:
+        moved = connection.execute(
+            "UPDATE games SET turn_deadline = turn_deadline - 600"
+            " WHERE table_id = ? AND turn_deadline IS NOT NULL",
+            (table["table_id"],),
+        ).rowcount
+    assert moved == 1
     with running_server(db, tmp_path / "b.log", "--bot-delay", "0") as (_, client):
-        restarted = time.monotonic()
         token = table["seats"][0]["token"]
-        moved = wait_until(
-            lambda: view(client, table["table_id"], token), lambda v: v["step"] >= 1, 10
+        played = wait_until(
+            lambda: view(client, table["table_id"], token), lambda v: v["step"] >= 1, 20
         )
-        assert time.monotonic() - restarted < 3.0  # at once (a scan), not a new clock
-        assert moved["seats"][0]["kind"] == "human"
+        assert played["seats"][0]["kind"] == "human"  # the stand-in played; the seat stays hers

@@ -3,7 +3,6 @@ the bot plays legally from any seat; weights load back exactly; bad specs are re
 
 from __future__ import annotations
 
-import doctest
 import random
 from pathlib import Path
 from types import ModuleType
@@ -11,6 +10,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from doctests import check_examples
 from oriflamme.api import GameConfig, new_game
 from oriflamme.bots import BotSpecError, RandomBot, make_bot, play_game, policy
 from oriflamme.bots.policy import PolicyBot, PolicyNetwork
@@ -25,7 +25,7 @@ def load_example() -> ModuleType:
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(policy).failed == 0
+    check_examples(policy)
 
 
 def test_a_briefly_trained_policy_plays_legal_games(tmp_path: Path) -> None:

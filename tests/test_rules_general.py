@@ -7,18 +7,17 @@ green = player 2.
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import scenarios
+from doctests import check_examples
 from oriflamme.api import CardType, ConfigError, GameConfig, new_game
 from scenarios import act, decision, face_up, influence, options, queue_refs, setup, tokens, where
 
 
 def test_scenario_helpers() -> None:
     """The examples of the shared scenario helpers hold."""
-    assert doctest.testmod(scenarios).failed == 0
+    check_examples(scenarios)
 
 
 # -- the worked examples of seed 004 -------------------------------------------------------------

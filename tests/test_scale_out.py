@@ -72,9 +72,11 @@ class Follower:
         """The latest view once it is at ``step`` or later."""
         return self.until(lambda view: view["step"] >= step, f"step {step}")
 
-    def until(self, wanted: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        """The latest view once it is ``wanted``."""
-        deadline = time.monotonic() + LIVE_TIMEOUT
+    def until(
+        self, wanted: Callable[[dict[str, Any]], bool], what: str, timeout: float = LIVE_TIMEOUT
+    ) -> dict[str, Any]:
+        """The latest view once it is ``wanted`` (within ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
         while self.last["step"] < 0 or not wanted(self.last):
             remaining = deadline - time.monotonic()
             assert remaining > 0, f"no view reached {what}"
@@ -373,7 +375,7 @@ def test_seat_changes_and_rematches_reach_every_server(pg_url: str, tmp_path: Pa
             ann.at(0)
             # The creator hands Bob's seat to a bot through B; A's views say so, and the bot
             # plays Bob's decisions while Ann plays through A, to the end of the game.
-            body = {"creator_token": table["creator_token"], "level": "random"}
+            body = {"creator_token": table["creator_token"], "level": "random", "expect": "away"}
             assert post(b, f"/api/tables/{tid}/seats/1/bot", body).status_code == 200
             now = ann.until(lambda view: view["seats"][1]["kind"] == "bot", "Bob's bot")
             while now["result"] is None:

@@ -258,18 +258,21 @@ def test_no_action_after_the_game_is_over(client: TestClient) -> None:
 def test_only_the_creator_can_hand_a_seat_to_a_bot(client: TestClient) -> None:
     table = create(client)
     url = f"/api/tables/{table['table_id']}/seats/0/bot"
-    as_seat = client.post(url, json={"creator_token": seat_token(table, 1), "level": "random"})
+    as_seat = client.post(
+        url, json={"creator_token": seat_token(table, 1), "level": "random", "expect": "away"}
+    )
     assert as_seat.status_code == 403 and as_seat.json()["error"]["code"] == "not_creator"
-    unknown = client.post(url, json={"creator_token": "nope", "level": "random"})
+    unknown = client.post(url, json={"creator_token": "nope", "level": "random", "expect": "away"})
     assert unknown.status_code == 401
     bad_seat = client.post(
         f"/api/tables/{table['table_id']}/seats/7/bot",
-        json={"creator_token": table["creator_token"], "level": "random"},
+        json={"creator_token": table["creator_token"], "level": "random", "expect": "away"},
     )
     assert bad_seat.status_code == 404 and bad_seat.json()["error"]["code"] == "unknown_seat"
     assert view(client, table, seat_token(table, 0))["you"] == 0
 
-    done = client.post(url, json={"creator_token": table["creator_token"], "level": "random"})
+    creator = {"creator_token": table["creator_token"], "level": "random", "expect": "away"}
+    done = client.post(url, json=creator)
     assert done.status_code == 200
     assert done.json()["seats"][0]["kind"] == "bot" and done.json()["seats"][0]["level"] == "random"
     assert done.json()["seats"][0]["name"] == "Red bot (random)"
@@ -281,7 +284,7 @@ def test_only_the_creator_can_hand_a_seat_to_a_bot(client: TestClient) -> None:
     assert blue["step"] == 1 and blue["waiting_for"]["seat"] == 1
     refused = post_action(client, table, seat_token(table, 0), {"kind": "gain"})
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "seat_is_bot"
-    again = client.post(url, json={"creator_token": table["creator_token"], "level": "random"})
+    again = client.post(url, json=creator)
     assert again.status_code == 409 and again.json()["error"]["code"] == "already_bot"
 
 

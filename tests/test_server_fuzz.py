@@ -1,11 +1,15 @@
 """Fuzzing the server (issue #18): the HTTP API from its own OpenAPI schema (schemathesis), the
 WebSocket messages with hypothesis. No input, however odd, is a 5xx or an ``internal_error``;
-every error has the documented shape; refused input changes nothing."""
+every error has the documented shape; refused input changes nothing (neither the stored records
+nor what a real table shows)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,30 +21,64 @@ from hypothesis import strategies as st
 from oriflamme.server import SqliteStore, create_app
 from test_server_ws import connect, receive
 
-APP = create_app(
-    SqliteStore(Path(tempfile.mkdtemp(prefix="oriflamme-fuzz-")) / "games.sqlite3"),
-    bot_delay=0,
-    rate=1e6,
-    burst=1e6,
-    tune_gc=False,
-)
+DB = Path(tempfile.mkdtemp(prefix="oriflamme-fuzz-")) / "games.sqlite3"
+APP = create_app(SqliteStore(DB), bot_delay=0, rate=1e6, burst=1e6, tune_gc=False)
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)
 HUMANS = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
 #: Real tables and tokens, so that generated requests also reach past "unknown table".
 REAL: dict[str, Any] = {}
 
 
+def _call(path: str, method: str = "GET", **parts: Any) -> Any:
+    """A request through the app the fuzzed requests reach (its one running instance)."""
+    response = SCHEMA[path][method].Case(**parts).call()
+    assert response.status_code < 300, response.text
+    return response.json()
+
+
+def _started() -> None:
+    """The app runs and has finished what its start-up does in the background (a single SQLite
+    server marks the seats of unfinished tables away). Schemathesis starts the app again for
+    each operation: the state a request finds is the one after that."""
+    _call("/healthz")
+    manager = APP.state.manager
+    deadline = time.monotonic() + 30
+    while not all(t.done() for t in manager._background if t.get_name() == "away-after-start"):
+        assert time.monotonic() < deadline, "the app's start-up never ended"
+        time.sleep(0.01)
+
+
 def _real_table() -> dict[str, Any]:
     if not REAL:
-        with TestClient(APP) as client:
-            body = {"players": 3, "seats": HUMANS, "seed": 7}
-            REAL.update(client.post("/api/tables", json=body).json())
+        _started()
+        REAL.update(_call("/api/tables", "POST", body={"players": 3, "seats": HUMANS, "seed": 7}))
     return REAL
 
 
 def _tokens(table: dict[str, Any]) -> list[str]:
     seats = [s["token"] for s in table["seats"]]
     return [*seats, table["creator_token"], table["spectator_token"]]
+
+
+#: The stored records of the games (the servers' own bookkeeping aside: heartbeats, presence).
+RECORDS = ("tables", "seats", "games", "actions", "analyses")
+
+
+def stored() -> dict[str, list[tuple[Any, ...]]]:
+    """Every stored record of every table, read from the database file."""
+    with contextlib.closing(sqlite3.connect(f"file:{DB}?mode=ro", uri=True)) as db:
+        return {name: sorted(db.execute(f"SELECT * FROM {name}"), key=repr) for name in RECORDS}
+
+
+def seen(table: dict[str, Any]) -> list[Any]:
+    """The real table as the server shows it: its summary and every token's view."""
+    where = {"table_id": table["table_id"]}
+    shown = [_call("/api/tables/{table_id}", path_parameters=where)]
+    for token in _tokens(table):
+        view = _call("/api/tables/{table_id}/view", path_parameters=where, query={"token": token})
+        view.pop("server_time")
+        shown.append(view)
+    return shown
 
 
 def assert_documented_error(response: Any) -> None:
@@ -56,6 +94,7 @@ def assert_documented_error(response: Any) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_request_is_a_server_error(case: Any, data: st.DataObject) -> None:
     table = _real_table()
+    _started()
     if "table_id" in (case.path_parameters or {}) and data.draw(st.booleans(), "real table"):
         case.path_parameters["table_id"] = table["table_id"]
         token = data.draw(st.sampled_from(_tokens(table)), "real token")
@@ -65,10 +104,14 @@ def test_no_request_is_a_server_error(case: Any, data: st.DataObject) -> None:
                     case.body[key] = token
         if case.query and "token" in case.query:
             case.query["token"] = token
+    records, shown = stored(), seen(table)
     response = case.call()
     assert response.status_code < 500 or response.status_code == 503, response.text
     if response.status_code >= 400:
         assert_documented_error(response)
+        # Refused input changes nothing: not the stores, not what the real table shows.
+        assert stored() == records, response.text
+        assert seen(table) == shown, response.text
 
 
 #: Any JSON value (nested a few levels), as messages a careless or hostile client might send.

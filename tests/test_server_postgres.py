@@ -26,6 +26,7 @@ from oriflamme.server.storage.postgres import (
     PostgresStore,
     redacted,
 )
+from servers import proxied
 
 SEATS = (
     SeatRecord(0, "human", "Ann", None, "a" * 64),
@@ -165,7 +166,20 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
     asyncio.run(run())
 
 
-#: Undo version 5 (open seats, clocks, absent players) of a database: version 4.
+#: Undo version 7 (who asked for each analysis, when each started): version 6.
+TO_VERSION_6 = """
+DROP INDEX analyses_origin;
+ALTER TABLE analyses DROP COLUMN origin, DROP COLUMN started;
+UPDATE oriflamme_meta SET value = '6' WHERE key = 'schema_version';
+"""
+#: Undo version 6 (secret deals, no-show limits, replay tokens, name keys): version 5.
+TO_VERSION_5 = """
+ALTER TABLE tables DROP COLUMN no_show_after, DROP COLUMN replay_key;
+ALTER TABLE seats DROP COLUMN arrived, DROP COLUMN name_key;
+ALTER TABLE games DROP COLUMN custom_deal;
+UPDATE oriflamme_meta SET value = '5' WHERE key = 'schema_version';
+"""
+#: Undo version 5 (open seats, clocks, absent players) too: version 4.
 TO_VERSION_4 = """
 DROP INDEX games_deadlines; DROP INDEX tables_lobby; DROP INDEX seats_origin;
 ALTER TABLE tables DROP COLUMN public, DROP COLUMN listed, DROP COLUMN closed,
@@ -182,7 +196,7 @@ TO_VERSION_3 = (
 )
 
 
-@pytest.mark.parametrize("version", [3, 4])
+@pytest.mark.parametrize("version", [3, 4, 5, 6])
 def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
     pg_url: str, version: int
 ) -> None:
@@ -193,20 +207,106 @@ def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
         )
         bots = TableRecord("bots", {"players": 2}, "en", "c", "s", SEATS)
         await store.create_table(bots, 6, Turn(0, 1, True))
+        await store.request_analysis("bots", 1)  # asked for before the upgrade
         await store.close()
         admin = await asyncpg.connect(pg_url)
+        undo = {6: TO_VERSION_6, 5: TO_VERSION_6 + TO_VERSION_5}
+        undo[4] = undo[5] + TO_VERSION_4
         try:
-            await admin.execute(TO_VERSION_4 + (TO_VERSION_3 if version == 3 else ""))
+            await admin.execute(undo.get(version, undo[4] + TO_VERSION_3))
             store = await PostgresStore.open(pg_url)
             loaded = await store.load_table("old")
             assert loaded is not None and loaded[0].hints is False and not loaded[0].public
-            assert (await store.request_analysis("old", 1)).status == "queued"
+            assert (await store.request_analysis("old", 1, origin="x")).status == "queued"
             assert await store.claim_bot_turns("s", 5, ttl=30) == [BotTurn("bots", 1, 0)]
+            # An analysis asked for before the upgrade (from no known address) keeps its turn.
+            first = await store.claim_analysis("s", 60)
+            assert first is not None and first.table_id == ("bots" if version > 3 else "old")
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == str(SCHEMA_VERSION) == "5"
+            ) == str(SCHEMA_VERSION) == "7"
         finally:
             await admin.close()
 
     asyncio.run(run())
+
+
+def test_a_database_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
+    pg_url: str,
+) -> None:
+    """#26: the step 5 -> 6 keeps every old table working under the old rules."""
+    public_seats = (SEATS[0], SeatRecord(1, "open", "", None, None))
+
+    async def run() -> None:
+        store = await PostgresStore.open(pg_url)
+        await store.create_table(table(0), 5, TURN)
+        saved = TableRecord("saved", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS)
+        await store.create_table(saved, 6, TURN, start={"format": "oriflamme-save"})
+        lobby = TableRecord(
+            "lobby", {"players": 2}, "en", "c" * 64, "s" * 64, public_seats, public=True
+        )
+        await store.create_table(lobby, 7, TURN)
+        await store.close()
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute(TO_VERSION_6 + TO_VERSION_5)
+            store = await PostgresStore.open(pg_url)
+            found = {name: await store.load_table(name) for name in ("t0", "saved", "lobby")}
+            keys = {name: loaded[0].replay_key for name, loaded in found.items() if loaded}
+            assert len(set(keys.values())) == 3 and all(len(k) >= 32 for k in keys.values())
+            assert [loaded[1].custom_deal for loaded in found.values() if loaded] == [
+                False, True, False
+            ]
+            t0, lobby_found = found["t0"], found["lobby"]
+            assert t0 is not None and lobby_found is not None
+            assert t0[0].seats[0].arrived is not None  # old players keep the old rules
+            assert t0[0].no_show_after is None and lobby_found[0].no_show_after == 300
+            ann = SeatRecord(1, "human", "ANN", None, "b" * 64)
+            assert await store.fill_seat("lobby", ann) is None  # Ann's name got its key
+            ben = SeatRecord(1, "human", "Ben", None, "b" * 64)
+            assert await store.fill_seat("lobby", ben) == 1
+            await store.close()
+            assert await admin.fetchval(
+                "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
+            ) == "7"
+        finally:
+            await admin.close()
+
+    asyncio.run(run())
+
+
+def test_a_connection_the_database_ended_is_not_used_again(pg_url: str) -> None:
+    """The database ends an idle pooled connection (a restart: "terminating connection due to
+    administrator command"), and its close reaches the server a moment after that last
+    message. The next query must not take that connection: it failed with asyncpg's
+    InternalClientError ("another operation is in progress"), a 500 with a traceback, found
+    by benchmarks/faults.py (issue #33). It is now 503 database_unavailable at worst, and the
+    connection is never used again."""
+
+    async def run(through: str) -> list[str]:
+        store = await PostgresStore.open(through, max_size=1)
+        outcomes = []
+        try:
+            for _ in range(3):
+                await store.ping()  # one idle connection in the pool
+                admin = await asyncpg.connect(pg_url)
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name = 'oriflamme' AND pid <> pg_backend_pid()"
+                )
+                await admin.close()
+                await asyncio.sleep(0.3)  # its last message has arrived, its close not yet
+                try:
+                    await store.ping()
+                    outcomes.append("ok")
+                except StoreUnavailable:
+                    outcomes.append("unavailable")
+                await store.ping()  # and then a new connection serves
+        finally:
+            await store.close()
+        return outcomes
+
+    with proxied(pg_url, linger=1.0) as (_, through):
+        outcomes = asyncio.run(run(through))
+    assert set(outcomes) <= {"ok", "unavailable"}

@@ -226,7 +226,7 @@ def test_a_table_of_bots_only_has_nothing_to_analyse(client: TestClient) -> None
     table = create(client, seats=[HUMANS3[0], {"kind": "bot", "level": "random"}], players=2)
     answer = client.post(
         f"/api/tables/{table['table_id']}/seats/0/bot",
-        json={"creator_token": table["creator_token"], "level": "random"},
+        json={"creator_token": table["creator_token"], "level": "random", "expect": "away"},
     )
     assert answer.status_code == 200
     deadline = time.monotonic() + 30

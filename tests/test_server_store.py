@@ -142,7 +142,20 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
         SqliteStore(path)
 
 
-#: Undo version 5 (open seats, clocks, absent players) of an SQLite file: a file of version 4.
+#: Undo version 7 (who asked for each analysis, when each started): a file of version 6.
+TO_VERSION_6 = """
+DROP INDEX analyses_origin;
+ALTER TABLE analyses DROP COLUMN origin; ALTER TABLE analyses DROP COLUMN started;
+PRAGMA user_version = 6;
+"""
+#: Undo version 6 (secret deals, no-show limits, replay tokens, name keys) of an SQLite file.
+TO_VERSION_5 = """
+ALTER TABLE tables DROP COLUMN no_show_after; ALTER TABLE tables DROP COLUMN replay_key;
+ALTER TABLE seats DROP COLUMN arrived; ALTER TABLE seats DROP COLUMN name_key;
+ALTER TABLE games DROP COLUMN custom_deal;
+PRAGMA user_version = 5;
+"""
+#: Undo version 5 (open seats, clocks, absent players) too: a file of version 4.
 TO_VERSION_4 = """
 DROP INDEX games_deadlines; DROP INDEX tables_lobby; DROP INDEX seats_origin;
 ALTER TABLE tables DROP COLUMN public; ALTER TABLE tables DROP COLUMN listed;
@@ -157,7 +170,7 @@ PRAGMA user_version = 4;
 TO_VERSION_3 = "DROP TABLE analyses; ALTER TABLE tables DROP COLUMN hints; PRAGMA user_version = 3;"
 
 
-@pytest.mark.parametrize("version", [3, 4])
+@pytest.mark.parametrize("version", [3, 4, 5, 6])
 def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
     tmp_path: Path, version: int
 ) -> None:
@@ -171,11 +184,14 @@ def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
         # A bot's decision waiting in the old file.
         bots = TableRecord("bots", {"players": 2}, "en", "c", "s", SEATS)
         await store.create_table(bots, 6, Turn(0, 1, True))
+        await store.request_analysis("bots", 1)  # asked for before the upgrade
         await store.close()
 
     asyncio.run(make())
     old = sqlite3.connect(path)
-    old.executescript(TO_VERSION_4 + (TO_VERSION_3 if version == 3 else ""))
+    undo = {6: TO_VERSION_6, 5: TO_VERSION_6 + TO_VERSION_5}
+    undo[4] = undo[5] + TO_VERSION_4
+    old.executescript(undo.get(version, undo[4] + TO_VERSION_3))
     assert old.execute("PRAGMA user_version").fetchone()[0] == version
     old.close()
 
@@ -184,10 +200,57 @@ def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
         loaded = await store.load_table("old")
         assert loaded is not None and loaded[0].hints is False
         assert not loaded[0].public and loaded[0].clock is None and loaded[0].stand_in == "medium"
-        assert (await store.request_analysis("old", 1)).status == "queued"
+        assert (await store.request_analysis("old", 1, origin="x")).status == "queued"
         # The old bot decision is claimable at once (its deadline: when its turn began).
         assert await store.claim_bot_turns("s", 5, ttl=30) == [BotTurn("bots", 1, 0)]
+        # An analysis asked for before the upgrade (from no known address) keeps its turn.
+        first = await store.claim_analysis("s", 60)
+        assert first is not None and first.table_id == ("bots" if version > 3 else "old")
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 5
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 7
+
+
+def test_a_file_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
+    tmp_path: Path,
+) -> None:
+    """#26: the step 5 -> 6 keeps every old table working under the old rules."""
+    path = tmp_path / "v5.sqlite3"
+    public_seats = (SEATS[0], SeatRecord(1, "open", "", None, None))
+
+    async def make() -> None:
+        store = SqliteStore(path)
+        await store.create_table(table(0), 5, TURN)
+        saved = TableRecord("saved", {"players": 2}, "en", "c" * 64, "s" * 64, SEATS)
+        await store.create_table(saved, 6, TURN, start={"format": "oriflamme-save"})
+        lobby = TableRecord(
+            "lobby", {"players": 2}, "en", "c" * 64, "s" * 64, public_seats, public=True
+        )
+        await store.create_table(lobby, 7, TURN)
+        await store.close()
+
+    asyncio.run(make())
+    old = sqlite3.connect(path)
+    old.executescript(TO_VERSION_6 + TO_VERSION_5)
+    old.close()
+
+    async def run() -> None:
+        store = SqliteStore(path)
+        found = {name: await store.load_table(name) for name in ("t0", "saved", "lobby")}
+        keys = {name: loaded[0].replay_key for name, loaded in found.items() if loaded}
+        assert len(set(keys.values())) == 3 and all(len(key) >= 32 for key in keys.values())
+        assert [loaded[1].custom_deal for loaded in found.values() if loaded] == [
+            False, True, False
+        ]
+        t0, lobby = found["t0"], found["lobby"]
+        assert t0 is not None and lobby is not None
+        assert t0[0].seats[0].arrived is not None  # old players keep the old rules
+        assert t0[0].no_show_after is None and lobby[0].no_show_after == 300
+        # Names got their keys: a joiner may not take Ann's.
+        assert await store.fill_seat("lobby", SeatRecord(1, "human", "ANN", None, "b" * 64)) is None
+        assert await store.fill_seat("lobby", SeatRecord(1, "human", "Ben", None, "b" * 64)) == 1
+        await store.close()
+
+    asyncio.run(run())
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 7

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -250,21 +251,27 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             "level": "random",
             "connected": True,
             "away": False,
+            "replaceable": False,
             "colour": "blue",
         }
 
 
 def test_a_seat_handed_to_a_bot_only_watches(client: TestClient) -> None:
     table = create(client)
+    url = f"/api/tables/{table['table_id']}/seats/0/bot"
+    body = {"creator_token": table["creator_token"], "level": "random", "expect": "away"}
     with connect(client, table, seat_token(table, 0)) as red:
         assert receive(red)["view"]["you"] == 0
-        response = client.post(
-            f"/api/tables/{table['table_id']}/seats/0/bot",
-            json={"creator_token": table["creator_token"], "level": "random"},
-        )
-        assert response.status_code == 200
+        refused = client.post(url, json=body)  # connected: the seat stays red's (#26)
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "seat_active"
+    summary = f"/api/tables/{table['table_id']}"
+    while client.get(summary).json()["seats"][0]["connected"]:
+        time.sleep(0.01)
+    assert client.post(url, json=body).status_code == 200
+    with connect(client, table, seat_token(table, 0)) as red:
         watching = until(red, view_at(1))["view"]  # the bot placed red's first card
         assert watching["you"] is None and watching["seats"][0]["kind"] == "bot"
+        assert watching["handed_over"] is True  # and the page can say why
         red.send_json({"type": "act", "action": {"kind": "gain"}})
         assert until(red, is_error)["code"] == "seat_is_bot"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from doctests import run_doctests
+from doctests import check_examples
 from oriflamme.rules import texts
 from oriflamme.rules.cards import CardType
 from oriflamme.rules.texts import (
@@ -21,8 +21,8 @@ from oriflamme.rules.texts import (
     family_colour_name,
 )
 
-RULINGS_MD = Path(__file__).resolve().parents[2] / "shared" / "rules" / "RULINGS.md"
-RULES_DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DOC = ROOT / "docs" / "rules.md"
 RULING_ID = re.compile(r"\bR-[A-Z0-9]+-\d+\b")
 
 EXPECTED_NAMES: dict[CardType, tuple[str, str]] = {
@@ -50,12 +50,12 @@ EXPECTED_NAMES: dict[CardType, tuple[str, str]] = {
 }
 
 
-def _defined_ruling_ids() -> set[str]:
-    if not RULINGS_MD.is_file():
-        pytest.skip(f"rulings file not found at {RULINGS_MD} (shared rules not checked out)")
-    text = RULINGS_MD.read_text(encoding="utf-8")
-    # A ruling is defined where its id opens a bullet: "- **R-XXX-1** ...".
-    return set(re.findall(r"^- \*\*(R-[A-Z0-9]+-\d+)\*\*", text, flags=re.MULTILINE))
+def _defined_ruling_ids() -> list[str]:
+    """The rulings listed under "Every ruling" in docs/rules.md, in order: the repository's list
+    of the rulings, each opening a bullet ``- **R-SOLDIER-1**: …``."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    section = text.split("\n## Every ruling\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^- \*\*(R-[A-Z0-9]+-\d+)\*\*:", section, flags=re.MULTILINE)
 
 
 def test_every_card_type_has_texts() -> None:
@@ -94,12 +94,12 @@ def test_french_and_english_differ_where_expected() -> None:
 
 
 def test_every_cited_ruling_exists() -> None:
-    defined = _defined_ruling_ids()
-    assert defined, "no ruling ids found in RULINGS.md"
+    defined = set(_defined_ruling_ids())
+    assert len(defined) > 50, "the rulings of docs/rules.md were not found"
     for card_type, entry in CARD_TEXTS.items():
         for ruling in entry.rulings:
             assert RULING_ID.fullmatch(ruling), (card_type, ruling)
-            assert ruling in defined, f"{card_type.slug}: {ruling} is not defined in RULINGS.md"
+            assert ruling in defined, f"{card_type.slug}: {ruling} is not listed in docs/rules.md"
 
 
 def test_each_card_cites_its_own_ruling() -> None:
@@ -165,17 +165,28 @@ def test_family_colours() -> None:
 
 
 def test_doctests() -> None:
-    result = run_doctests(texts)
-    assert result.attempted > 0
-    assert result.failed == 0
+    check_examples(texts)
 
 
-def test_rules_doc_lists_every_ruling() -> None:
-    defined = _defined_ruling_ids()
-    if not RULES_DOC.is_file():
-        pytest.skip(f"rules reference not found at {RULES_DOC}")
-    listed = set(RULING_ID.findall(RULES_DOC.read_text(encoding="utf-8")))
-    missing = sorted(defined - listed)
-    assert not missing, f"docs/rules.md does not mention: {missing}"
-    unknown = sorted(listed - defined)
-    assert not unknown, f"docs/rules.md cites unknown rulings: {unknown}"
+def _cited_ruling_ids(paths: list[Path]) -> dict[str, set[str]]:
+    """Ruling id -> the files (relative to the repository) that cite it."""
+    cited: dict[str, set[str]] = {}
+    for path in paths:
+        for ruling in RULING_ID.findall(path.read_text(encoding="utf-8")):
+            cited.setdefault(ruling, set()).add(str(path.relative_to(ROOT)))
+    return cited
+
+
+def test_every_ruling_the_repository_cites_is_listed_once_and_tested() -> None:
+    """docs/rules.md lists each ruling once; the code, the tests and the docs cite only those,
+    and each is cited by some test (as docs/rules.md says)."""
+    listed = _defined_ruling_ids()
+    assert len(listed) > 50
+    assert len(set(listed)) == len(listed), "a ruling is listed twice in docs/rules.md"
+    sources = [*ROOT.glob("src/**/*.py"), *ROOT.glob("docs/*.md"), ROOT / "README.md"]
+    tests = sorted(ROOT.glob("tests/**/*.py"))
+    cited = _cited_ruling_ids([*sources, *tests])
+    unknown = {ruling: sorted(files) for ruling, files in cited.items() if ruling not in listed}
+    assert not unknown, f"rulings cited but not listed in docs/rules.md: {unknown}"
+    tested = _cited_ruling_ids([path for path in tests if path.name != "test_texts.py"])
+    assert sorted(set(listed) - set(tested)) == [], "rulings that no test cites"

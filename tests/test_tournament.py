@@ -7,7 +7,6 @@ R-TRAP-2, R-HEIR-1, R-SHIFT-1, R-RES-1); the aggregation figures from hand-made 
 
 from __future__ import annotations
 
-import doctest
 import hashlib
 import importlib.util
 import json
@@ -15,7 +14,6 @@ import logging
 import math
 import random
 import sys
-import time
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -29,6 +27,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
+from doctests import check_examples
 from oriflamme import tournament
 from oriflamme.api import Action, Game, Result, new_game
 from oriflamme.bots import NO_OBSERVATION, Bot, RandomBot, make_bot, register_bot, unregister_bot
@@ -697,8 +696,7 @@ def test_cli_ray_missing(
     "module", [schedule, stats, tournament, charts, report, worker], ids=lambda m: m.__name__
 )
 def test_doctests(module: ModuleType) -> None:
-    failed, attempted = doctest.testmod(module, report=False)
-    assert attempted > 0 and failed == 0
+    check_examples(module)
 
 
 # -- Ray -----------------------------------------------------------------------------------------
@@ -712,7 +710,6 @@ def test_ray_backend_plays_the_same_games() -> None:
     import ray
 
     settings = Settings(bots=("random",), players=3, games=4, seed=9)
-    started = time.perf_counter()
     ray.init(num_cpus=1, include_dashboard=False, logging_level=logging.WARNING)
     try:
         records = play(plan(settings), backend="ray", workers=1)
@@ -722,7 +719,6 @@ def test_ray_backend_plays_the_same_games() -> None:
     finally:
         ray.shutdown()
     assert "Traceback" not in str(failure.value)
-    assert time.perf_counter() - started < 60
     assert _without_timing(records) == _without_timing(play(plan(settings)))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import math
 import random
 from pathlib import Path
@@ -10,6 +9,7 @@ from types import ModuleType
 
 import pytest
 
+from doctests import check_examples
 from oriflamme.api import Game, new_game
 from oriflamme.bots import value
 from oriflamme.bots.evaluation import (
@@ -47,7 +47,7 @@ POSITIONS = [g for seed in range(6) for g in round_starts(seed, 2 + seed % 3)]
 
 
 def test_the_module_examples_run() -> None:
-    assert doctest.testmod(value).failed == 0
+    check_examples(value)
 
 
 @pytest.mark.parametrize("game", POSITIONS, ids=lambda g: f"{g.config.players}p-r{g.round}")

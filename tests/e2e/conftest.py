@@ -60,7 +60,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     command = [sys.executable, "-m", "oriflamme.cli.main", "serve", "--port", str(port)]
     command += ["--db", str(folder / "games.sqlite3"), "--bot-delay", "0"]
-    command += ["--tables-per-hour", "0"]  # the whole suite creates its tables from one address
+    # The whole suite creates its tables (public ones too) from one address.
+    command += ["--tables-per-hour", "0", "--public-tables", "0"]
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=out)
     url = f"http://127.0.0.1:{port}"

@@ -129,7 +129,7 @@ def test_strangers_meet_in_the_lobby_and_an_absent_one_is_played_for(
     expect(bob.get_by_test_id("waiting")).to_have_text(re.compile("Waiting for Alice"))
     expect(alice.get_by_test_id("waiting")).to_have_text("Your turn")
     expect(alice.get_by_test_id("player-name").nth(1)).to_have_text("Bob")
-    lobby_now = httpx.get(f"{server_url}/api/lobby", timeout=5).json()
+    lobby_now = httpx.get(f"{server_url}/api/lobby", timeout=5).json()["tables"]
     assert table_id not in [t["table_id"] for t in lobby_now]
 
     # Both play: two decisions each.

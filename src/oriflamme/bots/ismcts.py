@@ -322,13 +322,15 @@ class IsmctsBot:
         players = world.config.players
         node = root
         path: list[_Node] = []
+        at_root = True  # the first decision only: a forced move there leaves the node root
         while True:
             mover = current_player(s)
             if mover is None:
                 break
             legal = legal_actions(s)
-            if node is root:
+            if at_root:
                 legal = [a for a in legal if a in allowed]
+                at_root = False
             if len(legal) == 1:
                 apply_unchecked(s, legal[0])
                 continue

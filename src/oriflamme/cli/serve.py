@@ -16,10 +16,13 @@ from .common import CliError, seconds, whole
 
 #: Environment variables of the server's settings (``serve`` sets them for its processes).
 DB_ENV, BOT_DELAY_ENV = "ORIFLAMME_DB", "ORIFLAMME_BOT_DELAY"
+API_DOCS_ENV = "ORIFLAMME_API_DOCS"
 
 #: The largest WebSocket message the server reads (bigger ones close the connection; messages
 #: over 4 KiB are refused with an error reply, see docs/server.md).
 WS_MAX_SIZE = 64 * 1024
+#: The exit status of a server that could not start (uvicorn's: the port taken…).
+STARTUP_FAILURE = 3
 
 
 _TOKEN_PARAM = re.compile(r"\b(token|seat|watch)=[^&\s\"]+")
@@ -106,11 +109,58 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         "0: no limit)",
     )
     parser.add_argument(
+        "--public-tables",
+        type=whole(0),
+        default=3,
+        metavar="N",
+        help="tables one address may have waiting for players in the lobby at once (default 3;"
+        " 0: no limit; an IPv6 /64 counts as one address)",
+    )
+    parser.add_argument(
+        "--queued-analyses",
+        type=whole(0),
+        default=3,
+        metavar="N",
+        help="post-game analyses one address may have waiting or under way (default 3;"
+        " 0: no limit); analyses are served in turn, address by address",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=seconds(0, 3600),
+        default=10.0,
+        metavar="SECONDS",
+        help="time a request's headers may take to arrive before the connection is closed"
+        " (default 10; 0: no limit)",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=seconds(0, 3600),
+        default=30.0,
+        metavar="SECONDS",
+        help="time a request's body may take to arrive (default 30; 0: no limit)",
+    )
+    parser.add_argument(
+        "--connections-per-address",
+        type=whole(0),
+        default=100,
+        metavar="N",
+        help="connections one address may hold open at once, per server process (default 100;"
+        " 0: no limit; an IPv6 /64 counts as one address; a trusted proxy, FORWARDED_ALLOW_IPS,"
+        " is not counted)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=seconds(0, 60),
         default=0.8,
         metavar="SECONDS",
         help="shortest pause before a bot's move is shown (default 0.8)",
+    )
+    parser.add_argument(
+        "--api-docs",
+        action="store_true",
+        help="serve Swagger UI at /docs (off by default: its scripts come from a CDN and would "
+        "run on the server's origin, where the pages keep tokens; for development). The "
+        "OpenAPI schema is always at /openapi.json",
     )
 
 
@@ -148,6 +198,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted."""
     import uvicorn
 
+    from oriflamme.server.connections import HTTP_PROTOCOL
     from oriflamme.server.storage import StoreError, is_postgres_url
 
     url = database(args)
@@ -172,18 +223,33 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ[BOT_DELAY_ENV] = str(args.bot_delay)
     os.environ["ORIFLAMME_TABLES_PER_HOUR"] = str(args.tables_per_hour)
     os.environ["ORIFLAMME_BOT_TABLES"] = str(args.bot_tables)
+    os.environ[API_DOCS_ENV] = "1" if args.api_docs else "0"
+    os.environ["ORIFLAMME_PUBLIC_TABLES"] = str(args.public_tables)
+    os.environ["ORIFLAMME_QUEUED_ANALYSES"] = str(args.queued_analyses)
+    os.environ["ORIFLAMME_BODY_TIMEOUT"] = str(args.body_timeout)
+    os.environ["ORIFLAMME_HEADER_TIMEOUT"] = str(args.header_timeout)
+    os.environ["ORIFLAMME_CONNECTIONS_PER_ADDRESS"] = str(args.connections_per_address)
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
-    uvicorn.run(
-        "oriflamme.server.factory:app_from_environment",
-        factory=True,
-        host=args.host,
-        port=port,
-        workers=args.workers if args.workers > 1 else None,
-        ws_max_size=WS_MAX_SIZE,
+    app = "oriflamme.server.factory:app_from_environment"
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": args.host,
+        "port": port,
+        # Uvicorn's HTTP protocol with a deadline for headers and a cap of connections per
+        # address (docs/server.md, "Limits and abuse").
+        "http": HTTP_PROTOCOL,
+        "ws_max_size": WS_MAX_SIZE,
         # Views are a few KiB: compressing each one for each connection would cost more CPU
         # than the bandwidth it saves.
-        ws_per_message_deflate=False,
-        log_config=log_config(),
-    )
-    return 0
+        "ws_per_message_deflate": False,
+        "log_config": log_config(),
+    }
+    if args.workers > 1:  # uvicorn's process manager (it ends with status 0 when stopped)
+        uvicorn.run(app, workers=args.workers, **options)
+        return 0
+    from oriflamme.server.stopping import CleanStopServer
+
+    server = CleanStopServer(uvicorn.Config(app, **options))
+    server.run()  # until SIGTERM or Ctrl-C: then the app stops, and so does the process
+    return 0 if server.started else STARTUP_FAILURE

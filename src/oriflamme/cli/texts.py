@@ -3,12 +3,12 @@
 One table of strings per language, like the web client's ``i18n.js``: the rules give the card
 names, actions, prompts and log lines (``oriflamme.api``); this table gives everything else (the
 banner, the board's words, the help, the errors, saving, the end). Commands have a name in each
-language, and the English names work in French too.
+language, and the English names work in French too (not the other way round).
 
 >>> Texts("fr")("round", n=2, rounds=6)
 'Manche 2 sur 6'
 >>> Texts("fr").command("plateau"), Texts("fr").command("board"), Texts("en").command("aide")
-('board', 'board', 'help')
+('board', 'board', None)
 """
 
 from __future__ import annotations

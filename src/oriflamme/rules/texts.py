@@ -210,13 +210,13 @@ _TEXTS: dict[CardType, CardText] = {
             "du dessus."
         ),
         notes_en=(
-            "Face-down top cards count, covered cards do not. With the option edition=first, "
-            "every card of your family in an adjacent stack counts, covered ones included."
+            "Face-down top cards count, covered cards do not. In the first edition, every card of "
+            "your family in an adjacent stack counts, covered ones included."
         ),
         notes_fr=(
-            "Les cartes du dessus face cachée comptent, les cartes recouvertes non. Avec "
-            "l'option edition=first, chaque carte de votre famille dans une pile adjacente "
-            "compte, même recouverte."
+            "Les cartes du dessus face cachée comptent, les cartes recouvertes non. Dans la "
+            "première édition, chaque carte de votre famille dans une pile adjacente compte, "
+            "même recouverte."
         ),
         rulings=("R-LORD-1", "R-QUEUE-2", "R-EDITION-1"),
     ),
@@ -261,13 +261,13 @@ _TEXTS: dict[CardType, CardText] = {
         notes_en=(
             "The eliminator still gains its 1 (not when a Cutthroat hits this card alone). "
             "Eliminated by your own card: only the elimination's 1 and the attacker stays "
-            "(edition=first: 1 more, attacker discarded). Whoever eliminates it, the Ambush and "
+            "(first edition: 1 more, attacker discarded). Whoever eliminates it, the Ambush and "
             "its tokens are then discarded: it goes to your discarded cards."
         ),
         notes_fr=(
             "L'éliminateur gagne quand même son 1 (sauf si une Coupe-jarret n'élimine que cette "
             "carte). Éliminée par votre propre carte : seul le 1 de l'élimination, l'attaquant "
-            "reste (edition=first : 1 de plus, l'attaquant est défaussé). Quel que soit "
+            "reste (première édition : 1 de plus, l'attaquant est défaussé). Quel que soit "
             "l'éliminateur, l'Embuscade et ses jetons sont ensuite défaussés : elle rejoint vos "
             "cartes défaussées."
         ),

@@ -9,7 +9,8 @@ priority than the server, one analysis at a time per server). After each decisio
 steps done so far and the progress: a server that dies leaves a claim that expires, and the
 server that takes it over goes on from there.
 
-Each decision is judged by the ``hard`` bot's search (:mod:`oriflamme.bots.advice`) from the
+Each decision is judged by the adviser's search (:mod:`oriflamme.bots.advice`: ``master`` where a
+network is shipped for the set-up, ``hard`` elsewhere) from the
 deciding seat's observation at that moment, never from the hidden cards: the worker rebuilds the
 game, takes that seat's observation and the legal actions, and gives the adviser nothing else.
 """
@@ -27,6 +28,7 @@ from oriflamme.api import Action, Game
 from oriflamme.bots.advice import advise
 
 from . import bots
+from .errors import QuietLog
 from .replays import Replays
 from .storage import DONE, FAILED, RUNNING, AnalysisRecord, StoreUnavailable
 from .tables import HUMAN
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from .manager import TableManager
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: Seconds a claim on an analysis lasts unless renewed (it is renewed after every decision).
 LEASE = 60.0
@@ -85,7 +88,7 @@ def review_step(
 ) -> dict[str, Any]:
     """The analysis of decision ``step`` of the replay ``record`` (runs in a worker process):
     the adviser's opinion from the deciding seat's observation, and what was played."""
-    _lower_priority()
+    lower_priority()
     game = _start(record, step)
     seat = game.current_player
     if seat is None:
@@ -113,8 +116,9 @@ def review_step(
     }
 
 
-def _lower_priority() -> None:
-    """Once per worker process: think after the bots (where the OS allows it)."""
+def lower_priority() -> None:
+    """Once per worker process: think after the bots (where the OS allows it). Analyses and
+    hints run so."""
     global _lowered
     if not _lowered and hasattr(os, "nice"):
         os.nice(EXTRA_NICENESS)
@@ -146,7 +150,7 @@ class AnalysisRunner:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        self._pool.shutdown()
+        await self._pool.close()
         if self.running is not None:
             try:
                 await self._store.save_analysis(self._owner, self.running, 0.0)
@@ -165,7 +169,7 @@ class AnalysisRunner:
                     await self._analyse(job)
                     continue
             except StoreUnavailable as exc:
-                log.warning("cannot look for analyses: %s", exc)
+                quiet.warning("analyses", "cannot look for analyses: %s", exc)
             except Exception:
                 log.exception("looking for analyses failed")
             with contextlib.suppress(TimeoutError):

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 import logging
 import secrets
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -22,7 +20,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from oriflamme import __version__
 from oriflamme.api import (
     CARD_TEXTS,
-    FAMILY_COLOURS,
     CardType,
     ConfigError,
     GameConfig,
@@ -30,8 +27,11 @@ from oriflamme.api import (
 )
 
 from . import bots
+from .addresses import client_key, origin_digest
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
-from .limits import MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
+from .lessons.routes import lessons_router
+from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
+from .lobby import lobby_router
 from .manager import Quotas, TableManager
 from .protocol import (
     ActRequest,
@@ -46,8 +46,6 @@ from .protocol import (
     JoinRequest,
     JoinResponse,
     Lang,
-    LobbySeat,
-    LobbyTable,
     OpenSeatIn,
     RematchRequest,
     SeatCreated,
@@ -68,7 +66,7 @@ from .tables import (
     setup_from_record,
 )
 from .throttle import BucketsByKey, TokenBucket
-from .views import summary, view_text
+from .views import summary, view_for
 from .ws import serve_socket
 
 log = logging.getLogger("oriflamme.server")
@@ -82,6 +80,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 #: Garbage collector thresholds of a running server: a full collection scans every game, so it
 #: must be rare (docs/benchmarks.md, "Server load").
 GC_THRESHOLDS = (20_000, 20, 100)
+SEAT_KINDS = (HUMAN, BOT, OPEN)
 
 
 async def _table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
@@ -117,7 +116,14 @@ def _tuned_gc() -> Iterator[None]:
 
 def _validation_message(exc: RequestValidationError) -> str:
     first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    parts = [part for part in first.get("loc", ()) if part != "body"]
+    # A seat's kind names the member of the union it was checked as: "seats.1.name", not
+    # "seats.1.human.name".
+    parts = [
+        part for i, part in enumerate(parts)
+        if not (part in SEAT_KINDS and i > 0 and isinstance(parts[i - 1], int))
+    ]
+    where = ".".join(str(part) for part in parts)
     text = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
     return f"{where}: {text}"[:300] if where else text[:300]
 
@@ -131,13 +137,17 @@ def create_app(
     static_dir: Path = STATIC_DIR,
     tune_gc: bool = True,
     quotas: Quotas | None = None,
+    api_docs: bool = False,
+    body_timeout: float = BODY_TIMEOUT,
 ) -> FastAPI:
     """The server's app over ``store`` (a store, or its address: ``postgresql://…`` or an
     SQLite path, opened when the app starts and closed when it stops): bots pause ``bot_delay``
     seconds; each IP (HTTP actions) and each WebSocket may send ``rate`` messages a second
-    (bursts of ``burst``); ``quotas`` bound what one address may create. With ``tune_gc`` the
+    (bursts of ``burst``); ``quotas`` bound what one address may create; a request's body must
+    arrive within ``body_timeout`` seconds (0: no deadline). With ``tune_gc`` the
     garbage collector runs rarely while the app serves (the process's settings are restored
-    when it stops)."""
+    when it stops). ``api_docs`` serves Swagger UI at ``/docs`` (its scripts come from a CDN,
+    on this origin: off by default); the OpenAPI schema is always at ``/openapi.json``."""
     by_ip = BucketsByKey(rate, burst)
 
     @asynccontextmanager
@@ -164,8 +174,11 @@ def create_app(
         version=__version__,
         description="Play Oriflamme online: tables, seats, views and actions (docs/server.md).",
         lifespan=lifespan,
+        docs_url="/docs" if api_docs else None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if api_docs else None,
     )
-    app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY})
+    app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY}, timeout=body_timeout)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ApiError)
@@ -183,7 +196,9 @@ def create_app(
 
     @app.exception_handler(StoreUnavailable)
     async def database_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
-        log.warning("request %s %s: %s", request.method, request.url.path, exc)
+        # Every request fails alike while the database is away: one line per 10 s says so.
+        quiet.warning("database", "request %s %s answered 503: %s", request.method,
+                      request.url.path, exc)
         return _error_response(unavailable())
 
     @app.exception_handler(Exception)
@@ -194,7 +209,7 @@ def create_app(
 
     async def throttle(request: Request) -> None:
         """Refuse HTTP actions beyond the rate allowed to one IP address."""
-        if not by_ip.take(request.client.host if request.client else "?"):
+        if not by_ip.take(client_key(request.client.host if request.client else "?")):
             raise too_many_requests()
 
     Throttled = Depends(throttle)
@@ -217,6 +232,8 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
     app.include_router(review_router(static_dir))
+    app.include_router(lobby_router())
+    app.include_router(lessons_router(static_dir, rate, burst))
 
     # -- API -------------------------------------------------------------------------------
     @app.post(
@@ -246,12 +263,15 @@ def create_app(
         if request.save is not None:
             setup = setup_from_record(request.save, request.players)
         else:
-            setup = GameSetup(_config(request), _seed(request.seed))
+            setup = GameSetup(
+                _config(request), _seed(request.seed), custom_deal=request.custom_deal
+            )
         options = TableOptions(
             public=request.public,
             clock=None if request.clock is None else float(request.clock.per_decision),
             absent_after=None if request.absent_after is None else float(request.absent_after),
             stand_in=request.stand_in,
+            no_show_after=request.no_show_limit(),
         )
         new = await _manager(app).create(
             setup, request.lang, specs, origin_of(http), options, hints=request.hints
@@ -274,38 +294,6 @@ def create_app(
                 for s in new.table.seats
             ],
         )
-
-    @app.get(
-        "/api/lobby",
-        response_model=list[LobbyTable],
-        responses={503: {"model": ErrorBody}},
-        summary="Public tables with open seats",
-    )
-    async def lobby_tables() -> list[LobbyTable]:
-        """The public tables whose open seats anyone may take (``join``), the most recently
-        listed first; a table leaves the list once every seat is taken, when its creator
-        closes it, or 24 hours after its creation or last join."""
-        now = time.time()
-        entries = await _manager(app).lobby()
-        return [
-            LobbyTable(
-                table_id=entry.table_id,
-                players=int(entry.config["players"]),
-                cards=str(entry.config["cards"]),
-                variant=str(entry.config["variant"]),
-                edition=str(entry.config["edition"]),
-                seats=[
-                    LobbySeat(
-                        seat=s.seat, kind=s.kind, name=s.name, colour=FAMILY_COLOURS[s.seat]
-                    )
-                    for s in entry.seats
-                ],
-                open_seats=[s.seat for s in entry.seats if s.kind == OPEN],
-                clock=entry.clock,
-                age=max(0.0, now - entry.created),
-            )
-            for entry in entries
-        ]
 
     @app.post(
         "/api/tables/{table_id}/join",
@@ -354,8 +342,8 @@ def create_app(
         lang: Annotated[Lang | None, Query(description="default: the table's language")] = None,
     ) -> Response:
         """The view the token's holder may see (a seat's own, or the public one)."""
-        seat = table.view_seat(await _manager(app).identify(table, token))
-        return _json(view_text(table, seat, lang or table.lang))
+        identity = await _manager(app).identify(table, token)
+        return _json(view_for(table, identity, lang or table.lang))
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -370,19 +358,24 @@ def create_app(
         await _manager(app).act(
             table, identity, request.action, request.step, request.game_number
         )
-        return _json(view_text(table, table.view_seat(identity), table.lang))
+        return _json(view_for(table, identity, table.lang))
 
     @app.post(
         "/api/tables/{table_id}/seats/{seat}/bot",
         response_model=TableSummary,
         responses=_ERRORS,
         dependencies=[Throttled],
-        summary="Hand a human or open seat to a bot (creator only)",
+        summary="Hand an open seat, or a human nobody is connected to, to a bot (creator only)",
     )
     async def hand_to_bot(table: TableDep, seat: int, request: BotRequest) -> TableSummary:
-        """The seat's old link then only watches (the public view). An open seat taken by a
-        bot is no longer open (the game starts once none is)."""
-        await _manager(app).hand_to_bot(table, request.creator_token, seat, request.level)
+        """``expect`` says what the seat must be: ``open`` (``409 seat_taken`` once someone
+        joined it) or ``away`` (``409 seat_active`` while its player is connected, or, for a
+        seat someone joined, until away or never come for the table's limit). The seat's old
+        link then only watches (the public view, ``handed_over``). An open seat taken by a bot
+        is no longer open (the game starts once none is)."""
+        await _manager(app).hand_to_bot(
+            table, request.creator_token, seat, request.level, request.expect
+        )
         return TableSummary.model_validate(summary(table))
 
     @app.post(
@@ -395,8 +388,8 @@ def create_app(
     async def rematch(table: TableDep, request: RematchRequest) -> Response:
         """Once the game is over: same seats and links, a new deal. Answers with the view."""
         await _manager(app).rematch(table, request.token, request.game_number)
-        seat = table.view_seat(await _manager(app).identify(table, request.token))
-        return _json(view_text(table, seat, table.lang))
+        identity = await _manager(app).identify(table, request.token)
+        return _json(view_for(table, identity, table.lang))
 
     @app.get(
         "/api/tables/{table_id}",
@@ -445,9 +438,9 @@ def create_app(
 
 
 def origin_of(request: Request) -> str:
-    """A digest of the client's address (per-address quotas keep no address in clear)."""
-    host = request.client.host if request.client else "?"
-    return hashlib.sha256(f"oriflamme:{host}".encode()).hexdigest()[:16]
+    """A digest of the client's address, an IPv6 client's /64 (per-address quotas keep no
+    address in clear)."""
+    return origin_digest(request.client.host if request.client else "?")
 
 
 def _manager(app: FastAPI) -> TableManager:

@@ -12,6 +12,7 @@ else.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import logging
 import multiprocessing
@@ -23,11 +24,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from oriflamme.api import FAMILY_COLOURS, Action
+from oriflamme.api import Action
 from oriflamme.bots import known_bots, make_bot
 from oriflamme.bots.levels import LEVELS as BOT_LEVELS
 
 from .lifeline import end_with
+from .names import bot_label
 
 log = logging.getLogger("oriflamme.server")
 T = TypeVar("T")
@@ -49,7 +51,7 @@ def level_available(level: str) -> bool:
 
 def bot_name(level: str, seat: int) -> str:
     """The default name of a bot seat, distinct at a table: its colour and level."""
-    return f"{FAMILY_COLOURS[seat].capitalize()} bot ({level})"
+    return bot_label(level, seat)
 
 
 def decision_seed(game_seed: int, seat: int, step: int) -> int:
@@ -178,3 +180,19 @@ class BotPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    async def close(self) -> None:
+        """Stop the workers at once (a decision under way is dropped) and wait until they have
+        ended and the pool has let go of what it holds (its queues' semaphores): nothing of it
+        outlives the server, whichever way its process then exits."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # No public handle on the workers before Python 3.14 (terminate_workers).
+        workers = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        await asyncio.to_thread(executor.shutdown, wait=True)
+        del executor, workers  # (each worker holds the pool's queues)
+        gc.collect()  # the queues' semaphores are released when collected

@@ -42,9 +42,9 @@ def too_many_requests() -> ApiError:
 
 
 class QuietLog:
-    """Logs unexpected errors with their traceback at most once per ``every`` seconds per
-    place; the ones left out are counted and reported with the next one (a client sending
-    the same bad input many times a second cannot flood the log)."""
+    """Logs failures at most once per ``every`` seconds per place; the ones left out are
+    counted and reported with the next one (a client sending the same bad input many times a
+    second, or every request while the database is away, cannot flood the log)."""
 
     def __init__(self, log: logging.Logger, every: float = 10.0) -> None:
         self._log = log
@@ -53,6 +53,21 @@ class QuietLog:
         self._skipped: dict[str, int] = {}
 
     def error(self, where: str, message: str, *args: object, exc: BaseException) -> None:
+        """An unexpected error, with its traceback."""
+        self._emit(logging.ERROR, where, message, args, exc)
+
+    def warning(self, where: str, message: str, *args: object) -> None:
+        """An expected failure (the database away…): one line, no traceback."""
+        self._emit(logging.WARNING, where, message, args, None)
+
+    def _emit(
+        self,
+        level: int,
+        where: str,
+        message: str,
+        args: tuple[object, ...],
+        exc: BaseException | None,
+    ) -> None:
         now = time.monotonic()
         if now - self._last.get(where, -self._every) < self._every:
             self._skipped[where] = self._skipped.get(where, 0) + 1
@@ -60,4 +75,4 @@ class QuietLog:
         self._last[where] = now
         skipped = self._skipped.pop(where, 0)
         suffix = f" ({skipped} more like it not logged)" if skipped else ""
-        self._log.error(message + suffix, *args, exc_info=exc)
+        self._log.log(level, message + suffix, *args, exc_info=exc)

@@ -3,6 +3,7 @@ on every response."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Mapping
@@ -11,6 +12,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 16 * 1024  #: bytes of one HTTP request body
 MAX_SAVE_BODY = 128 * 1024  #: bytes of a table's creation, which may carry a whole saved game
+#: Seconds a request's body may take to arrive, from its headers on (128 KiB on a slow phone
+#: line takes a few seconds; a client sending one byte now and then holds a connection).
+BODY_TIMEOUT = 30.0
 #: Levels of nesting of a JSON body or message (a saved game needs 6; decoders and validators
 #: recurse, so deeper documents are refused before anything parses them).
 MAX_DEPTH = 32
@@ -47,35 +51,56 @@ SECURITY_HEADERS = (
 
 class BodyLimit:
     """Answer 413 ``too_large`` to a request whose body exceeds ``limit`` bytes (or the limit
-    that ``larger`` gives its path), and 400 ``bad_json`` to one nested deeper than
-    :data:`MAX_DEPTH`.
+    that ``larger`` gives its path), 408 ``request_timeout`` to one whose body takes more than
+    ``timeout`` seconds to arrive (0: no deadline), and 400 ``bad_json`` to one nested deeper
+    than :data:`MAX_DEPTH`. Refused requests close their connection.
 
     The body is read whole (it is small) before the app runs, then handed on.
     """
 
     def __init__(
-        self, app: ASGIApp, limit: int = MAX_BODY, larger: Mapping[str, int] | None = None
+        self,
+        app: ASGIApp,
+        limit: int = MAX_BODY,
+        larger: Mapping[str, int] | None = None,
+        timeout: float = BODY_TIMEOUT,
     ) -> None:
         self.app = app
         self.limit = limit
         self.larger = dict(larger or {})
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         limit = self.larger.get(scope["path"], self.limit)
+        too_large = f"a request body is at most {limit} bytes"
+        if _declared_length(scope) > limit:  # refused before a byte of it is read
+            await _refuse(send, 413, "too_large", too_large, close=True)
+            return
         body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client left
-            body += message.get("body", b"")
-            if len(body) > limit:
-                await _refuse(send, 413, "too_large", f"a request body is at most {limit} bytes")
-                return
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.timeout or None):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client left
+                    body += message.get("body", b"")
+                    if len(body) > limit:
+                        await _refuse(send, 413, "too_large", too_large, close=True)
+                        return
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await _refuse(
+                send,
+                408,
+                "request_timeout",
+                f"a request's body must arrive within {self.timeout:g} s",
+                close=True,
+            )
+            return
         if json_depth(bytes(body)) > MAX_DEPTH:
             await _refuse(
                 send, 400, "bad_json", f"a JSON body is nested at most {MAX_DEPTH} levels deep"
@@ -93,9 +118,24 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+def _declared_length(scope: Scope) -> int:
+    """The body's length its ``content-length`` header announces (0 if none or unreadable)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return 0
+    return 0
+
+
+async def _refuse(send: Send, status: int, code: str, message: str, close: bool = False) -> None:
+    """Answer the error; with ``close``, close the connection too (the rest of the request's
+    body is not read)."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -18,13 +18,17 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from oriflamme.api import Action, Game
 
-from . import bots
-from .errors import ApiError, unknown_table
+from . import absence, bots, handover
+from .announced import ALL, Announced
+from .errors import ApiError, QuietLog, unknown_table
+from .lobby import LOBBY_FOR
+from .names import name_key
+from .replay_links import new_replay_key
 from .scheduler import BotScheduler
 from .storage import (
     ACTION,
@@ -32,7 +36,7 @@ from .storage import (
     PRESENCE,
     Change,
     GameRecord,
-    LobbyEntry,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     Store,
@@ -60,6 +64,7 @@ from .tables import (
 from .tasks import spawn
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: Who makes a decision: a human, a bot seat, or the stand-in of a late or absent human.
 STAND_IN = "stand-in"
@@ -84,6 +89,10 @@ class Quotas:
     tables_per_hour: int = 120
     #: Unfinished tables where no human plays (every seat a bot) it may have at once.
     bot_tables: int = 4
+    #: Public tables it may have in the lobby at once (waiting for players).
+    public_tables: int = 3
+    #: Post-game analyses it may have waiting for their turn or under way at once.
+    queued_analyses: int = 3
 
 #: Seconds a table no connection follows stays in memory after its last use.
 EVICT_AFTER = 600.0
@@ -99,18 +108,6 @@ RETRIES = 3
 #: Seconds between reloads of a table to look for a token it does not know (a seat joined
 #: through another server), whatever the number of unknown tokens tried.
 TOKEN_REFRESH = 1.0
-#: Seconds a public table with open seats stays in the lobby after its creation or last join.
-LOBBY_FOR = 86400.0
-#: Tables the lobby lists at most.
-LOBBY_SIZE = 100
-
-
-@dataclass
-class _Stale:
-    """What was announced of a table since this server last brought it up to date."""
-
-    kinds: set[str] = field(default_factory=set)
-    upto: tuple[int, int] = (0, 0)  #: the latest (game, step) announced
 
 
 class TableManager:
@@ -128,7 +125,9 @@ class TableManager:
         self.server_id = server_id or secrets.token_hex(8)
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table]] = {}
-        self._stale: dict[str, _Stale] = {}  #: tables to bring up to date
+        #: What was announced of the tables being loaded (their copy may predate it).
+        self._announced: dict[str, Announced] = {}
+        self._stale: dict[str, Announced] = {}  #: tables to bring up to date
         self._background: list[asyncio.Task[Any]] = []
         self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
         self._publishing: asyncio.Task[None] | None = None
@@ -142,51 +141,65 @@ class TableManager:
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
         """Listen for other servers' changes and start playing the bots' decisions."""
+        # One server per SQLite file: the connections stored by its earlier runs are gone.
+        beat = await self._store.heartbeat(self.server_id, ALIVE if self._store.shared else 0.0)
         if self._store.shared:
-            await self._store.heartbeat(self.server_id, ALIVE)
             self._background.append(spawn(self._beat(), "heartbeat"))
         self._background.append(
             spawn(self._store.listen(self._on_change, self._on_reset), "listen")
         )
         self._background.append(spawn(self.scheduler.run(), "bot-scheduler"))
         self._background.append(spawn(self._janitor(), "janitor"))
-        if not self._store.shared:
-            # This server held every connection, and none survived its stop: seats that were
-            # connected are away from now on.
-            self._background.append(spawn(self._all_away(), "away-after-start"))
+        await self._forget(beat.forgotten)  # before any table is loaded
 
-    async def _all_away(self) -> None:
-        for table_id in await self._store.unfinished_tables():
-            await self._store.seat_away(table_id, None, ALIVE)
+    async def _forget(self, seats: Sequence[tuple[str, int]]) -> None:
+        """These seats' connections were on a server that died or stopped: those without a
+        connection elsewhere are away from now on (a seat whose player never connected, or
+        connected only elsewhere, is not)."""
+        by_table: dict[str, list[int]] = {}
+        for table_id, seat in seats:
+            by_table.setdefault(table_id, []).append(seat)
+        for table_id, numbers in by_table.items():
+            await self._store.seat_away(table_id, numbers, ALIVE)
 
     async def stop(self) -> None:
         for task in self._background:
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
         await self.scheduler.stop()
-        self.bot_pool.shutdown()
+        await self.bot_pool.close()
 
     async def _beat(self) -> None:
-        """Say that this server is alive; after a gap, publish its connections again (another
-        server may have forgotten them meanwhile)."""
+        """Say that this server is alive. After a gap (the database away, or this process
+        paused: a VM pause, swapping) the others may have forgotten its connections, or read
+        them as gone: publish them again."""
         missed = False
+        last = time.monotonic()  # of the last beat that reached the database
+        forgotten: list[tuple[str, int]] = []  # seats not marked away yet
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
-                for table_id in await self._store.heartbeat(self.server_id, ALIVE):
-                    # A server died with connections of these tables: their seats are away.
-                    await self._store.seat_away(table_id, None, ALIVE)
+                beat = await self._store.heartbeat(self.server_id, ALIVE)
+                forgotten += beat.forgotten
+                await self._forget(forgotten)
+                forgotten = []
             except Exception as exc:  # the database is away: beat again later
                 if not missed:
                     log.warning("heartbeat failed (%s)", type(exc).__name__)
                 missed = True
                 continue
-            if missed:
-                missed = False
-                for table in list(self._tables.values()):
-                    for seat in range(len(table.seats)):
-                        if table.open_here(seat):
-                            self._presence(table, seat)
+            now = time.monotonic()
+            if missed or not beat.kept or now - last >= ALIVE - HEARTBEAT:
+                log.info("publishing this server's connections again (last beat %.0f s ago)",
+                         now - last)
+                self._republish()
+            missed, last = False, now
+
+    def _republish(self) -> None:
+        for table in list(self._tables.values()):
+            for seat in range(len(table.seats)):
+                if table.open_here(seat):
+                    self._presence(table, seat)
 
     async def _janitor(self) -> None:
         """Let idle tables go from memory; delete abandoned ones (one server at a time)."""
@@ -221,9 +234,10 @@ class TableManager:
         return gone
 
     async def expire_abandoned(self, after: float = ABANDONED_AFTER) -> list[str]:
-        """Delete the tables nothing changed for ``after`` seconds (from storage and memory)."""
+        """Delete the tables nothing changed for ``after`` seconds by the database's clock (from
+        storage and memory): a server whose own clock is wrong deletes no live table."""
         deleted: list[str] = []
-        while batch := await self._store.delete_abandoned(time.time() - after, 500):
+        while batch := await self._store.delete_abandoned(after, 500):
             deleted += batch
             for table_id in batch:
                 self._tables.pop(table_id, None)
@@ -247,8 +261,10 @@ class TableManager:
         loading = self._loading.get(table_id)
         if loading is None:
             loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
+            self._announced[table_id] = Announced()
             try:
-                table = self._tables[table_id] = await self._load(table_id)
+                table = await self._load_current(table_id)
+                self._tables[table_id] = table  # from now on, announcements reach it
                 loading.set_result(table)
             except BaseException as exc:
                 loading.set_exception(exc)
@@ -256,11 +272,23 @@ class TableManager:
                 raise
             finally:
                 del self._loading[table_id]
+                del self._announced[table_id]
             if self._store.shared:
                 table.set_elsewhere(frozenset(await self._store.present_seats(table_id, ALIVE)))
             self.scheduler.offer(table)
             return table
         return await asyncio.shield(loading)
+
+    async def _load_current(self, table_id: str) -> Table:
+        """Load the table, and read it again for as long as a change announced meanwhile may
+        be missing from the copy: a copy is never older than a change this server was told
+        of (the announcement found no table here to bring up to date)."""
+        table = await self._load(table_id)
+        while not self._announced[table_id].known_by(table):
+            self._announced[table_id] = Announced()
+            log.debug("table %s changed while it was loaded: reading it again", table_id)
+            await self._reload_locked(table)  # nobody else holds this copy yet
+        return table
 
     async def _load(self, table_id: str) -> Table:
         found = await self._store.load_table(table_id)
@@ -294,6 +322,9 @@ class TableManager:
         """Storage announced a committed change (by any server, this one included)."""
         table = self._tables.get(change.table_id)
         if table is None:
+            announced = self._announced.get(change.table_id)
+            if announced is not None:  # being loaded, perhaps from before this change
+                announced.note(change)
             return  # not held here: it will be loaded fresh when needed
         if change.kind in (ACTION, GAME) and (change.game, change.step) <= (
             table.game_number,
@@ -317,13 +348,14 @@ class TableManager:
                 return
         stale = self._stale.get(table.id)
         if stale is None:
-            stale = self._stale[table.id] = _Stale()
+            stale = self._stale[table.id] = Announced()
             spawn(self._catch_up(table), f"catch-up:{table.id}")
-        stale.kinds.add(change.kind if change.kind in (ACTION, PRESENCE) else "all")
-        stale.upto = max(stale.upto, (change.game, change.step))
+        stale.note(change)
 
     def _on_reset(self) -> None:
         """Listening (re)started: any table may have changed meanwhile."""
+        for announced in self._announced.values():
+            announced.kinds.add(ALL)  # being loaded: read it again once loaded
         for table in self._tables.values():
             table.suspect = True
             if table.listeners:
@@ -345,7 +377,7 @@ class TableManager:
                         known = (table.game_number, len(table.game.history)) >= upto
                         if kinds == {ACTION} and known:
                             pass  # this server's own action, announced before it was kept
-                        elif "all" in kinds:
+                        elif ALL in kinds:
                             changed = await self._reload_locked(table) or changed
                         else:
                             actions = await self._store.load_actions(
@@ -355,7 +387,8 @@ class TableManager:
                 if changed:
                     self._changed(table, offer=False)
             except Exception as exc:
-                log.warning("table %s: cannot catch up (%r); reloading later", table.id, exc)
+                quiet.warning("catch-up", "table %s: cannot catch up (%r); reloading later",
+                              table.id, exc)
                 table.suspect = True
         self._stale.pop(table.id, None)
 
@@ -414,10 +447,26 @@ class TableManager:
             absent_after=options.absent_after,
             stand_in=options.stand_in,
             hints=hints,
+            no_show_after=options.no_show_after,
+            replay_key=new_replay_key(),
+            created=time.time(),
         )
-        game = GameRecord(1, setup.seed, setup.actions, setup.start)
+        game = GameRecord(1, setup.seed, setup.actions, setup.start, setup.custom_deal)
         table = Table(record, game)  # checks the game before it is stored
-        await self._store.create_table(record, setup.seed, table.turn(), setup.start, setup.actions)
+        listed = self.quotas.public_tables
+        quota = (listed, LOBBY_FOR) if listed and origin else None
+        try:
+            await self._store.create_table(
+                record, setup.seed, table.turn(), setup.start, setup.actions, setup.custom_deal,
+                quota,
+            )
+        except QuotaReached:
+            raise ApiError(
+                429,
+                "too_many_public_tables",
+                f"at most {listed} tables of one address wait in the lobby at once: close one,"
+                " or wait until one fills",
+            ) from None
         self._tables[record.table_id] = table
         self._changed(table)
         return NewTable(table, creator, spectator, seat_tokens)
@@ -426,7 +475,7 @@ class TableManager:
         """429 if ``origin`` created or joined its quota of tables in the last hour."""
         quota = self.quotas.tables_per_hour
         if origin and quota:
-            created, _ = await self._store.origin_counts(origin, time.time() - 3600)
+            created, _ = await self._store.origin_counts(origin, 3600.0)
             if created >= quota:
                 raise ApiError(
                     429,
@@ -436,10 +485,6 @@ class TableManager:
                 )
 
     # -- open seats ------------------------------------------------------------------------
-    async def lobby(self) -> list[LobbyEntry]:
-        """The public tables with open seats (listed in the last :data:`LOBBY_FOR` s)."""
-        return await self._store.lobby(time.time() - LOBBY_FOR, LOBBY_SIZE)
-
     async def join(
         self, table: Table, name: str, seat: int | None, origin: str = ""
     ) -> tuple[int, str]:
@@ -461,10 +506,14 @@ class TableManager:
         async with table.lock:
             taken = await self._store.fill_seat(table.id, record, origin)
             await self._reload_locked(table)
-        if taken is None:
-            self._changed(table)
-            raise ApiError(409, "seat_taken", "someone else took this seat first")
         self._changed(table)
+        if taken is None:
+            key = name_key(name)
+            if any(name_key(s.name) == key for s in table.seats if s.kind != OPEN):
+                raise ApiError(
+                    409, "name_taken", "someone at this table has this name: choose another"
+                )
+            raise ApiError(409, "seat_taken", "someone else took this seat first")
         return taken, token
 
     async def close(self, table: Table, creator_token: str) -> None:
@@ -493,8 +542,9 @@ class TableManager:
             raise ApiError(403, "not_a_player", "only a seat's link can act")
         action = parse_action(data)
         await self._apply(table, identity.seat, action, step, game_number, by=HUMAN)
-        if table.seats[identity.seat].away_since is not None:
-            spawn(self._back(table, identity.seat), f"back:{table.id}")  # acting: not away
+        record = table.seats[identity.seat]
+        if record.away_since is not None or record.arrived is None:
+            spawn(self._here(table, identity.seat), f"back:{table.id}")  # acting: here
 
     async def apply_bot(
         self,
@@ -582,52 +632,54 @@ class TableManager:
         if action not in game.legal_actions():
             raise ApiError(400, "illegal_action", "this action is not legal now")
 
-    async def hand_to_bot(self, table: Table, creator_token: str, seat: int, level: str) -> None:
-        """The creator gives a human seat to a bot; its old link then only watches."""
+    async def hand_to_bot(
+        self, table: Table, creator_token: str, seat: int, level: str, expect: str
+    ) -> None:
+        """The creator gives a seat to a bot: an open one (``expect`` "open") or a human nobody
+        is connected to ("away"; see :mod:`.handover`). The old link of a human seat then only
+        watches."""
         if (await self.identify(table, creator_token)).role is not Role.CREATOR:
             raise ApiError(403, "not_creator", "only the table's creator can do this")
         if not 0 <= seat < len(table.seats):
             raise ApiError(404, "unknown_seat", "this table has no such seat")
         if not bots.level_available(level):
             raise ApiError(422, "unknown_level", "this bot level is not available")
-        if table.seats[seat].kind == OPEN:
-            await self._bot_in_open_seat(table, seat, level)
-            return
         async with table.lock:
-            if table.seats[seat].kind == BOT:
-                await self._reload_locked(table)
-            if table.seats[seat].kind == BOT:
-                raise ApiError(409, "already_bot", "this seat is already played by a bot")
-            if table.seats[seat].kind == OPEN:
-                raise ApiError(409, "seat_taken", "this seat changed: try again")
+            if refused := handover.refusal(table, seat, expect, time.time()):
+                raise refused
             name = bots.bot_name(level, seat)
-            record = replace(table.seats[seat], kind=BOT, level=level, name=name)
             seats = list(table.seats)
-            seats[seat] = record
-            limit = self.quotas.bot_tables
-            if limit and table.origin and table.self_playing(seats) and not table.game.is_over:
-                _, playing = await self._store.origin_counts(table.origin, time.time())
-                if playing >= limit:
-                    raise ApiError(
-                        429,
-                        "too_many_bot_tables",
-                        f"at most {limit} tables where only bots play, per address",
-                    )
-            player = table.game.current_player
-            bot = player is not None and seats[player].kind == BOT
-            turn = Turn(len(table.game.history), player, bot, table.watched())
-            await self._store.set_seat(table.id, record, turn)
-            table.set_seat(record)
-        self._changed(table)
-
-    async def _bot_in_open_seat(self, table: Table, seat: int, level: str) -> None:
-        record = SeatRecord(seat, BOT, bots.bot_name(level, seat), level, None)
-        async with table.lock:
-            taken = await self._store.fill_seat(table.id, record)
+            seats[seat] = replace(seats[seat], kind=BOT, level=level, name=name)
+            await self._check_bot_tables(table, seats)
+            if expect == "open":
+                record = SeatRecord(seat, BOT, name, level, None)
+                done = await self._store.fill_seat(table.id, record) is not None
+            else:
+                player = table.game.current_player
+                bot = player is not None and seats[player].kind == BOT
+                turn = Turn(len(table.game.history), player, bot, table.watched())
+                done = await self._store.hand_over(
+                    table.id, seats[seat], turn, absence.HAND_OVER_GRACE, ALIVE
+                )
             await self._reload_locked(table)
         self._changed(table)
-        if taken is None:
-            raise ApiError(409, "seat_taken", "someone took this seat first")
+        if not done:  # another request, or another server, changed the seat first
+            raise handover.refusal(table, seat, expect, time.time()) or ApiError(
+                409, "seat_active", "this player is back: the seat stays theirs"
+            )
+
+    async def _check_bot_tables(self, table: Table, seats: Sequence[SeatRecord]) -> None:
+        """429 if these seats would make one more table where only bots play, from an address
+        that has its quota of them."""
+        limit = self.quotas.bot_tables
+        if limit and table.origin and table.self_playing(seats) and not table.game.is_over:
+            _, playing = await self._store.origin_counts(table.origin, 0.0)
+            if playing >= limit:
+                raise ApiError(
+                    429,
+                    "too_many_bot_tables",
+                    f"at most {limit} tables where only bots play, per address",
+                )
 
     async def rematch(self, table: Table, token: str, game_number: int | None = None) -> None:
         """Start the next game at the table once the current one is over.
@@ -667,8 +719,14 @@ class TableManager:
             raise ApiError(429, "too_many_connections", "this seat has too many connections")
         seat = table.add_listener(listener)
         if seat is not None:
+            if table.seats[seat].arrived is None:
+                # The player came: at once, not with the next presence batch (a visit shorter
+                # than a batch counts too).
+                spawn(self._here(table, seat), f"arrived:{table.id}")
             self._presence(table, seat)
             self._changed(table)
+        else:  # the first connection may be a spectator's: it too is told when a seat is away
+            self._watch_absence(table)
 
     def remove_listener(self, table: Table, listener: Listener) -> None:
         seat = table.remove_listener(listener)
@@ -677,15 +735,13 @@ class TableManager:
             self._changed(table)
 
     def _presence(self, table: Table, seat: int) -> None:
-        """Tell the other servers (shared storage) how many connections a seat has here: soon,
+        """Store how many connections a seat has here (for the other servers, and for this one
+        after a restart: only seats connected then become away): soon,
         together with the other seats whose connections changed meanwhile (one write); then
         mark the seat away, or back."""
-        if self._store.shared:
-            self._unpublished[(table.id, seat)] = table
-            if self._publishing is None or self._publishing.done():
-                self._publishing = spawn(self._publish_presence(), "presence")
-        else:
-            spawn(self._away_or_back(table, seat), f"away:{table.id}")
+        self._unpublished[(table.id, seat)] = table
+        if self._publishing is None or self._publishing.done():
+            self._publishing = spawn(self._publish_presence(), "presence")
 
     async def _away_or_back(self, table: Table, seat: int) -> None:
         """After a seat's connections here changed (and were published): if none is left
@@ -698,7 +754,15 @@ class TableManager:
                 if changed and not self._store.shared:
                     await self.refresh(table)  # no announcement to learn it from
         except Exception as exc:
-            log.warning("table %s: seat %d not marked away or back (%r)", table.id, seat, exc)
+            quiet.warning("away", "table %s: seat %d not marked away or back (%r)", table.id,
+                          seat, exc)
+
+    async def _here(self, table: Table, seat: int) -> None:
+        """The seat's player is here (connected, or acting): back if away, come if never."""
+        try:
+            await self._back(table, seat)
+        except Exception as exc:  # the database is away: presence will say it again
+            log.warning("table %s: seat %d not marked here (%r)", table.id, seat, exc)
 
     async def _back(self, table: Table, seat: int) -> None:
         if await self._store.seat_back(table.id, seat) and not self._store.shared:
@@ -721,7 +785,7 @@ class TableManager:
                 for (table_id, seat), table in batch.items():
                     spawn(self._away_or_back(table, seat), f"away:{table_id}")
             except Exception as exc:
-                log.warning("presence not stored yet (%s)", type(exc).__name__)
+                quiet.warning("presence", "presence not stored yet (%s)", type(exc).__name__)
                 self._unpublished = batch | self._unpublished
                 pause = min(max(pause * 2, 0.5), HEARTBEAT)
 
@@ -737,22 +801,22 @@ class TableManager:
         self._watch_absence(table)
 
     def _watch_absence(self, table: Table) -> None:
-        """Views show a seat as away once its absence lasted the table's limit: tell the
-        connections at that moment (nothing else changes then)."""
-        limit = table.options.absent_after
-        if limit is None or not table.listeners:
+        """Views show a seat as away (or a no-show) once it reached the table's limit, and
+        whether it may be handed to a bot (``absence``): tell the connections at that moment
+        (nothing else changes then)."""
+        if not table.listeners:
             return
         now = time.time()
-        soon = [
-            s.away_since + limit - now
-            for s in table.seats
-            if s.kind == HUMAN and s.away_since is not None and s.away_since + limit > now
-        ]
-        if soon and table.absence_timer is None:
-            def fire() -> None:
-                table.absence_timer = None
-                table.version += 1
-                self._changed(table, offer=False)
+        moment = absence.next_change(table, now)
+        if moment is None or (table.absence_timer is not None and table.absence_due <= moment):
+            return
+        if table.absence_timer is not None:
+            table.absence_timer.cancel()  # a sooner moment came up (a seat just left)
 
-            delay = min(soon) + 0.05
-            table.absence_timer = asyncio.get_running_loop().call_later(delay, fire)
+        def fire() -> None:
+            table.absence_timer = None
+            table.version += 1
+            self._changed(table, offer=False)
+
+        table.absence_due = moment
+        table.absence_timer = asyncio.get_running_loop().call_later(moment - now + 0.05, fire)

@@ -1,20 +1,22 @@
 """Request and response models of the HTTP API, and the view a seat or spectator receives.
 
-Every user text (display names) is validated here: 1 to 24 characters after trimming, no control
-or format characters. Texts are returned as data; escaping them is the client's job.
+Requests are strict, like the WebSocket's messages: a number is a JSON number, a flag a JSON
+boolean (``"5"``, ``true`` for a number, ``1`` for a flag: ``422 invalid_request``). Every user
+text (display names) is validated here (:mod:`.names`). Texts are returned as data; escaping
+them is the client's job.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from .absence import NO_SHOW_DEFAULT
+from .names import NAME_MAX, clean_name, is_bot_label, name_key
 from .tables import HUMAN, OPEN
 from .views import LOG_LINES
 
-NAME_MAX = 24
 #: Bounds of the numbers a client sends (storage keeps them as 32-bit integers).
 MAX_STEP, MAX_GAME = 100_000, 2**31 - 1
 TOKEN_MAX = 64
@@ -25,38 +27,36 @@ Lang = Literal["en", "fr"]
 Level = Literal["easy", "medium", "hard", "expert", "random"]
 Token = Annotated[str, Field(min_length=1, max_length=TOKEN_MAX)]
 
-_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-_ZERO_WIDTH_JOINER = "\u200d"  # allowed: it builds emoji sequences
-
-
-def clean_name(text: str) -> str:
-    """A display name, normalised (NFC) and trimmed; ValueError if empty, long or unsafe."""
-    name = unicodedata.normalize("NFC", text).strip()
-    if not 1 <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name is 1 to {NAME_MAX} characters")
-    for ch in name:
-        if ch != _ZERO_WIDTH_JOINER and unicodedata.category(ch) in _REFUSED_CATEGORIES:
-            raise ValueError("a name may not contain control or invisible characters")
-    return name
-
-
 DisplayName = Annotated[str, Field(max_length=4 * NAME_MAX), AfterValidator(clean_name)]
 
 
+def chosen_name(name: str) -> str:
+    """A name someone chose: not a bot's label (``"Blue bot (hard)"``: the server names bots
+    so)."""
+    if is_bot_label(name):
+        raise ValueError("names like '<Colour> bot (<level>)' are the bots' own")
+    return name
+
+
+ChosenName = Annotated[DisplayName, AfterValidator(chosen_name)]
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No unknown field, and no conversion: a number is a number, a flag a boolean."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # -- requests -------------------------------------------------------------------------------
 class HumanSeatIn(_Strict):
     kind: Literal["human"]
-    name: DisplayName = Field(description="display name, 1–24 characters")
+    name: ChosenName = Field(description="display name, 1–24 characters")
 
 
 class BotSeatIn(_Strict):
     kind: Literal["bot"]
     level: Level = "medium"
-    name: DisplayName | None = Field(None, description='default "<Colour> bot (<level>)"')
+    name: ChosenName | None = Field(None, description='default "<Colour> bot (<level>)"')
 
 
 class OpenSeatIn(_Strict):
@@ -65,7 +65,8 @@ class OpenSeatIn(_Strict):
 
 SeatIn = Annotated[HumanSeatIn | BotSeatIn | OpenSeatIn, Field(discriminator="kind")]
 
-#: Bounds of a turn clock and of an allowed absence, in seconds (a week; two days).
+#: Bounds of a turn clock, of an allowed absence and of a no-show limit, in seconds (a week;
+#: two days).
 CLOCK_MIN, CLOCK_MAX = 2, 7 * 86400
 ABSENT_MIN, ABSENT_MAX = 2, 2 * 86400
 
@@ -100,12 +101,37 @@ class CreateTableRequest(_Strict):
         description="seconds a player may be disconnected at their decision before the stand-in"
         " plays it; null: never",
     )
+    no_show_after: int | None = Field(
+        None,
+        ge=ABSENT_MIN,
+        le=ABSENT_MAX,
+        description="seconds a seat whose player never connected keeps its decisions before the"
+        f" stand-in plays them; default {NO_SHOW_DEFAULT:.0f} at tables with an open seat, null"
+        " (never) elsewhere; null needs a clock where strangers can join",
+    )
     hints: bool = Field(False, description="a learning table: human seats may ask for hints")
     save: dict[str, Any] | None = Field(
         None,
         description="continue this game: a save (Game.save()), a position or a replay "
-        "(docs/formats.md); the game's configuration is then the save's",
+        "(docs/formats.md); the game's configuration is then the save's; refused at tables "
+        "with an open seat",
     )
+
+    @property
+    def strangers_can_join(self) -> bool:
+        """Whether anyone with the table's id may take a seat (an open seat)."""
+        return any(seat.kind == OPEN for seat in self.seats)
+
+    @property
+    def custom_deal(self) -> bool:
+        """Whether the creator chose the deal (a seed or a saved game)."""
+        return self.seed is not None or self.save is not None
+
+    def no_show_limit(self) -> float | None:
+        """The table's no-show limit: as asked, or the default where strangers can join."""
+        if "no_show_after" in self.model_fields_set:
+            return None if self.no_show_after is None else float(self.no_show_after)
+        return NO_SHOW_DEFAULT if self.strangers_can_join else None
 
     @model_validator(mode="after")
     def _check_seats(self) -> CreateTableRequest:
@@ -113,13 +139,42 @@ class CreateTableRequest(_Strict):
             raise ValueError(f"seats: {self.players} players need {self.players} seats")
         if not any(seat.kind in (HUMAN, OPEN) for seat in self.seats):
             raise ValueError("seats: at least one seat must be human or open")
-        if self.public and not any(seat.kind == OPEN for seat in self.seats):
+        if self.public and not self.strangers_can_join:
             raise ValueError("public: a public table needs at least one open seat")
         if self.save is not None:
             for name in SAVED_FIELDS:
                 if name in self.model_fields_set:
                     raise ValueError(f"{name}: not allowed with save (the save sets it)")
+        self._check_names()
+        if self.strangers_can_join:
+            self._check_fair_for_strangers()
         return self
+
+    def _check_names(self) -> None:
+        """No two seats of the table under one name."""
+        seen: set[str] = set()
+        for i, seat in enumerate(self.seats):
+            name = getattr(seat, "name", None)
+            if name is None:
+                continue
+            key = name_key(name)
+            if key in seen:
+                raise ValueError(f"seats.{i}.name: another seat of the table is called {name!r}")
+            seen.add(key)
+
+    def _check_fair_for_strangers(self) -> None:
+        """A table strangers can join is dealt by the server, and never waits forever."""
+        for chosen in ("seed", "save"):
+            if getattr(self, chosen) is not None:
+                raise ValueError(
+                    f"{chosen}: a table strangers can join (an open seat) is dealt by the server:"
+                    " whoever chooses the deal can know every hidden card"
+                )
+        if self.clock is None and self.no_show_limit() is None:
+            raise ValueError(
+                "no_show_after: a table strangers can join needs a turn clock or a no-show limit"
+                " (else a player who never comes stops the game)"
+            )
 
 
 class ActRequest(_Strict):
@@ -136,10 +191,15 @@ class ActRequest(_Strict):
 class BotRequest(_Strict):
     creator_token: Token
     level: Level = "medium"
+    expect: Literal["open", "away"] = Field(
+        description='what the seat must be to be handed over: "open" (not taken yet) or "away" '
+        "(a human nobody is connected to; a seat someone joined: away, or never connected, "
+        "for the table's limit)"
+    )
 
 
 class JoinRequest(_Strict):
-    name: DisplayName = Field(description="display name, 1–24 characters")
+    name: ChosenName = Field(description="display name, 1–24 characters")
     seat: int | None = Field(None, ge=0, le=4, description="the seat to take; null: the first open")
 
 
@@ -194,19 +254,43 @@ class LobbySeat(BaseModel):
     seat: int
     kind: str = Field(description='"human", "bot" or "open"')
     name: str
+    level: str | None = Field(None, description="a bot seat's level; null for a human or open")
     colour: str
 
 
 class LobbyTable(BaseModel):
     table_id: str
     players: int
-    cards: str
-    variant: str
-    edition: str
+    cards: str = Field(description='"base", "embrasement", or the ten card slugs, comma-separated')
+    variant: str = Field(description='"standard" or "two-families" (2 players)')
+    edition: str = Field(description='"revised" or "first"')
+    lang: str = Field(description="the table's language")
     seats: list[LobbySeat]
     open_seats: list[int]
     clock: float | None = Field(description="seconds per decision, or null")
-    age: float = Field(description="seconds since the table was created")
+    no_show_after: float | None = Field(
+        None, description="seconds before the stand-in plays for a player who never comes"
+    )
+    stand_in: str = Field(description="the bot level that plays for a late or absent player")
+    absent_after: float | None = Field(
+        description="seconds a disconnected player keeps their decision before the stand-in"
+        " plays it; null: never"
+    )
+    hints: bool = Field(description="a learning table: its players may ask for hints")
+    age: float | None = Field(
+        description="seconds since the table was created (null: a table not listed, reached by"
+        " its join link)"
+    )
+    closed: bool = Field(
+        default=False, description="closed by its creator (only a join link shows it)"
+    )
+
+
+class LobbyPage(BaseModel):
+    tables: list[LobbyTable] = Field(
+        description="each creator's newest table first, then each one's second newest, …"
+    )
+    next: str | None = Field(description="the cursor of the next page (null: the last page)")
 
 
 class CreateTableResponse(BaseModel):
@@ -223,7 +307,12 @@ class SeatInfo(BaseModel):
     kind: str
     level: str | None
     connected: bool
-    away: bool = Field(description="disconnected too long at their decision: a bot plays it")
+    away: bool = Field(
+        description="away, or never came, for the table's limit: the stand-in plays its decisions"
+    )
+    replaceable: bool = Field(
+        False, description='the creator may hand this seat to a bot now ("expect": "away")'
+    )
     colour: str
 
 
@@ -273,6 +362,15 @@ class View(BaseModel):
     clock: ClockView | None
     server_time: float = Field(description="the server's clock as it sent this view")
     hints: bool = Field(False, description="a learning table: you may ask for hints")
+    custom_deal: bool = Field(
+        False, description="this game was dealt as the table's creator chose (seed or save)"
+    )
+    replay_url: str | None = Field(
+        None, description="once the game is over: its replay page, with a read-only token"
+    )
+    handed_over: bool = Field(
+        False, description="your seat was handed to a bot by the creator: this link watches"
+    )
 
 
 class TableSummary(BaseModel):
@@ -288,6 +386,14 @@ class TableSummary(BaseModel):
     open_seats: list[int]
     closed: bool
     hints: bool = Field(False, description="a learning table (hints)")
+    no_show_after: float | None = Field(
+        None, description="seconds before the stand-in plays for a player who never came"
+    )
+    custom_deal: bool = Field(
+        False,
+        description="the current game was dealt as the creator chose (a seed or a saved game):"
+        " the creator may know every hidden card",
+    )
 
 
 class CardInfo(BaseModel):

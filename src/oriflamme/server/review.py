@@ -12,8 +12,9 @@ being computed) lives on ``app.state.review``, started and stopped with the app.
 - ``GET /t/{id}/replay`` — the replay page.
 
 Any token of the table (a seat's, the spectators', the creator's) may review its finished games:
-once a game is over nothing of it is secret. A hint, during the game, is made from the asking
-seat's observation only.
+once a game is over nothing of it is secret; so may the replay token of a game (``replay_links``:
+what the pages' replay links carry, never a seat's token), for that game only. A hint, during
+the game, is made from the asking seat's observation only.
 """
 
 from __future__ import annotations
@@ -28,28 +29,29 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from oriflamme.api import Action
-from oriflamme.bots.advice import advise
 
-from .analysis import AnalysisRunner, budget_iterations, steps_for, worst_moves
+from .addresses import client_key, origin_digest
+from .analysis import AnalysisRunner, steps_for, worst_moves
 from .errors import ApiError, too_many_requests
+from .hints import HintDesk, busy
 from .limits import PAGE_POLICY
 from .protocol import MAX_GAME, ErrorBody, Lang
+from .replay_links import opens_replay, replay_url
 from .replays import EVERYTHING, Kept, Replays
-from .storage import AnalysisRecord
-from .tables import HUMAN, Role, Table
+from .storage import AnalysisRecord, QuotaReached
+from .tables import HUMAN, Identity, Role, Table
 from .throttle import BucketsByKey
 from .views import seat_infos
 
-#: The hint's budget: the ``hard`` level's iterations, capped to answer within 2 s.
-HINT_ITERATIONS, HINT_SECONDS = 3000, 1.2
-#: Seconds a hint may wait for a worker and think before the request fails (503 ``busy``).
-HINT_TIMEOUT = 10.0
 #: Hints kept (a seat asking again at the same step gets the same answer at once).
 KEEP_HINTS = 256
 
 TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
 GAME_NUMBER = PathParam(ge=1, le=MAX_GAME, description="the game's number at the table (1, 2, …)")
-TOKEN = Query(max_length=64, description="a seat, spectator or creator token of the table")
+TOKEN = Query(
+    max_length=64,
+    description="the game's replay token, or a seat, spectator or creator token of the table",
+)
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422, 429, 503)
 }
@@ -87,6 +89,7 @@ class Hint(BaseModel):
 class Frames(BaseModel):
     table_id: str
     game_number: int
+    replay_url: str = Field(description="this replay's page with the game's replay token")
     view: int | Literal["all"]
     you: int | None = Field(description="the seat of the token, or null")
     lang: str
@@ -103,6 +106,7 @@ class Review:
         self.manager = manager
         self.replays = Replays(manager.store)
         self.analyses = AnalysisRunner(manager, self.replays)
+        self.hints = HintDesk()
         self._hints = Kept(KEEP_HINTS)
         self._thinking: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
         #: Requests a second (and bursts) per address of the routes that make the server think
@@ -111,12 +115,15 @@ class Review:
 
     def start(self) -> None:
         self.analyses.start()
+        self.hints.start()
 
     async def stop(self) -> None:
         await self.analyses.stop()
+        await self.hints.stop()
 
-    async def hint(self, table: Table, seat: int) -> dict[str, Any]:
-        """The hint for ``seat``'s current decision (computed once per decision)."""
+    async def hint(self, table: Table, seat: int, address: str) -> dict[str, Any]:
+        """The hint for ``seat``'s current decision (computed once per decision), asked from
+        ``address`` (hints wait their turn address by address)."""
         game = table.game  # a table's game is replaced, never changed: this one stays put
         key = (table.id, table.game_number, len(game.history), seat)
         found: dict[str, Any] | None = self._hints.get_fresh(key)
@@ -124,26 +131,17 @@ class Review:
             return found
         thinking = self._thinking.get(key)
         if thinking is None:
-            observation, legal = game.observe(seat), game.legal_actions()
-            pool = self.manager.bot_pool
-            iterations = budget_iterations(HINT_ITERATIONS)
-            thinking = asyncio.ensure_future(
-                pool.run(advise, observation, legal, iterations, HINT_SECONDS, timeout=HINT_TIMEOUT)
-            )
-            thinking = asyncio.ensure_future(_as_json(thinking))
+            thinking = self.hints.ask(address, game.observe(seat), game.legal_actions())
             self._thinking[key] = thinking
             thinking.add_done_callback(lambda _: self._thinking.pop(key, None))
         try:
             found = await asyncio.shield(thinking)
+        except ApiError:
+            raise
         except Exception:
-            raise ApiError(503, "busy", "the hint could not be computed now: try again") from None
+            raise busy() from None
         self._hints.keep(key, found)
         return found
-
-
-async def _as_json(advice: Any) -> dict[str, Any]:
-    result = await advice
-    return {"action": result.best.to_json(), "win": list(result.win)}
 
 
 def _review(request: Request) -> Review:
@@ -160,14 +158,28 @@ TableDep = Annotated[Table, Depends(_table)]
 ReviewDep = Annotated[Review, Depends(_review)]
 
 
+def _host(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 def _throttle(review: Review, request: Request) -> None:
-    if not review.by_ip.take(request.client.host if request.client else "?"):
+    if not review.by_ip.take(client_key(_host(request))):
         raise too_many_requests()
 
 
-def _parse_view(text: str | None, table: Table, token: str) -> tuple[int | None, int | None]:
+async def _reviewer(review: Review, table: Table, token: str, number: int) -> Identity:
+    """Who may review game ``number`` with ``token``: its replay token is a spectator of that
+    game; any token of the table is who it designates; else ``401 bad_token``."""
+    if opens_replay(table.replay_key, table.id, number, token):
+        return Identity(Role.SPECTATOR)
+    identity: Identity = await review.manager.identify(table, token)
+    return identity
+
+
+def _parse_view(
+    text: str | None, table: Table, identity: Identity
+) -> tuple[int | None, int | None]:
     """(the seat of the token, the seat whose view is asked for or None for everything)."""
-    identity = table.identify(token)
     you = identity.seat if identity.role is Role.SEAT else None
     if text is None:
         return you, you
@@ -217,7 +229,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """The ``oriflamme-replay`` record (docs/formats.md) of game ``number``, once it is
         over (``409 not_over`` before). A game set up from a position carries it as ``start``."""
-        await review.manager.identify(table, token)
+        await _reviewer(review, table, token, number)
         return (await review.replays.finished(table, number)).record
 
     @router.get(
@@ -236,13 +248,14 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """Frame ``i`` is the game after its first ``i`` actions. ``view``: a seat (what it
         saw, default the token's seat) or ``all`` (every card shown; the spectators' default)."""
-        you, seat = _parse_view(view, table, token)
+        you, seat = _parse_view(view, table, await _reviewer(review, table, token, number))
         finished = await review.replays.finished(table, number)
         language = lang or table.lang
         frames = await review.replays.frames(finished, seat, language)
         return {
             "table_id": table.id,
             "game_number": number,
+            "replay_url": replay_url(table.replay_key, table.id, number),
             "view": EVERYTHING if seat is None else seat,
             "you": you,
             "lang": language,
@@ -267,12 +280,23 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     ) -> dict[str, Any]:
         """Queue the analysis (computed once, in the background; asking again changes
         nothing, except for a failed one, which is tried again). Answers its state."""
-        await review.manager.identify(table, token)
+        await _reviewer(review, table, token, number)
         _throttle(review, request)
         await review.replays.finished(table, number)
         if not any(s.kind == HUMAN for s in table.seats):
             raise ApiError(409, "no_humans", "no human played at this table: nothing to analyse")
-        record = await review.manager.store.request_analysis(table.id, number)
+        limit = review.manager.quotas.queued_analyses
+        try:
+            record = await review.manager.store.request_analysis(
+                table.id, number, origin_digest(_host(request)), limit
+            )
+        except QuotaReached:
+            raise ApiError(
+                429,
+                "too_many_analyses",
+                f"at most {limit} analyses of one address wait or run at once: ask again once"
+                " one is done",
+            ) from None
         review.analyses.wake()
         return _analysis_answer(record, lang or table.lang)
 
@@ -290,7 +314,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         lang: Annotated[Lang | None, Query()] = None,
     ) -> dict[str, Any]:
         """``status`` ``none`` until someone asks for it; the steps done so far while it runs."""
-        await review.manager.identify(table, token)
+        await _reviewer(review, table, token, number)
         await review.replays.finished(table, number)
         record = await review.manager.store.load_analysis(table.id, number)
         return _analysis_answer(record, lang or table.lang)
@@ -323,7 +347,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
             raise ApiError(403, "not_your_turn", "it is not your turn")
         _throttle(review, request)
         step = len(game.history)
-        found = await review.hint(table, seat)
+        found = await review.hint(table, seat, client_key(_host(request)))
         action = Action.from_json(found["action"])
         return {
             "action": found["action"],

@@ -10,7 +10,9 @@ server looks for unclaimed decisions every :data:`SCAN` seconds: a decision whos
 (its claim expired) is taken over within a few seconds. Even a claim lost by a stalled server
 cannot make a bot move twice: only one action can be stored at one step.
 
-A decision that fails unexpectedly is logged and left claimed for a growing pause
+A decision whose action cannot be stored because the database is away gives its claim up as
+soon as the database is back (the next scan plays it). A decision that fails unexpectedly is
+logged and left claimed for a growing pause
 (:data:`BACKOFF`), then tried again (by this server or another). A claimed decision that storage
 recorded wrongly (a game migrated from an older database) is corrected and, if a bot must play,
 played.
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from oriflamme.api import Action
 
 from . import bots
-from .errors import ApiError
+from .errors import ApiError, QuietLog
 from .storage import BotTurn, Store, StoreUnavailable
 from .tables import BOT, Table
 from .tasks import spawn
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from .manager import TableManager
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: Seconds a claim lasts unless renewed.
 LEASE = 6.0
@@ -75,6 +78,9 @@ class BotScheduler:
         self._capacity = capacity
         self._playing: dict[tuple[str, int, int], asyncio.Task[Any]] = {}
         self._failures: dict[tuple[str, int, int], int] = {}
+        #: Claims of decisions whose action could not be stored (the database was away): given
+        #: up as soon as it is back, so that they are played then, not when the claim expires.
+        self._postponed: dict[tuple[str, int, int], BotTurn] = {}
         self._wake = asyncio.Event()
         #: Whether bot decisions wait for a worker (then the search levels think less).
         self.overloaded = False
@@ -107,7 +113,7 @@ class BotScheduler:
             try:
                 await self._scan()
             except StoreUnavailable as exc:
-                log.warning("cannot look for bot decisions: %s", exc)
+                quiet.warning("scan", "cannot look for bot decisions: %s", exc)
             except Exception:
                 log.exception("looking for bot decisions failed")
             with contextlib.suppress(TimeoutError):
@@ -115,6 +121,7 @@ class BotScheduler:
             self._wake.clear()
 
     async def _scan(self) -> None:
+        await self._release_postponed()
         free = self._capacity - len(self._playing)
         if free <= 0:
             self.overloaded = await self._store.waiting_bot_turns() > 0
@@ -125,6 +132,12 @@ class BotScheduler:
         for turn in turns:
             if _key(turn) not in self._playing:
                 self._start(turn, claimed=True)
+
+    async def _release_postponed(self) -> None:
+        for key, turn in list(self._postponed.items()):
+            if key not in self._playing:  # (played again meanwhile: that claim is kept)
+                await self._store.release_claim(self._owner, turn)
+            del self._postponed[key]
 
     def offer(self, table: Table) -> None:
         """The table changed here: play its bot's decision at once if this server has room (if
@@ -150,7 +163,8 @@ class BotScheduler:
             await self._decide(turn, self.overloaded)
             self._failures.pop(key, None)
         except StoreUnavailable as exc:
-            log.warning("table %s: bot decision postponed: %s", turn.table_id, exc)
+            self._postponed[key] = turn
+            quiet.warning("postponed", "table %s: bot decision postponed: %s", turn.table_id, exc)
         except ClaimLost:
             log.info("table %s: claim at step %d lost", turn.table_id, turn.step)
         except Exception:

@@ -61,6 +61,8 @@ class TableOptions:
     clock: float | None = None  #: seconds per decision
     absent_after: float | None = None  #: seconds away at one's decision before the stand-in
     stand_in: str = "medium"  #: the stand-in's bot level
+    #: Seconds a seat whose player never came keeps its decisions before the stand-in.
+    no_show_after: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +78,14 @@ class SeatSpec:
 @dataclass(frozen=True, slots=True)
 class GameSetup:
     """How a table's first game starts: dealt from ``seed`` and ``actions`` played on it, or
-    from ``start`` (a save without history; ``seed`` then seeds the bots)."""
+    from ``start`` (a save without history; ``seed`` then seeds the bots). ``custom_deal``: the
+    creator chose it (a seed or a saved game), so they may know every hidden card."""
 
     config: GameConfig
     seed: int
     start: Mapping[str, Any] | None = None
     actions: tuple[Mapping[str, Any], ...] = ()
+    custom_deal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +152,8 @@ def setup_from_record(data: Mapping[str, Any], players: int) -> GameSetup:
         raise ApiError(422, "invalid_save", "save: this game is over")
     if game.seed is not None:
         actions = tuple(a.to_json() for a in game.history)
-        return GameSetup(game.config, game.seed, None, actions)
-    return GameSetup(game.config, secrets.randbelow(SEED_BOUND), game.save())
+        return GameSetup(game.config, game.seed, None, actions, custom_deal=True)
+    return GameSetup(game.config, secrets.randbelow(SEED_BOUND), game.save(), custom_deal=True)
 
 
 def _start(config: GameConfig, record: GameRecord) -> Game:
@@ -169,8 +173,12 @@ class Table:
         self.config = GameConfig.from_dict(record.config)
         self.lang = record.lang
         self.options = TableOptions(
-            record.public, record.clock, record.absent_after, record.stand_in
+            record.public, record.clock, record.absent_after, record.stand_in,
+            record.no_show_after,
         )
+        self.created = record.created
+        #: The secret of the table's replay tokens (``replay_links``); never sent.
+        self.replay_key = record.replay_key
         self.closed = record.closed
         self._creator_hash = record.creator_hash
         self.origin = record.origin
@@ -191,13 +199,17 @@ class Table:
         self._open = [0] * len(self.seats)  #: connections getting each seat's view, here
         self.game_number = game.number
         self.seed = game.seed
+        #: The current game was dealt as the creator chose (a seed or a saved game).
+        self.custom_deal = game.custom_deal
         #: When the current decision began (epoch seconds, this server's clock): its clock
         #: counts from there.
         self.decision_since = time.time()
         self._game = _start(self.config, game)
         self.views = ViewCache()
-        #: Fires when a seat's absence reaches the table's limit (views then say "away").
+        #: Fires when a seat reaches one of the table's limits (``absence.next_change``: views
+        #: then say "away", or that the seat may be handed over), at ``absence_due``.
         self.absence_timer: asyncio.TimerHandle | None = None
+        self.absence_due = 0.0
         #: When an unknown token last made this server read the table again (monotonic).
         self.token_refreshed = -1e9
 
@@ -224,6 +236,7 @@ class Table:
             changed = True
         if game.number != self.game_number or len(game.actions) < len(self.game.history):
             self.game_number, self.seed = game.number, game.seed
+            self.custom_deal = game.custom_deal
             self.game = _start(self.config, game)
             self.views = ViewCache()
             return True
@@ -240,8 +253,10 @@ class Table:
         return True
 
     def new_game(self, number: int, seed: int, game: Game | None = None) -> None:
-        """Start game ``number``, dealt from ``seed`` (``game``: that deal, already made)."""
+        """Start game ``number``, dealt by the server from ``seed`` (``game``: that deal,
+        already made)."""
         self.game_number, self.seed = number, seed
+        self.custom_deal = False
         self.game = Game.new(self.config, seed) if game is None else game
         self.views = ViewCache()
 
@@ -261,16 +276,6 @@ class Table:
 
     def open_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == OPEN]
-
-    def away(self, seat: int, now: float | None = None) -> bool:
-        """Whether a human seat has been away so long that its stand-in plays for it."""
-        record = self.seats[seat]
-        limit = self.options.absent_after
-        if record.kind != HUMAN or record.away_since is None or limit is None:
-            return False
-        # As stored, not as connected here: once the view says "back", the database has
-        # cleared the absence and no stand-in's action can be stored any more.
-        return (time.time() if now is None else now) >= record.away_since + limit
 
     def deadline(self) -> float | None:
         """When the current human decision's clock runs out (epoch seconds), if it has one."""
@@ -311,6 +316,11 @@ class Table:
         if identity.role is Role.SEAT and seat is not None and self.seats[seat].kind == HUMAN:
             return seat
         return None
+
+    def handed_over(self, identity: Identity) -> bool:
+        """Whether this is the old link of a seat the creator handed to a bot (it watches)."""
+        seat = identity.seat
+        return identity.role is Role.SEAT and seat is not None and self.seats[seat].kind == BOT
 
     def connected(self, seat: int) -> bool:
         """A bot, or a human with at least one open connection (here or on another server)."""
@@ -354,13 +364,6 @@ class Table:
         self.elsewhere = seats
         self.version += 1
         return True
-
-    def set_seat(self, record: SeatRecord) -> None:
-        was_waiting = self.waiting()
-        self.seats[record.seat] = record
-        if was_waiting and not self.waiting():
-            self.decision_since = time.time()  # the game starts: the first clock starts now
-        self.version += 1
 
 
 def parse_action(data: object) -> Action:

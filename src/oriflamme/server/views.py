@@ -23,8 +23,11 @@ import orjson
 from oriflamme.api import FAMILY_COLOURS, Action, Game
 from oriflamme.search import State, state_of
 
+from . import absence
+from .replay_links import replay_url
+
 if TYPE_CHECKING:
-    from .tables import Table
+    from .tables import Identity, Table
 
 LOG_LINES = 200
 #: Events whose ``other`` field is a card that their sentence names (docs/formats.md, events).
@@ -120,7 +123,8 @@ def seat_infos(table: Table) -> list[dict[str, Any]]:
             "kind": s.kind,
             "level": s.level,
             "connected": table.connected(s.seat),
-            "away": table.away(s.seat, now),
+            "away": absence.stood_in(table, s.seat, now),
+            "replaceable": absence.replaceable(table, s.seat, now),
             "colour": FAMILY_COLOURS[s.seat],
         }
         for s in table.seats
@@ -150,7 +154,16 @@ def summary(table: Table) -> dict[str, Any]:
         "open_seats": table.open_seats(),
         "closed": table.closed,
         "hints": table.hints,
+        "no_show_after": table.options.no_show_after,
+        "custom_deal": table.custom_deal,
     }
+
+
+def replay_link(table: Table) -> str | None:
+    """The replay link of the table's current game once it is over (``replay_links``)."""
+    if not table.game.is_over or not table.replay_key:
+        return None
+    return replay_url(table.replay_key, table.id, table.game_number)
 
 
 _ZONES = ("hand", "set_aside", "reserve", "discarded", "eliminated")
@@ -204,11 +217,14 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
         "closed": table.closed,
         "clock": clock_info(table),
         "hints": table.hints,
+        "custom_deal": table.custom_deal,
+        "replay_url": replay_link(table),
     }
 
 
-def view_text(table: Table, seat: int | None, lang: str) -> str:
-    """The view of ``seat`` in ``lang`` as JSON text, encoded once per change of the table."""
+def view_text(table: Table, seat: int | None, lang: str, handed_over: bool = False) -> str:
+    """The view of ``seat`` in ``lang`` as JSON text, encoded once per change of the table;
+    ``handed_over``: for the old link of a seat handed to a bot (it gets the public view)."""
     key, version = (seat, lang), (len(table.game.history), table.version)
     text = table.views.text(key, version)
     if text is None:
@@ -216,5 +232,14 @@ def view_text(table: Table, seat: int | None, lang: str) -> str:
         text = orjson.dumps(view).decode()  # several times faster than json.dumps
         table.views.keep(key, version, text)
     # The server's time as it sends the view: clients count clocks down from it.
-    return f'{text[:-1]},"server_time":{time.time():.3f}}}'
+    return (
+        f'{text[:-1]},"handed_over":{"true" if handed_over else "false"},'
+        f'"server_time":{time.time():.3f}}}'
+    )
 
+
+
+def view_for(table: Table, identity: Identity, lang: str) -> str:
+    """The view the holder of ``identity`` may see: their seat's own, or the public one (with
+    ``handed_over`` for the old link of a seat handed to a bot)."""
+    return view_text(table, table.view_seat(identity), lang, table.handed_over(identity))

@@ -25,15 +25,19 @@ from .storage import StoreUnavailable
 from .tables import Identity, Table
 from .tasks import spawn
 from .throttle import TokenBucket
-from .views import view_text
+from .views import view_for
 
 log = logging.getLogger("oriflamme.server")
 quiet = QuietLog(log)
 
 MAX_MESSAGE = 4096  #: bytes of one client message
 SEND_TIMEOUT = 10.0  #: seconds a client may take to accept one message
+CLOSE_TIMEOUT = 1.0  #: seconds the close of a connection that cannot receive may wait
 MAX_REPLIES = 32  #: replies waiting to be sent; older ones are dropped
 LANGS = ("en", "fr")
+#: The close code of a connection refused for now (RFC 6455 "Try Again Later"): the client
+#: connects again after a pause.
+TRY_AGAIN_LATER = 1013
 
 
 def _error(code: str, message: str) -> dict[str, str]:
@@ -60,7 +64,7 @@ class Connection:
         self._bucket = bucket
         self._throttled = False
         self._dirty = True
-        self._sent: str | None = None  #: the last view sent (its encoded text)
+        self._sent: str | None = None  #: the last view sent (its text but the server's clock)
         self._replies: deque[dict[str, Any]] = deque(maxlen=MAX_REPLIES)
         self._wake = asyncio.Event()
         self._wake.set()
@@ -75,13 +79,18 @@ class Connection:
         self._wake.set()
 
     async def run(self) -> None:
-        """Serve the connection until the client leaves."""
+        """Serve the connection until the client leaves, or cannot take what is sent to it
+        (then it is disconnected even while it still sends: the table forgets it)."""
         self._manager.add_listener(self._table, self)
         sender = spawn(self._send_loop(), f"ws-send:{self._table.id}")
+        receiver = asyncio.ensure_future(self._receive_loop())
         try:
-            await self._receive_loop()
+            await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+            if receiver.done():
+                receiver.result()
         finally:
             sender.cancel()
+            receiver.cancel()
             self._manager.remove_listener(self._table, self)
 
     # -- sending ---------------------------------------------------------------------------
@@ -98,10 +107,11 @@ class Connection:
                     await self._send(json.dumps(self._replies.popleft()))
                 if self._dirty:
                     self._dirty = False
-                    seat = self._table.view_seat(self.identity)
-                    view = view_text(self._table, seat, self._lang)
-                    if view is not self._sent:
-                        self._sent = view
+                    view = view_for(self._table, self.identity, self._lang)
+                    # The same view but for the server's clock is not sent again.
+                    content = view[: view.rfind(',"server_time":')]
+                    if content != self._sent:
+                        self._sent = content
                         await self._send(f'{{"type":"view","view":{view}}}')
         except (OSError, RuntimeError, TimeoutError, WebSocketDisconnect) as exc:
             log.info(
@@ -109,8 +119,9 @@ class Connection:
             )
         except Exception:
             log.exception("table %s: sending to a connection failed", self._table.id)
+        # A client that does not read never takes the close frame either: do not wait for it.
         with contextlib.suppress(Exception):
-            await self._socket.close(code=1011)
+            await asyncio.wait_for(self._socket.close(code=1011), CLOSE_TIMEOUT)
 
     # -- receiving -------------------------------------------------------------------------
     async def _receive_loop(self) -> None:
@@ -179,7 +190,9 @@ async def serve_socket(
     lang: str | None,
     bucket: TokenBucket,
 ) -> None:
-    """Accept a connection, check its table and token, and serve it."""
+    """Accept a connection, check its table and token, and serve it. A refusal is an error
+    message, then a close code: 4000 + its HTTP status when retrying cannot help (a bad token,
+    an unknown table), :data:`TRY_AGAIN_LATER` when it can (the database away)."""
     await socket.accept()
     try:
         table = await manager.get(table_id)
@@ -189,5 +202,16 @@ async def serve_socket(
         )
         await connection.run()
     except ApiError as exc:
-        await socket.send_text(json.dumps(_error(exc.code, exc.message)))
-        await socket.close(code=4000 + exc.status)
+        await _refuse(socket, _error(exc.code, exc.message), 4000 + exc.status)
+    except StoreUnavailable as exc:
+        quiet.warning("ws-open", "table %s: connection refused: %s", table_id, exc)
+        await _refuse(socket, _error("database_unavailable", UNAVAILABLE), TRY_AGAIN_LATER)
+    except Exception as exc:
+        quiet.error("ws-open", "table %s: a connection failed", table_id, exc=exc)
+        await _refuse(socket, _error("internal_error", "the server failed"), 1011)
+
+
+async def _refuse(socket: WebSocket, error: dict[str, str], code: int) -> None:
+    with contextlib.suppress(OSError, RuntimeError, WebSocketDisconnect):  # the client left
+        await socket.send_text(json.dumps(error))
+        await socket.close(code=code)

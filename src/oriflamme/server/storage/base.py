@@ -19,7 +19,7 @@ server dies.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
@@ -36,6 +36,12 @@ class StoreConflict(RuntimeError):
     """A write that contradicts what is stored (e.g. a second action at the same index)."""
 
 
+class QuotaReached(RuntimeError):
+    """A write refused because an address already holds its share of something (its listed
+    tables, its queued analyses): checked in the write's own transaction, so that concurrent
+    requests, on any servers, cannot exceed it."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     seat: int
@@ -46,6 +52,11 @@ class SeatRecord:
     #: Since when (epoch seconds) a human seat has had no connection on any server, after one
     #: was open; None while connected or before it ever connected.
     away_since: float | None = None
+    #: When the seat was taken by someone who joined (an open seat filled); None for the seats
+    #: set at the table's creation.
+    joined: float | None = None
+    #: When the seat's player first connected (or acted); None while they never did.
+    arrived: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +83,13 @@ class TableRecord:
     listed: float | None = None
     #: A learning table: its human seats may ask what a strong player would do.
     hints: bool = False
+    #: Seconds a seat whose player never connected may keep its decisions before the stand-in
+    #: plays them (None: no such limit).
+    no_show_after: float | None = None
+    #: The secret from which the replay tokens of the table's finished games are derived.
+    replay_key: str = ""
+    #: When the table was created (epoch seconds; the database's clock once stored).
+    created: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +98,8 @@ class GameRecord:
     seed: int  #: the deal's seed; for a game with a ``start``, the seed of its bots
     actions: tuple[Mapping[str, Any], ...]  #: action JSON, in order
     start: Mapping[str, Any] | None = None  #: a save (``Game.save()``) the game starts from
+    #: Dealt as the table's creator chose (a seed or a saved game), not by the server.
+    custom_deal: bool = False
 
 
 #: The states of a game's analysis (docs/server.md, "Post-game analysis").
@@ -136,6 +156,52 @@ class LobbyEntry:
     clock: float | None
     created: float
     seats: tuple[SeatRecord, ...]
+    no_show_after: float | None = None
+    lang: str = "en"
+    hints: bool = False
+    stand_in: str = "medium"
+    absent_after: float | None = None
+    #: Where it stands in the lobby's order (a page ends after an entry: the next starts here).
+    place: LobbyPlace | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandOverGrace:
+    """Seconds a joined player must have been away, or never came, before the creator may hand
+    their seat to a bot, at tables that set no such limit of their own."""
+
+    absent: float
+    no_show: float
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPlace:
+    """A table's place in the lobby's order: ``rank`` among its creator's listed tables (1: the
+    newest), then the newest first, then by id. The lobby lists every creator's newest table,
+    then every creator's second newest, …: one creator cannot push the others out."""
+
+    rank: int
+    listed: float
+    table_id: str
+
+
+#: The card sets a lobby filter names (``custom``: any other choice of ten types).
+LOBBY_CARD_SETS = ("base", "embrasement", "custom")
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyFilter:
+    """What the lobby lists: only tables of ``players`` players, of the card set ``cards``,
+    with a clock or without (``clock``), with hints or without (``hints``); None: any."""
+
+    players: int | None = None
+    cards: str | None = None
+    clock: bool | None = None
+    hints: bool | None = None
+
+
+#: A filter that lets every listed table through.
+NO_FILTER = LobbyFilter()
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +211,17 @@ class SeatCount:
     table_id: str
     seat: int
     connections: int
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """What a server's heartbeat found."""
+
+    #: Whether the server's own record was still there: False for a new server, or for one
+    #: silent so long that the others forgot it and its connections (a paused process).
+    kept: bool
+    #: The seats, ``(table_id, seat)``, whose connections on silent servers were forgotten.
+    forgotten: tuple[tuple[str, int], ...] = ()
 
 
 #: What changed at a table (the kinds of :class:`Change`).
@@ -201,8 +278,14 @@ class Store(Protocol):
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        custom_deal: bool = False,
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
-        """Store a new table and its first game (number 1), with its actions so far."""
+        """Store a new table and its first game (number 1), with its actions so far;
+        ``custom_deal``: the creator chose its deal (a seed or a saved game). With
+        ``listed_quota`` ``(n, within)``, a public table is refused (:class:`QuotaReached`) if
+        its origin already has ``n`` tables in the lobby (listed in the last ``within`` seconds,
+        by the database's clock)."""
         ...
 
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
@@ -237,20 +320,27 @@ class Store(Protocol):
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
-        """Start game number ``game`` at a table (dealt from ``seed``); :class:`StoreConflict`
-        if it exists."""
+        """Start game number ``game`` at a table (dealt from ``seed`` by the server);
+        :class:`StoreConflict` if it exists."""
         ...
 
-    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
-        """Replace a seat (a human seat handed to a bot); the current game then awaits ``turn``."""
+    async def hand_over(
+        self, table_id: str, seat: SeatRecord, turn: Turn, grace: HandOverGrace, alive: float
+    ) -> bool:
+        """Give the human seat ``seat.seat`` to the bot ``seat`` if it may be handed over now
+        (``absence.replaceable``): no server that beat in the last ``alive`` seconds holds a
+        connection of it, and it was set at the table's creation, or it has been away, or never
+        came, for the table's limit (``grace``'s where the table sets none). The current game
+        then awaits ``turn``. False (nothing changed) if not."""
         ...
 
     async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
         """Put ``seat`` (a human who joins from the address digest ``origin``, or a bot) in
-        place of an open seat: the one at ``seat.seat``, or the first open one if that is -1.
+        place of an open seat: the one at ``seat.seat``, or the first open one if that is -1,
+        unless another seat of the table has the same name (:func:`~..names.name_key`).
         Once no seat is open, the game starts (its turn is stored). Returns the seat taken, or
-        None if it is no longer open (another server was first: exactly one of two joins for
-        one seat gets it)."""
+        None if it is no longer open or the name is taken (another server was first: exactly
+        one of two joins for one seat gets it)."""
         ...
 
     async def close_table(self, table_id: str) -> bool:
@@ -258,9 +348,16 @@ class Store(Protocol):
         False if no seat is open any more."""
         ...
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
-        """Public tables with open seats, not closed, listed after ``listed_after`` (epoch
-        seconds), the most recently listed first."""
+    async def lobby(
+        self,
+        within: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        """Up to ``limit`` public tables with open seats, not closed, listed in the last
+        ``within`` seconds (by the database's clock), that ``only`` lets through, in the lobby's
+        order (:class:`LobbyPlace`), from the one after ``after`` on."""
         ...
 
     async def seat_away(self, table_id: str, seats: Sequence[int] | None, alive: float) -> bool:
@@ -270,8 +367,9 @@ class Store(Protocol):
         ...
 
     async def seat_back(self, table_id: str, seat: int) -> bool:
-        """A seat marked away is connected again: its decisions are its own again (only its
-        clock, if any, still runs). True if it was away."""
+        """A human seat is connected (or acted): if it was marked away, or its player had never
+        come, its decisions are its own again (only its clock, if any, still runs). True if it
+        was away or had never come."""
         ...
 
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
@@ -299,13 +397,18 @@ class Store(Protocol):
         ...
 
     async def release_claim(self, owner: str, turn: BotTurn) -> None:
-        """Give the claim up (the decision was not made: another server may take it)."""
+        """Give the claim up (the decision was not made: another server may take it); a
+        claim of another step of the game is kept."""
         ...
 
     # -- post-game analyses, each computed once by one server ------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
-        """Queue the analysis of a game unless it is queued, running or done (a failed one is
-        queued again); return its record."""
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
+        """Queue the analysis of a game, asked for from the address digest ``origin``, unless
+        it is queued, running or done (a failed one is queued again); return its record. With
+        ``queued_limit``, an analysis that would be queued is refused (:class:`QuotaReached`)
+        if ``origin`` already has that many queued or running."""
         ...
 
     async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
@@ -313,8 +416,9 @@ class Store(Protocol):
         ...
 
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
-        """Claim for ``ttl`` seconds the analysis asked for first among those no live claim
-        holds (queued, or running on a server whose claim expired), marking it running."""
+        """Claim for ``ttl`` seconds, and mark running, an analysis no live claim holds (queued,
+        or running on a server whose claim expired): round-robin by address, that of the
+        address served least recently (never first), then the one asked for first."""
         ...
 
     async def save_analysis(
@@ -337,21 +441,22 @@ class Store(Protocol):
         """Seats with a connection on a server whose heartbeat is younger than ``alive`` s."""
         ...
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
-        """Say that ``server`` is alive; forget the connections of servers silent for ``alive``
-        seconds and return the tables whose connected seats that changed."""
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
+        """Say that ``server`` is alive; forget the connections of the other servers silent for
+        ``alive`` seconds (0: of every other server), and say which seats had them."""
         ...
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
-        """Of the tables created from ``origin``: how many since ``since`` (epoch seconds, with
-        the seats joined from it since then), and how many unfinished ones no human plays (every
-        seat a bot: self-playing)."""
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
+        """Of the tables created from ``origin``: how many in the last ``within`` seconds (by
+        the database's clock, with the seats joined from it meanwhile), and how many unfinished
+        ones no human plays (every seat a bot: self-playing)."""
         ...
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
-        """Delete up to ``limit`` tables whose last change is older than ``before`` (epoch
-        seconds), with their games and actions; return their ids."""
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
+        """Delete up to ``limit`` tables whose last change is more than ``idle`` seconds old (by
+        the database's clock: a server whose own clock is wrong deletes nothing it should
+        not), with their games and actions; return their ids."""
         ...
 
     async def claim_job(self, name: str, owner: str, ttl: float) -> bool:

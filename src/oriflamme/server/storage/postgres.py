@@ -23,11 +23,15 @@ from typing import Any
 
 import asyncpg
 
+from ..errors import QuietLog
+from ..names import name_key
+from .analysis_sql import CLAIM_ORDER, queued_before
 from .base import (
     ACTION,
     DONE,
     FAILED,
     GAME,
+    NO_FILTER,
     PRESENCE,
     QUEUED,
     RUNNING,
@@ -36,7 +40,12 @@ from .base import (
     BotTurn,
     Change,
     GameRecord,
+    HandOverGrace,
+    Heartbeat,
     LobbyEntry,
+    LobbyFilter,
+    LobbyPlace,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -45,6 +54,7 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .lobby_sql import listed_count_query, lobby_query
 from .postgres_connect import (
     LISTEN_ERRORS,
     Acquire,
@@ -60,8 +70,11 @@ from .postgres_sql import (
     ANALYSIS_COLUMNS,
     AWAY_DEADLINE,
     BACK_DEADLINE,
+    HAND_OVER,
     NOW,
+    SEAT_COLUMNS,
     START_IF_FULL,
+    Guard,
     Statement,
     action_insert,
     analysis_from_row,
@@ -70,6 +83,7 @@ from .postgres_sql import (
 )
 
 log = logging.getLogger("oriflamme.server")
+quiet = QuietLog(log)
 
 #: The notification channel of table changes (payload: the table id).
 CHANNEL = "oriflamme_tables"
@@ -142,11 +156,18 @@ class PostgresStore:
         return Acquire(self._pool)
 
     # -- writing ---------------------------------------------------------------------------
-    async def _write(self, change: Change, statements: Sequence[Statement]) -> None:
+    async def _write(
+        self,
+        change: Change,
+        statements: Sequence[Statement],
+        guard: Guard | None = None,
+    ) -> None:
         """Run ``statements`` in one transaction that also announces ``change`` (delivered to
-        the listeners only if the transaction commits)."""
+        the listeners only if the transaction commits); with a ``guard``, only if it allows."""
         try:
             async with self.connection() as db, db.transaction():
+                if guard is not None:
+                    await guard.check(db)
                 for sql, params in statements:
                     await db.execute(sql, *params)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
@@ -162,13 +183,21 @@ class PostgresStore:
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        custom_deal: bool = False,
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
+        guard = None
+        if listed_quota is not None and table.public:
+            limit, within = listed_quota
+            sql, params = listed_count_query(True, table.origin, within)
+            refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
+            guard = Guard(f"lobby:{table.origin}", sql, params, limit, refusal)
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                " origin, public, listed, clock, absent_after, stand_in, hints)"
-                f" VALUES ($1, $2, $3, $4, $5, {NOW}, $6, $7, CASE WHEN $7 THEN {NOW} END,"
-                " $8, $9, $10, $11)",
+                " origin, public, listed, clock, absent_after, stand_in, hints, no_show_after,"
+                f" replay_key) VALUES ($1, $2, $3, $4, $5, {NOW}, $6, $7,"
+                f" CASE WHEN $7 THEN {NOW} END, $8, $9, $10, $11, $12, $13)",
                 (
                     table.table_id,
                     json.dumps(table.config),
@@ -181,17 +210,20 @@ class PostgresStore:
                     table.absent_after,
                     table.stand_in,
                     table.hints,
+                    table.no_show_after,
+                    table.replay_key,
                 ),
             ),
             (
-                "INSERT INTO games (table_id, number, seed, start) VALUES ($1, 1, $2, $3)",
-                (table.table_id, seed, None if start is None else json.dumps(start)),
+                "INSERT INTO games (table_id, number, seed, start, custom_deal)"
+                " VALUES ($1, 1, $2, $3, $4)",
+                (table.table_id, seed, None if start is None else json.dumps(start), custom_deal),
             ),
         ]
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
         statements.append(turn_update(table.table_id, 1, turn))
-        await self._write(Change(table.table_id, GAME, 1, turn.step), statements)
+        await self._write(Change(table.table_id, GAME, 1, turn.step), statements, guard)
 
     async def append_action(
         self,
@@ -248,15 +280,31 @@ class PostgresStore:
             ],
         )
 
-    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
-        await self._write(
-            Change(table_id, SEATS, 0, turn.step),
-            [
-                ("DELETE FROM seats WHERE table_id = $1 AND seat = $2", (table_id, seat.seat)),
-                seat_insert(table_id, seat),
-                turn_update(table_id, None, turn),
-            ],
-        )
+    async def hand_over(
+        self, table_id: str, seat: SeatRecord, turn: Turn, grace: HandOverGrace, alive: float
+    ) -> bool:
+        async with self.connection() as db, db.transaction():
+            # One seat change of a table at a time (a join may be filling the last open seat).
+            await db.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table_id)
+            found = await db.fetchval(
+                HAND_OVER,
+                table_id,
+                seat.seat,
+                seat.kind,
+                seat.name,
+                seat.level,
+                name_key(seat.name),
+                alive,
+                grace.absent,
+                grace.no_show,
+            )
+            if found is None:
+                return False
+            sql, params = turn_update(table_id, None, turn)
+            await db.execute(sql, *params)
+            change = Change(table_id, SEATS, 0, turn.step)
+            await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
+        return True
 
     async def set_turn(self, table_id: str, game: int, turn: Turn) -> bool:
         sql, params = turn_update(table_id, game, turn)
@@ -277,7 +325,7 @@ class PostgresStore:
 
     # -- open seats and absent players ------------------------------------------------------
     async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
-        which = "$7" if seat.seat >= 0 else (
+        which = "$8" if seat.seat >= 0 else (
             "(SELECT MIN(seat) FROM seats WHERE table_id = $1 AND kind = 'open')"
         )
         async with self.connection() as db, db.transaction():
@@ -285,14 +333,17 @@ class PostgresStore:
             await db.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table_id)
             taken = await db.fetchval(
                 "UPDATE seats SET kind = $2, name = $3, level = $4, token_hash = $5, origin = $6,"
-                f" joined = {NOW}, away_since = NULL WHERE table_id = $1 AND seat = {which}"
-                " AND kind = 'open' RETURNING seat",
+                f" joined = {NOW}, away_since = NULL, arrived = NULL, name_key = $7"
+                f" WHERE table_id = $1 AND seat = {which} AND kind = 'open' AND NOT EXISTS"
+                " (SELECT 1 FROM seats o WHERE o.table_id = $1 AND o.seat <> seats.seat"
+                " AND o.name_key = $7) RETURNING seat",
                 table_id,
                 seat.kind,
                 seat.name,
                 seat.level,
                 seat.token_hash,
                 origin,
+                name_key(seat.name),
                 *((seat.seat,) if seat.seat >= 0 else ()),
             )
             if taken is None:
@@ -315,16 +366,16 @@ class PostgresStore:
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
         return found is not None
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(
+        self,
+        within: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        sql, params = lobby_query(True, within, limit, only, after)
         async with self.connection() as db:
-            rows = await db.fetch(
-                "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public"
-                " AND NOT t.closed AND t.listed > $1 AND EXISTS"
-                " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
-                " ORDER BY t.listed DESC LIMIT $2",
-                listed_after,
-                limit,
-            )
+            rows = await db.fetch(sql, *params)
             seats = await db.fetch(
                 "SELECT table_id, seat, kind, name, level FROM seats"
                 " WHERE table_id = ANY($1) ORDER BY table_id, seat",
@@ -342,6 +393,12 @@ class PostgresStore:
                 row["clock"],
                 row["created"],
                 tuple(by_table.get(row["id"], ())),
+                row["no_show_after"],
+                lang=row["lang"],
+                hints=row["hints"],
+                stand_in=row["stand_in"],
+                absent_after=row["absent_after"],
+                place=LobbyPlace(row["place"], row["listed"], row["id"]),
             )
             for row in rows
         ]
@@ -367,8 +424,9 @@ class PostgresStore:
     async def seat_back(self, table_id: str, seat: int) -> bool:
         async with self.connection() as db, db.transaction():
             found = await db.fetchval(
-                "UPDATE seats SET away_since = NULL WHERE table_id = $1 AND seat = $2"
-                " AND away_since IS NOT NULL RETURNING seat",
+                f"UPDATE seats SET away_since = NULL, arrived = COALESCE(arrived, {NOW})"
+                " WHERE table_id = $1 AND seat = $2 AND kind = 'human'"
+                " AND (away_since IS NOT NULL OR arrived IS NULL) RETURNING seat",
                 table_id,
                 seat,
             )
@@ -436,25 +494,39 @@ class PostgresStore:
         async with self.connection() as db:
             await db.execute(
                 "UPDATE games SET lease_owner = NULL, lease_until = NULL"
-                " WHERE table_id = $1 AND number = $2 AND lease_owner = $3",
+                " WHERE table_id = $1 AND number = $2 AND turn_step = $3 AND lease_owner = $4",
                 turn.table_id,
                 turn.game,
+                turn.step,
                 owner,
             )
 
     # -- analyses --------------------------------------------------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
         async with self.connection() as db, db.transaction():
+            if queued_limit and origin:
+                refusal = QuotaReached(f"{queued_limit} analyses of this address are queued")
+                guard = Guard(
+                    f"analyses:{origin}",
+                    queued_before(True),
+                    (table_id, game, origin),
+                    queued_limit,
+                    refusal,
+                )
+                await guard.check(db)
             await db.execute(
-                "INSERT INTO analyses (table_id, game, status, requested)"
-                f" VALUES ($1, $2, $3, {NOW}) ON CONFLICT (table_id, game) DO UPDATE SET"
+                "INSERT INTO analyses (table_id, game, status, requested, origin)"
+                f" VALUES ($1, $2, $3, {NOW}, $5) ON CONFLICT (table_id, game) DO UPDATE SET"
                 " status = EXCLUDED.status, progress = 0, steps = '[]',"
-                " requested = EXCLUDED.requested, lease_owner = NULL, lease_until = NULL"
-                " WHERE analyses.status = $4",
+                " requested = EXCLUDED.requested, origin = EXCLUDED.origin,"
+                " lease_owner = NULL, lease_until = NULL WHERE analyses.status = $4",
                 table_id,
                 game,
                 QUEUED,
                 FAILED,
+                origin,
             )
             row = await db.fetchrow(
                 f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = $1 AND game = $2",
@@ -475,10 +547,10 @@ class PostgresStore:
     async def claim_analysis(self, owner: str, ttl: float) -> AnalysisRecord | None:
         async with self.connection() as db:
             row = await db.fetchrow(
-                f"UPDATE analyses a SET status = $1, lease_owner = $2, lease_until = {NOW} + $3"
-                " FROM (SELECT table_id, game FROM analyses WHERE status IN ($4, $1)"
-                f" AND (lease_until IS NULL OR lease_until < {NOW}) ORDER BY requested LIMIT 1"
-                " FOR UPDATE SKIP LOCKED) free"
+                f"UPDATE analyses a SET status = $1, lease_owner = $2, lease_until = {NOW} + $3,"
+                f" started = {NOW} FROM (SELECT a.table_id, a.game FROM analyses a"
+                f" WHERE a.status IN ($4, $1) AND (a.lease_until IS NULL OR a.lease_until < {NOW})"
+                f" ORDER BY {CLAIM_ORDER} LIMIT 1 FOR UPDATE SKIP LOCKED) free"
                 " WHERE a.table_id = free.table_id AND a.game = free.game"
                 " RETURNING a.table_id, a.game, a.status, a.progress, a.steps",
                 RUNNING,
@@ -551,42 +623,50 @@ class PostgresStore:
             )
         return {row["seat"] for row in rows}
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
         async with self.connection() as db, db.transaction():
-            await db.execute(
-                f"INSERT INTO servers (id, heartbeat) VALUES ($1, {NOW})"
-                f" ON CONFLICT (id) DO UPDATE SET heartbeat = {NOW}",
-                server,
+            kept = await db.fetchval(
+                f"UPDATE servers SET heartbeat = {NOW} WHERE id = $1 RETURNING 1", server
             )
+            if kept is None:
+                await db.execute(
+                    f"INSERT INTO servers (id, heartbeat) VALUES ($1, {NOW})", server
+                )
+            # Connections of servers silent for too long (or whose record is gone) no longer
+            # count: only the seats they held may become away.
             rows = await db.fetch(
-                "DELETE FROM presence WHERE server IN"
-                f" (SELECT id FROM servers WHERE heartbeat < {NOW} - $1) RETURNING table_id",
+                "DELETE FROM presence WHERE server <> $1 AND server NOT IN"
+                f" (SELECT id FROM servers WHERE heartbeat >= {NOW} - $2)"
+                " RETURNING table_id, seat",
+                server,
                 alive,
             )
-            await db.execute(f"DELETE FROM servers WHERE heartbeat < {NOW} - $1", alive)
-            tables = sorted({row["table_id"] for row in rows})
-            for table_id in tables:
+            await db.execute(
+                f"DELETE FROM servers WHERE heartbeat < {NOW} - $2 AND id <> $1", server, alive
+            )
+            forgotten = sorted({(row["table_id"], row["seat"]) for row in rows})
+            for table_id in sorted({table_id for table_id, _ in forgotten}):
                 change = Change(table_id, PRESENCE, 0, 0)
                 await db.execute("SELECT pg_notify($1, $2)", CHANNEL, change.encode())
-        return tables
+        return Heartbeat(kept is not None, tuple(forgotten))
 
     # -- reading ---------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
         async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
                 "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
-                " absent_after, stand_in, closed, listed, hints FROM tables WHERE id = $1",
+                " absent_after, stand_in, closed, listed, hints, no_show_after, replay_key,"
+                " created FROM tables WHERE id = $1",
                 table_id,
             )
             if row is None:
                 return None
             seats = await db.fetch(
-                "SELECT seat, kind, name, level, token_hash, away_since FROM seats"
-                " WHERE table_id = $1 ORDER BY seat",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
                 table_id,
             )
             game = await db.fetchrow(
-                "SELECT number, seed, start FROM games WHERE table_id = $1"
+                "SELECT number, seed, start, custom_deal FROM games WHERE table_id = $1"
                 " ORDER BY number DESC LIMIT 1",
                 table_id,
             )
@@ -610,6 +690,9 @@ class PostgresStore:
             closed=row["closed"],
             listed=row["listed"],
             hints=row["hints"],
+            no_show_after=row["no_show_after"],
+            replay_key=row["replay_key"] or "",
+            created=row["created"],
         )
         start = game["start"]
         record = GameRecord(
@@ -617,13 +700,15 @@ class PostgresStore:
             game["seed"],
             tuple(json.loads(a["action"]) for a in actions),
             None if start is None else json.loads(start),
+            game["custom_deal"],
         )
         return table, record
 
     async def load_game(self, table_id: str, number: int) -> tuple[GameRecord, bool] | None:
         async with self.connection() as db, db.transaction(isolation="repeatable_read"):
             row = await db.fetchrow(
-                "SELECT seed, start, finished FROM games WHERE table_id = $1 AND number = $2",
+                "SELECT seed, start, finished, custom_deal FROM games"
+                " WHERE table_id = $1 AND number = $2",
                 table_id,
                 number,
             )
@@ -639,6 +724,7 @@ class PostgresStore:
             row["seed"],
             tuple(json.loads(a["action"]) for a in actions),
             None if row["start"] is None else json.loads(row["start"]),
+            row["custom_deal"],
         )
         return record, bool(row["finished"])
 
@@ -662,13 +748,14 @@ class PostgresStore:
         return [r["table_id"] for r in rows]
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
         async with self.connection() as db:
             created = await db.fetchval(
-                "SELECT (SELECT count(*) FROM tables WHERE origin = $1 AND created >= $2)"
-                " + (SELECT count(*) FROM seats WHERE origin = $1 AND joined >= $2)",
+                f"SELECT (SELECT count(*) FROM tables WHERE origin = $1 AND created >= s.since)"
+                " + (SELECT count(*) FROM seats WHERE origin = $1 AND joined >= s.since)"
+                f" FROM (SELECT {NOW} - $2 AS since) s",
                 origin,
-                since,
+                within,
             )
             playing = await db.fetchval(
                 "SELECT count(*) FROM tables t WHERE t.origin = $1 AND NOT EXISTS"
@@ -678,13 +765,14 @@ class PostgresStore:
             )
         return int(created), int(playing)
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
         async with self.connection() as db, db.transaction():
             rows = await db.fetch(
-                "SELECT t.id FROM tables t WHERE t.created < $1 AND NOT EXISTS"
-                " (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.turn_since >= $1)"
-                " LIMIT $2 FOR UPDATE SKIP LOCKED",
-                before,
+                f"SELECT t.id FROM tables t, (SELECT {NOW} - $1 AS before) c"
+                " WHERE t.created < c.before AND NOT EXISTS (SELECT 1 FROM games g"
+                " WHERE g.table_id = t.id AND g.turn_since >= c.before)"
+                " LIMIT $2 FOR UPDATE OF t SKIP LOCKED",
+                idle,
                 limit,
             )
             ids = [row["id"] for row in rows]
@@ -731,7 +819,8 @@ class PostgresStore:
                     server_settings={"application_name": LISTENER_NAME},
                 )
             except LISTEN_ERRORS as exc:
-                log.warning("cannot listen for table changes (%s); retrying", type(exc).__name__)
+                quiet.warning("listen", "cannot listen for table changes (%s); retrying",
+                              type(exc).__name__)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, RECONNECT_MAX)
                 continue

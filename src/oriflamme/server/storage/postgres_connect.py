@@ -5,6 +5,7 @@ small callbacks of the listening connection."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -70,11 +71,15 @@ def setter(event: asyncio.Event) -> Callable[[Any], None]:
 
 
 class Acquire:
-    """``async with`` a pooled connection, mapping a lost database to StoreUnavailable."""
+    """``async with`` a pooled connection, mapping a lost database to StoreUnavailable. A
+    connection that failed so is closed, never given to another query: it may still wait for
+    the end of the failed one (the pool resets nothing, see :func:`keep_session`), and would
+    fail that query with ``InternalClientError`` ("another operation is in progress")."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
         self._context: Any = None
+        self._connection: asyncpg.Connection | None = None
 
     async def __aenter__(self) -> asyncpg.Connection:
         self._context = self._pool.acquire()
@@ -82,10 +87,16 @@ class Acquire:
             connection: asyncpg.Connection = await self._context.__aenter__()
         except UNREACHABLE as exc:
             raise unavailable(exc) from None
+        self._connection = connection
         return connection
 
     async def __aexit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+        broken = isinstance(exc, (*UNREACHABLE, asyncpg.exceptions.InternalClientError))
+        if broken and self._connection is not None:
+            # (InterfaceError: already closed, and so given back to the pool.)
+            with contextlib.suppress(asyncpg.exceptions.InterfaceError):
+                self._connection.terminate()  # the pool opens a new one when needed
         await self._context.__aexit__(kind, exc, tb)
-        if exc is not None and isinstance(exc, UNREACHABLE):
+        if exc is not None and broken:
             raise unavailable(exc) from None
         return False

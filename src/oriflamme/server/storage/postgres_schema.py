@@ -5,11 +5,14 @@ is written."""
 
 from __future__ import annotations
 
+import secrets
+
 import asyncpg
 
+from ..names import name_key
 from .base import StoreError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
 #: Any constant: the advisory lock key that serialises schema creation and migrations.
 MIGRATION_LOCK = 0x0F1F1A33E
 
@@ -32,7 +35,9 @@ CREATE TABLE IF NOT EXISTS tables (
     clock DOUBLE PRECISION,
     absent_after DOUBLE PRECISION,
     stand_in TEXT NOT NULL DEFAULT 'medium',
-    hints BOOLEAN NOT NULL DEFAULT FALSE
+    hints BOOLEAN NOT NULL DEFAULT FALSE,
+    no_show_after DOUBLE PRECISION,
+    replay_key TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -44,6 +49,8 @@ CREATE TABLE IF NOT EXISTS seats (
     away_since DOUBLE PRECISION,
     origin TEXT NOT NULL DEFAULT '',
     joined DOUBLE PRECISION,
+    arrived DOUBLE PRECISION,
+    name_key TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -60,6 +67,7 @@ CREATE TABLE IF NOT EXISTS games (
     lease_owner TEXT,
     lease_until DOUBLE PRECISION,
     turn_deadline DOUBLE PRECISION,
+    custom_deal BOOLEAN NOT NULL DEFAULT FALSE,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -95,6 +103,8 @@ CREATE TABLE IF NOT EXISTS analyses (
     requested DOUBLE PRECISION NOT NULL,
     lease_owner TEXT,
     lease_until DOUBLE PRECISION,
+    origin TEXT NOT NULL DEFAULT '',
+    started DOUBLE PRECISION,
     PRIMARY KEY (table_id, game)
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
@@ -103,6 +113,7 @@ CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
     WHERE turn_deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
 CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
+CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
 """
 
 
@@ -139,6 +150,45 @@ UPDATE games SET turn_deadline = turn_since WHERE turn_bot;
 DROP INDEX IF EXISTS games_bot_turns;
 """
 
+#: Version 5 had no secret deals, no-show limits, replay tokens nor name keys (issue #26). A
+#: game continued from a position was the creator's deal (whether an old seed was chosen is
+#: unknown); the human seats of old tables count as come (the old rules stay theirs); public
+#: tables without a clock get the no-show limit (300 s, the default then). Replay keys and name
+#: keys are filled in by :func:`fill_keys`.
+MIGRATE_FROM_5 = """
+ALTER TABLE tables ADD COLUMN no_show_after DOUBLE PRECISION;
+ALTER TABLE tables ADD COLUMN replay_key TEXT;
+ALTER TABLE seats ADD COLUMN arrived DOUBLE PRECISION;
+ALTER TABLE seats ADD COLUMN name_key TEXT;
+ALTER TABLE games ADD COLUMN custom_deal BOOLEAN NOT NULL DEFAULT FALSE;
+UPDATE games SET custom_deal = TRUE WHERE start IS NOT NULL;
+UPDATE seats SET arrived = (SELECT created FROM tables WHERE id = seats.table_id)
+    WHERE kind = 'human';
+UPDATE tables SET no_show_after = 300 WHERE public AND clock IS NULL;
+"""
+
+
+async def fill_keys(db: asyncpg.Connection) -> None:
+    """Give every table without one its replay key, and every seat the key of its name."""
+    tables = await db.fetch("SELECT id FROM tables WHERE replay_key IS NULL")
+    await db.executemany(
+        "UPDATE tables SET replay_key = $2 WHERE id = $1",
+        [(row["id"], secrets.token_urlsafe(24)) for row in tables],
+    )
+    seats = await db.fetch("SELECT table_id, seat, name FROM seats WHERE name_key IS NULL")
+    await db.executemany(
+        "UPDATE seats SET name_key = $3 WHERE table_id = $1 AND seat = $2",
+        [(row["table_id"], row["seat"], name_key(row["name"])) for row in seats],
+    )
+
+
+#: Version 6 did not know who asked for an analysis nor when each started: analyses were
+#: claimed in the order they were asked for (now: round-robin by address, a few queued each).
+MIGRATE_FROM_6 = """
+ALTER TABLE analyses ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+ALTER TABLE analyses ADD COLUMN started DOUBLE PRECISION;
+"""
+
 
 async def migrate(db: asyncpg.Connection) -> None:
     """Create or migrate the schema on ``db``, inside the caller's transaction."""
@@ -161,6 +211,11 @@ async def migrate(db: asyncpg.Connection) -> None:
         await db.execute(MIGRATE_FROM_3)
     if found in (2, 3, 4):
         await db.execute(MIGRATE_FROM_4)
+    if found in (2, 3, 4, 5):
+        await db.execute(MIGRATE_FROM_5)
+        await fill_keys(db)
+    if found in (4, 5, 6):  # before 4 the analyses come with the schema, whole
+        await db.execute(MIGRATE_FROM_6)
     await db.execute(SCHEMA)
     await db.execute(
         "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"

@@ -21,16 +21,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..names import name_key
+from .analysis_sql import CLAIM_ORDER, queued_before
 from .base import (
     DONE,
     FAILED,
+    NO_FILTER,
     QUEUED,
     RUNNING,
     AnalysisRecord,
     BotTurn,
     Change,
     GameRecord,
+    HandOverGrace,
+    Heartbeat,
     LobbyEntry,
+    LobbyFilter,
+    LobbyPlace,
+    QuotaReached,
     SeatCount,
     SeatRecord,
     StoreConflict,
@@ -38,6 +46,7 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .lobby_sql import listed_count_query, lobby_query
 from .sqlite_schema import SCHEMA_VERSION as SCHEMA_VERSION  # re-exported
 from .sqlite_schema import migrate
 from .sqlite_sql import (
@@ -45,12 +54,13 @@ from .sqlite_sql import (
     ANALYSIS_COLUMNS,
     AWAY_DEADLINE,
     BACK_DEADLINE,
-    LOBBY,
+    SEAT_COLUMNS,
     SELF_PLAYING,
     START_IF_FULL,
     Statement,
     action_insert,
     analysis_from_row,
+    hand_over_update,
     seat_insert,
     set_latest_turn_statement,
     set_turn_statement,
@@ -66,6 +76,10 @@ class _Write:
     done: Future[list[Any]] = field(default_factory=Future)
     #: The statement whose rows are the outcome (default: the last).
     result_of: int = -1
+    #: A query run first, in the same transaction: if its first value is false, nothing is
+    #: written and the write fails with ``refusal`` (a quota checked atomically).
+    guard: Statement | None = None
+    refusal: Exception | None = None
 
 
 class SqliteStore:
@@ -110,13 +124,25 @@ class SqliteStore:
         return db
 
     # -- the writer thread -----------------------------------------------------------------
-    def _submit(self, statements: Sequence[Statement], result_of: int = -1) -> Future[list[Any]]:
+    def _submit(
+        self,
+        statements: Sequence[Statement],
+        result_of: int = -1,
+        guard: tuple[Statement, Exception] | None = None,
+    ) -> Future[list[Any]]:
         write = _Write(statements, result_of=result_of)
+        if guard is not None:
+            write.guard, write.refusal = guard
         self._queue.put(write)
         return write.done
 
-    async def _write(self, statements: Sequence[Statement], result_of: int = -1) -> list[Any]:
-        return await asyncio.wrap_future(self._submit(statements, result_of))
+    async def _write(
+        self,
+        statements: Sequence[Statement],
+        result_of: int = -1,
+        guard: tuple[Statement, Exception] | None = None,
+    ) -> list[Any]:
+        return await asyncio.wrap_future(self._submit(statements, result_of, guard))
 
     def _write_loop(self) -> None:
         """Commit the queued writes, as many at a time as are waiting."""
@@ -149,6 +175,10 @@ class SqliteStore:
                 for i, write in enumerate(batch):
                     self._db.execute("SAVEPOINT one_write")
                     try:
+                        if write.guard is not None and not self._db.execute(
+                            *write.guard
+                        ).fetchone()[0]:
+                            raise write.refusal or StoreConflict("refused")
                         rows = [
                             self._db.execute(sql, params).fetchall()
                             for sql, params in write.statements
@@ -188,19 +218,27 @@ class SqliteStore:
         turn: Turn,
         start: Mapping[str, Any] | None = None,
         actions: Sequence[Mapping[str, Any]] = (),
+        custom_deal: bool = False,
+        listed_quota: tuple[int, float] | None = None,
     ) -> None:
+        guard = None
+        if listed_quota is not None and table.public:
+            limit, within = listed_quota
+            sql, params = listed_count_query(False, table.origin, within)
+            refusal = QuotaReached(f"{limit} tables of this address are in the lobby")
+            guard = ((f"SELECT ({sql}) < ?{len(params) + 1}", (*params, limit)), refusal)
         statements: list[Statement] = [
             (
                 "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created,"
-                " origin, public, listed, clock, absent_after, stand_in, hints)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " origin, public, listed, clock, absent_after, stand_in, hints, no_show_after,"
+                " replay_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.table_id,
                     json.dumps(table.config),
                     table.lang,
                     table.creator_hash,
                     table.spectator_hash,
-                    time.time(),
+                    table.created or time.time(),
                     table.origin,
                     int(table.public),
                     time.time() if table.public else None,
@@ -208,17 +246,25 @@ class SqliteStore:
                     table.absent_after,
                     table.stand_in,
                     int(table.hints),
+                    table.no_show_after,
+                    table.replay_key,
                 ),
             ),
             (
-                "INSERT INTO games (table_id, number, seed, start) VALUES (?, 1, ?, ?)",
-                (table.table_id, seed, None if start is None else json.dumps(start)),
+                "INSERT INTO games (table_id, number, seed, start, custom_deal)"
+                " VALUES (?, 1, ?, ?, ?)",
+                (
+                    table.table_id,
+                    seed,
+                    None if start is None else json.dumps(start),
+                    int(custom_deal),
+                ),
             ),
         ]
         statements += [seat_insert(table.table_id, seat) for seat in table.seats]
         statements += [action_insert(table.table_id, 1, i, a) for i, a in enumerate(actions)]
         statements.append(set_turn_statement(table.table_id, 1, turn))
-        await self._write(statements)
+        await self._write(statements, guard=guard)
 
     async def append_action(
         self,
@@ -257,28 +303,36 @@ class SqliteStore:
             ]
         )
 
-    async def set_seat(self, table_id: str, seat: SeatRecord, turn: Turn) -> None:
-        await self._write(
+    async def hand_over(
+        self, table_id: str, seat: SeatRecord, turn: Turn, grace: HandOverGrace, alive: float
+    ) -> bool:
+        sql, params = set_latest_turn_statement(table_id, turn)
+        rows = await self._write(
             [
-                ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat.seat)),
-                seat_insert(table_id, seat),
-                set_latest_turn_statement(table_id, turn),
-            ]
+                hand_over_update(table_id, seat, grace, alive),
+                (sql + " AND changes() > 0", params),  # only if the seat was handed over
+            ],
+            result_of=0,
         )
+        return bool(rows)
 
     async def fill_seat(self, table_id: str, seat: SeatRecord, origin: str = "") -> int | None:
         now = time.time()
         which = "?" if seat.seat >= 0 else (
             "(SELECT MIN(seat) FROM seats WHERE table_id = ? AND kind = 'open')"
         )
+        key = name_key(seat.name)
         rows = await self._write(
             [
                 (
                     "UPDATE seats SET kind = ?, name = ?, level = ?, token_hash = ?, origin = ?,"
-                    f" joined = ?, away_since = NULL WHERE table_id = ? AND seat = {which}"
-                    " AND kind = 'open' RETURNING seat",
-                    (seat.kind, seat.name, seat.level, seat.token_hash, origin, now, table_id)
-                    + ((seat.seat,) if seat.seat >= 0 else (table_id,)),
+                    " joined = ?, away_since = NULL, arrived = NULL, name_key = ?"
+                    f" WHERE table_id = ? AND seat = {which} AND kind = 'open' AND NOT EXISTS"
+                    " (SELECT 1 FROM seats o WHERE o.table_id = seats.table_id"
+                    " AND o.seat <> seats.seat AND o.name_key = ?) RETURNING seat",
+                    (seat.kind, seat.name, seat.level, seat.token_hash, origin, now, key, table_id)
+                    + ((seat.seat,) if seat.seat >= 0 else (table_id,))
+                    + (key,),
                 ),
                 ("UPDATE tables SET listed = ? WHERE id = ? AND public = 1", (now, table_id)),
                 (START_IF_FULL, (now, now, now, table_id, table_id, table_id)),
@@ -299,11 +353,19 @@ class SqliteStore:
         )
         return bool(rows)
 
-    async def lobby(self, listed_after: float, limit: int) -> list[LobbyEntry]:
+    async def lobby(
+        self,
+        within: float,
+        limit: int,
+        only: LobbyFilter = NO_FILTER,
+        after: LobbyPlace | None = None,
+    ) -> list[LobbyEntry]:
+        sql, params = lobby_query(False, within, limit, only, after)
+
         def query(db: sqlite3.Connection) -> list[LobbyEntry]:
-            rows = db.execute(LOBBY, (listed_after, limit)).fetchall()
             entries = []
-            for table_id, config, clock, created in rows:
+            for row in db.execute(sql, params).fetchall():
+                table_id, config, clock, created, lang, hints, stand_in, absent_after = row[:8]
                 seats = db.execute(
                     "SELECT seat, kind, name, level, NULL, NULL FROM seats"
                     " WHERE table_id = ? ORDER BY seat",
@@ -316,6 +378,12 @@ class SqliteStore:
                         clock,
                         created,
                         tuple(SeatRecord(*seat) for seat in seats),
+                        row[10],
+                        lang=lang,
+                        hints=bool(hints),
+                        stand_in=stand_in,
+                        absent_after=absent_after,
+                        place=LobbyPlace(int(row[9]), float(row[8]), table_id),
                     )
                 )
             return entries
@@ -346,9 +414,10 @@ class SqliteStore:
         rows = await self._write(
             [
                 (
-                    "UPDATE seats SET away_since = NULL WHERE table_id = ? AND seat = ?"
-                    " AND away_since IS NOT NULL RETURNING seat",
-                    (table_id, seat),
+                    "UPDATE seats SET away_since = NULL, arrived = COALESCE(arrived, ?)"
+                    " WHERE table_id = ? AND seat = ? AND kind = 'human'"
+                    " AND (away_since IS NOT NULL OR arrived IS NULL) RETURNING seat",
+                    (time.time(), table_id, seat),
                 ),
                 (BACK_DEADLINE, (table_id, table_id, seat)),
             ],
@@ -360,18 +429,18 @@ class SqliteStore:
         def query(db: sqlite3.Connection) -> tuple[TableRecord, GameRecord] | None:
             row = db.execute(
                 "SELECT config, lang, creator_hash, spectator_hash, origin, public, clock,"
-                " absent_after, stand_in, closed, listed, hints FROM tables WHERE id = ?",
+                " absent_after, stand_in, closed, listed, hints, no_show_after, replay_key,"
+                " created FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
                 return None
             seats = db.execute(
-                "SELECT seat, kind, name, level, token_hash, away_since FROM seats"
-                " WHERE table_id = ? ORDER BY seat",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
                 (table_id,),
             ).fetchall()
-            number, seed, start = db.execute(
-                "SELECT number, seed, start FROM games WHERE table_id = ?"
+            number, seed, start, custom = db.execute(
+                "SELECT number, seed, start, custom_deal FROM games WHERE table_id = ?"
                 " ORDER BY number DESC LIMIT 1",
                 (table_id,),
             ).fetchone()
@@ -394,12 +463,16 @@ class SqliteStore:
                 closed=bool(row[9]),
                 listed=row[10],
                 hints=bool(row[11]),
+                no_show_after=row[12],
+                replay_key=row[13] or "",
+                created=row[14],
             )
             game = GameRecord(
                 number,
                 seed,
                 tuple(json.loads(a[0]) for a in actions),
                 None if start is None else json.loads(start),
+                bool(custom),
             )
             return table, game
 
@@ -409,7 +482,8 @@ class SqliteStore:
     async def load_game(self, table_id: str, number: int) -> tuple[GameRecord, bool] | None:
         def query(db: sqlite3.Connection) -> tuple[GameRecord, bool] | None:
             row = db.execute(
-                "SELECT seed, start, finished FROM games WHERE table_id = ? AND number = ?",
+                "SELECT seed, start, finished, custom_deal FROM games"
+                " WHERE table_id = ? AND number = ?",
                 (table_id, number),
             ).fetchone()
             if row is None:
@@ -423,6 +497,7 @@ class SqliteStore:
                 row[0],
                 tuple(json.loads(a[0]) for a in actions),
                 None if row[1] is None else json.loads(row[1]),
+                bool(row[3]),
             )
             return record, bool(row[2])
 
@@ -522,27 +597,36 @@ class SqliteStore:
             [
                 (
                     "UPDATE games SET lease_owner = NULL, lease_until = NULL"
-                    " WHERE table_id = ? AND number = ? AND lease_owner = ?",
-                    (turn.table_id, turn.game, owner),
+                    " WHERE table_id = ? AND number = ? AND turn_step = ? AND lease_owner = ?",
+                    (turn.table_id, turn.game, turn.step, owner),
                 )
             ]
         )
 
     # -- analyses --------------------------------------------------------------------------
-    async def request_analysis(self, table_id: str, game: int) -> AnalysisRecord:
+    async def request_analysis(
+        self, table_id: str, game: int, origin: str = "", queued_limit: int = 0
+    ) -> AnalysisRecord:
         now = time.time()
+        guard = None
+        if queued_limit and origin:
+            refusal = QuotaReached(f"{queued_limit} analyses of this address are queued")
+            count = (queued_before(False), (table_id, game, origin))
+            guard = ((f"SELECT ({count[0]}) < ?4", (*count[1], queued_limit)), refusal)
         rows = await self._write(
             [
                 (
-                    "INSERT INTO analyses (table_id, game, status, requested) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, game) DO UPDATE SET status = excluded.status,"
-                    " progress = 0, steps = '[]', requested = excluded.requested,"
+                    "INSERT INTO analyses (table_id, game, status, requested, origin)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, game) DO UPDATE SET"
+                    " status = excluded.status, progress = 0, steps = '[]',"
+                    " requested = excluded.requested, origin = excluded.origin,"
                     " lease_owner = NULL, lease_until = NULL WHERE analyses.status = ?",
-                    (table_id, game, QUEUED, now, FAILED),
+                    (table_id, game, QUEUED, now, origin, FAILED),
                 ),
                 (f"SELECT {ANALYSIS_COLUMNS} FROM analyses WHERE table_id = ? AND game = ?",
                  (table_id, game)),
-            ]
+            ],
+            guard=guard,
         )
         return analysis_from_row(rows[0])
 
@@ -560,11 +644,11 @@ class SqliteStore:
         rows = await self._write(
             [
                 (
-                    "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?"
-                    " WHERE rowid = (SELECT rowid FROM analyses WHERE status IN (?, ?)"
-                    " AND (lease_until IS NULL OR lease_until < ?) ORDER BY requested LIMIT 1)"
-                    f" RETURNING {ANALYSIS_COLUMNS}",
-                    (RUNNING, owner, now + ttl, QUEUED, RUNNING, now),
+                    "UPDATE analyses SET status = ?, lease_owner = ?, lease_until = ?,"
+                    " started = ? WHERE rowid = (SELECT a.rowid FROM analyses a"
+                    " WHERE a.status IN (?, ?) AND (a.lease_until IS NULL OR a.lease_until < ?)"
+                    f" ORDER BY {CLAIM_ORDER} LIMIT 1) RETURNING {ANALYSIS_COLUMNS}",
+                    (RUNNING, owner, now + ttl, now, QUEUED, RUNNING, now),
                 )
             ]
         )
@@ -627,28 +711,29 @@ class SqliteStore:
         )
         return {row[0] for row in rows}
 
-    async def heartbeat(self, server: str, alive: float) -> list[str]:
+    async def heartbeat(self, server: str, alive: float) -> Heartbeat:
         now = time.time()
+        kept = await self._write(
+            [("UPDATE servers SET heartbeat = ? WHERE id = ? RETURNING 1", (now, server))]
+        )
         rows = await self._write(
             [
+                ("INSERT OR IGNORE INTO servers (id, heartbeat) VALUES (?, ?)", (server, now)),
                 (
-                    "INSERT INTO servers (id, heartbeat) VALUES (?, ?)"
-                    " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat",
-                    (server, now),
+                    "DELETE FROM presence WHERE server <> ? AND server NOT IN"
+                    " (SELECT id FROM servers WHERE heartbeat >= ?) RETURNING table_id, seat",
+                    (server, now - alive),
                 ),
-                (
-                    "DELETE FROM presence WHERE server IN"
-                    " (SELECT id FROM servers WHERE heartbeat < ?) RETURNING table_id",
-                    (now - alive,),
-                ),
-            ]
+                ("DELETE FROM servers WHERE heartbeat < ? AND id <> ?", (now - alive, server)),
+            ],
+            result_of=1,
         )
-        await self._write([("DELETE FROM servers WHERE heartbeat < ?", (now - alive,))])
-        return sorted({row[0] for row in rows})
+        return Heartbeat(bool(kept), tuple(sorted({(row[0], row[1]) for row in rows})))
 
     # -- quotas and clean-up ----------------------------------------------------------------
-    async def origin_counts(self, origin: str, since: float) -> tuple[int, int]:
+    async def origin_counts(self, origin: str, within: float) -> tuple[int, int]:
         def query(db: sqlite3.Connection) -> tuple[int, int]:
+            since = time.time() - within
             created = db.execute(
                 "SELECT (SELECT COUNT(*) FROM tables WHERE origin = ? AND created >= ?)"
                 " + (SELECT COUNT(*) FROM seats WHERE origin = ? AND joined >= ?)",
@@ -660,7 +745,8 @@ class SqliteStore:
         counts: tuple[int, int] = await self._read(query)
         return counts
 
-    async def delete_abandoned(self, before: float, limit: int) -> list[str]:
+    async def delete_abandoned(self, idle: float, limit: int) -> list[str]:
+        before = time.time() - idle  # the file's only server: its clock is the database's
         rows = await self._read(
             lambda db: db.execute(ABANDONED, (before, before, limit)).fetchall()
         )

@@ -4,12 +4,14 @@ refused before anything is written."""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from pathlib import Path
 
+from ..names import name_key
 from .base import StoreError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -26,7 +28,9 @@ CREATE TABLE IF NOT EXISTS tables (
     clock REAL,
     absent_after REAL,
     stand_in TEXT NOT NULL DEFAULT 'medium',
-    hints INTEGER NOT NULL DEFAULT 0
+    hints INTEGER NOT NULL DEFAULT 0,
+    no_show_after REAL,
+    replay_key TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -38,6 +42,8 @@ CREATE TABLE IF NOT EXISTS seats (
     away_since REAL,
     origin TEXT NOT NULL DEFAULT '',
     joined REAL,
+    arrived REAL,
+    name_key TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -54,6 +60,7 @@ CREATE TABLE IF NOT EXISTS games (
     lease_owner TEXT,
     lease_until REAL,
     turn_deadline REAL,
+    custom_deal INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -89,6 +96,8 @@ CREATE TABLE IF NOT EXISTS analyses (
     requested REAL NOT NULL,
     lease_owner TEXT,
     lease_until REAL,
+    origin TEXT NOT NULL DEFAULT '',
+    started REAL,
     PRIMARY KEY (table_id, game)
 );
 CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
@@ -96,6 +105,7 @@ CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
 CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
+CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
 """
 
 #: Version 1 had no starting positions: every game was dealt from its seed.
@@ -135,6 +145,55 @@ MIGRATE_FROM_4 = [
 ]
 
 
+#: Version 5 had no secret deals, no-show limits, replay tokens nor name keys (issue #26).
+MIGRATE_FROM_5 = (
+    ("tables", "no_show_after", "REAL"),
+    ("tables", "replay_key", "TEXT"),
+    ("seats", "arrived", "REAL"),
+    ("seats", "name_key", "TEXT"),
+    ("games", "custom_deal", "INTEGER NOT NULL DEFAULT 0"),
+)
+
+
+def migrate_from_5(db: sqlite3.Connection) -> None:
+    """Version 5 to 6, in steps that may run again if one was interrupted. A game continued
+    from a position was the creator's deal (whether an old seed was chosen is unknown); the
+    human seats of old tables count as come (the old rules stay theirs); public tables without
+    a clock get the no-show limit (300 s, the default then); each table gets its replay key and
+    each seat the key of its name."""
+    for table, column, declaration in MIGRATE_FROM_5:
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+    db.execute("UPDATE games SET custom_deal = 1 WHERE start IS NOT NULL")
+    db.execute(
+        "UPDATE seats SET arrived = (SELECT created FROM tables WHERE id = seats.table_id)"
+        " WHERE kind = 'human' AND arrived IS NULL"
+    )
+    db.execute(
+        "UPDATE tables SET no_show_after = 300 WHERE public = 1 AND clock IS NULL"
+        " AND no_show_after IS NULL"
+    )
+    for (table_id,) in db.execute("SELECT id FROM tables WHERE replay_key IS NULL").fetchall():
+        db.execute(
+            "UPDATE tables SET replay_key = ? WHERE id = ?", (secrets.token_urlsafe(24), table_id)
+        )
+    names = db.execute("SELECT table_id, seat, name FROM seats WHERE name_key IS NULL").fetchall()
+    for table_id, seat, name in names:
+        db.execute(
+            "UPDATE seats SET name_key = ? WHERE table_id = ? AND seat = ?",
+            (name_key(name), table_id, seat),
+        )
+
+
+#: Version 6 did not know who asked for an analysis nor when each started: analyses were
+#: claimed in the order they were asked for (now: round-robin by address, a few queued each).
+MIGRATE_FROM_6 = [
+    "ALTER TABLE analyses ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE analyses ADD COLUMN started REAL",
+]
+
+
 def migrate(db: sqlite3.Connection, path: str | Path) -> None:
     """Create or migrate the schema of the database ``db`` (the file ``path``, for messages)."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -143,15 +202,19 @@ def migrate(db: sqlite3.Connection, path: str | Path) -> None:
             f"{path}: storage version {version} is newer than this server's "
             f"({SCHEMA_VERSION}): upgrade oriflamme"
         )
-    if version not in (0, 1, 2, 3, 4, SCHEMA_VERSION):
+    if version not in (0, 1, 2, 3, 4, 5, 6, SCHEMA_VERSION):
         raise StoreError(f"{path}: unknown storage version {version}")
     migrations = (
         (MIGRATE_FROM_1 if version == 1 else [])
         + (MIGRATE_FROM_2 if version in (1, 2) else [])
         + (MIGRATE_FROM_3 if version in (1, 2, 3) else [])
         + (MIGRATE_FROM_4 if version in (1, 2, 3, 4) else [])
+        # Before 4 the analyses come with the schema, whole.
+        + (MIGRATE_FROM_6 if version in (4, 5, 6) else [])
     )
     for statement in migrations:
         db.execute(statement)
+    if version in (1, 2, 3, 4, 5):
+        migrate_from_5(db)
     db.executescript(SCHEMA)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")

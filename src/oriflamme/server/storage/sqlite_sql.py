@@ -1,5 +1,5 @@
 """The SQL the SQLite store shares between its methods (see :mod:`.sqlite`): statement
-builders, the lobby's and the quotas' queries, and the updates of a decision's deadline."""
+builders, the quotas' queries, and the updates of a decision's deadline."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import AnalysisRecord, SeatRecord, Turn
+from ..names import name_key
+from .base import AnalysisRecord, HandOverGrace, SeatRecord, Turn
 
 #: One SQL statement and its parameters.
 Statement = tuple[str, tuple[Any, ...]]
@@ -23,10 +24,15 @@ def analysis_from_row(row: Sequence[Any]) -> AnalysisRecord:
 
 def seat_insert(table_id: str, seat: SeatRecord) -> Statement:
     return (
-        "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (table_id, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash),
+        "INSERT INTO seats (table_id, seat, kind, name, level, token_hash, name_key)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (table_id, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash,
+         name_key(seat.name)),
     )
+
+
+#: The columns of a :class:`SeatRecord`, in its fields' order.
+SEAT_COLUMNS = "seat, kind, name, level, token_hash, away_since, joined, arrived"
 
 
 def action_insert(table_id: str, game: int, index: int, action: Mapping[str, Any]) -> Statement:
@@ -43,13 +49,6 @@ SELF_PLAYING = (
     " AND s.kind IN ('human', 'open'))"
     " AND EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id AND g.finished = 0)"
 )
-#: Public tables with open seats, not closed, listed after a time (params: time, limit).
-LOBBY = (
-    "SELECT t.id, t.config, t.clock, t.created FROM tables t WHERE t.public = 1"
-    " AND t.closed = 0 AND t.listed > ? AND EXISTS"
-    " (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open')"
-    " ORDER BY t.listed DESC LIMIT ?"
-)
 #: Tables created before a time whose games have not moved since then either.
 ABANDONED = (
     "SELECT t.id FROM tables t WHERE t.created < ? AND NOT EXISTS"
@@ -62,17 +61,29 @@ def deadline_update(table_id: str, turn: Turn, now: float) -> Statement:
     if turn.bot:
         return "?", (now,)
     if turn.timed and turn.seat is not None:
-        # The sooner of the clock and the end of the seat's allowed absence (no such limit: NULL)
-        return TIMED_DEADLINE, (now, table_id, table_id, turn.seat)
+        # The soonest of the clock, the end of the seat's allowed absence and its no-show limit
+        # (NULL if none applies).
+        return TIMED_DEADLINE, (now, table_id, table_id, turn.seat, table_id, turn.seat)
     return "NULL", ()
 
 
-#: A human decision's deadline: its clock from now (params: now, table) or its seat's absence
-#: ending (params: table, seat); NULL if neither applies.
+def seat_limits(table: str, seat: str) -> str:
+    """Rows ``d`` of a human seat's limits: when its allowed absence ends (if away), and when
+    its no-show limit does (if its player never came); NULL where none applies."""
+    return (
+        "SELECT s.away_since + t.absent_after AS d FROM seats s JOIN tables t"
+        f" ON t.id = s.table_id WHERE s.table_id = {table} AND s.seat = {seat}"
+        " AND s.kind = 'human' UNION ALL SELECT COALESCE(s.joined, t.created) + t.no_show_after"
+        f" FROM seats s JOIN tables t ON t.id = s.table_id WHERE s.table_id = {table}"
+        f" AND s.seat = {seat} AND s.kind = 'human' AND s.arrived IS NULL"
+    )
+
+
+#: A human decision's deadline: its clock from now (params: now, table) or its seat's limits
+#: (params: table, seat, table, seat); NULL if none applies.
 TIMED_DEADLINE = (
-    "(SELECT MIN(d) FROM (SELECT ? + clock AS d FROM tables WHERE id = ?"
-    " UNION ALL SELECT s.away_since + t.absent_after FROM seats s JOIN tables t"
-    " ON t.id = s.table_id WHERE s.table_id = ? AND s.seat = ? AND s.kind = 'human'))"
+    f"(SELECT MIN(d) FROM (SELECT ? + clock AS d FROM tables WHERE id = ?"
+    f" UNION ALL {seat_limits('?', '?')}))"
 )
 
 
@@ -119,7 +130,9 @@ START_IF_FULL = (
     " AND seat = games.turn_seat),"
     " turn_deadline = CASE (SELECT kind FROM seats WHERE table_id = games.table_id"
     " AND seat = games.turn_seat) WHEN 'bot' THEN ?"
-    " WHEN 'human' THEN ? + (SELECT clock FROM tables WHERE id = games.table_id) END"
+    " WHEN 'human' THEN (SELECT MIN(d) FROM (SELECT ? + clock AS d FROM tables"
+    f" WHERE id = games.table_id UNION ALL {seat_limits('games.table_id', 'games.turn_seat')}))"
+    " END"
     f" WHERE {LATEST} AND finished = 0 AND turn_seat IS NOT NULL"
     " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = ? AND kind = 'open')"
 )
@@ -133,10 +146,46 @@ AWAY_DEADLINE = (
     f" WHERE {LATEST} AND finished = 0 AND turn_bot = 0 AND turn_seat IS NOT NULL"
     " AND NOT EXISTS (SELECT 1 FROM seats WHERE table_id = games.table_id AND kind = 'open')"
 )
-#: A seat back: its decision's deadline is its clock's again (params: table, table, seat).
+#: A seat back (or come for the first time): its decision's deadline is its clock's again
+#: (params: table, table, seat).
 BACK_DEADLINE = (
     "UPDATE games SET turn_deadline = turn_since"
     " + (SELECT clock FROM tables WHERE id = games.table_id)"
     f" WHERE {LATEST} AND finished = 0 AND turn_bot = 0 AND turn_seat = ?"
     " AND turn_deadline IS NOT NULL"
 )
+
+
+def hand_over_update(
+    table_id: str, seat: SeatRecord, grace: HandOverGrace, alive: float
+) -> Statement:
+    """Make the human seat ``seat.seat`` the bot ``seat`` if it may be handed over now: no server
+    that beat in the last ``alive`` seconds holds a connection of it, and it was set at the
+    table's creation, or has been away, or never came, for the table's limit (``grace``'s where
+    the table sets none). Its token digest stays: the old link watches."""
+    now = time.time()
+    return (
+        "UPDATE seats SET kind = ?, name = ?, level = ?, name_key = ?, away_since = NULL"
+        " WHERE table_id = ? AND seat = ? AND kind = 'human' AND NOT EXISTS (SELECT 1"
+        " FROM presence p JOIN servers v ON v.id = p.server WHERE p.table_id = seats.table_id"
+        " AND p.seat = seats.seat AND p.connections > 0 AND v.heartbeat >= ?) AND (joined IS NULL"
+        " OR (away_since IS NOT NULL AND away_since"
+        " + COALESCE((SELECT absent_after FROM tables WHERE id = seats.table_id), ?) <= ?)"
+        " OR (away_since IS NULL AND arrived IS NULL AND joined"
+        " + COALESCE((SELECT no_show_after FROM tables WHERE id = seats.table_id), ?) <= ?))"
+        " RETURNING seat",
+        (
+            seat.kind,
+            seat.name,
+            seat.level,
+            name_key(seat.name),
+            table_id,
+            seat.seat,
+            now - alive,
+            grace.absent,
+            now,
+            grace.no_show,
+            now,
+        ),
+    )
+

@@ -9,7 +9,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, body) {
+export async function request(method, url, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -58,15 +58,32 @@ export function rematch(tableId, token, gameNumber) {
   return request("POST", `/api/tables/${enc(tableId)}/rematch`, { token, game_number: gameNumber });
 }
 
-export function handSeatToBot(tableId, seat, creatorToken, level) {
+/**
+ * Hand a seat to a bot; `expect` is what the seat must still be: "open" (nobody took it) or
+ * "away" (a human nobody is connected to), else the server refuses (409).
+ */
+export function handSeatToBot(tableId, seat, creatorToken, level, expect) {
   return request("POST", `/api/tables/${enc(tableId)}/seats/${enc(seat)}/bot`, {
     creator_token: creatorToken,
     level,
+    expect,
   });
 }
 
-export function getLobby() {
-  return request("GET", "/api/lobby");
+/** A page of the lobby: `params` may hold filters (players, cards, clock, hints), `limit`
+ * and the `cursor` of the page (the `next` of the previous one). */
+export function getLobby(params = {}) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== "") query.set(name, String(value));
+  }
+  const text = query.toString();
+  return request("GET", text ? `/api/lobby?${text}` : "/api/lobby");
+}
+
+/** One table's lobby entry (a join link's table, listed or not). */
+export function getLobbyTable(tableId) {
+  return request("GET", `/api/lobby/${enc(tableId)}`);
 }
 
 /** Take an open seat (`seat`, or the first open one when null): its token and link, once. */

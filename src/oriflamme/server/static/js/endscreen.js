@@ -79,6 +79,13 @@ export function renderEndScreen(root, ctx) {
       attrs: { href: ctx.replayUrl(null) },
     }));
   }
+  if (ctx.shareReplay) {
+    actions.append(button(rt("share_replay"), {
+      testid: "share-replay",
+      title: rt("share_replay_title"),
+      on: { click: () => ctx.shareReplay() },
+    }));
+  }
   actions.append(button(t("see_table"), {
     testid: "close-end-screen",
     on: { click: () => ctx.dismissEnd() },

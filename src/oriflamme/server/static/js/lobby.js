@@ -6,13 +6,35 @@ import {
   BASE_SET, EMBRASEMENT_SET, FAMILY_COLOURS, blazon, cardName, setCardInfo, typeGlyph,
 } from "./cards.js";
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
-import { installLangSwitch, toast, toastError } from "./ui.js";
-import { renderOpenTables, startOpenTables } from "./opentables.js";
+import { errorText, installLangSwitch, toast, toastError } from "./ui.js";
+import { refresh as refreshOpenTables, renderOpenTables, startOpenTables } from "./opentables.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
 const NAME_MAX = 24;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+// What the server checks too (docs/server.md, names): something visible, not a bot's label,
+// not another seat's name.
+const BLANKS = /[\u115f\u1160\u3164\uffa0\u2800]/gu;
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+const COMBINING_FIRST = /^\p{M}/u;
+const BOT_LABEL = /^(red|blue|green|yellow|purple) bot \([^()]*\)$/u;
+
+/** A name as the server compares them: case, width and invisible joiners aside. */
+function nameKey(name) {
+  return name.normalize("NFKC").replace(/\p{Cf}/gu, "").toLowerCase().split(/\s+/u).filter(Boolean).join(" ");
+}
+
+/** Why a seat's name would be refused (a message), or null. */
+function nameProblem(name, seen) {
+  if (name.length > NAME_MAX || CONTROL_CHARS.test(name)) return t("error_name");
+  if (!VISIBLE.test(name.replace(BLANKS, "")) || COMBINING_FIRST.test(name)) return t("error_name_invisible");
+  const key = nameKey(name);
+  if (BOT_LABEL.test(key)) return t("error_name_bot");
+  if (seen.has(key)) return t("error_name_duplicate");
+  seen.add(key);
+  return null;
+}
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const form = $("create-form");
@@ -242,6 +264,7 @@ function buildRequest() {
     cards = [...BASE_SET, ...EMBRASEMENT_SET].filter((slug) => customPick.has(slug));
   }
   const seatList = [];
+  const names = new Set();
   for (let seat = 0; seat < players; seat += 1) {
     const entry = seats[seat];
     if (entry.kind === "bot") {
@@ -253,10 +276,13 @@ function buildRequest() {
       continue;
     }
     const name = entry.name.trim() || t("player_n", { n: seat + 1 });
-    if (name.length > NAME_MAX || CONTROL_CHARS.test(name)) return { error: t("error_name") };
+    const problem = nameProblem(name, names);
+    if (problem) return { error: problem };
     seatList.push({ kind: "human", name });
   }
   if (!seatList.some((seat) => seat.kind !== "bot")) return { error: t("error_no_human_or_open") };
+  // A table strangers can join is dealt by the server: whoever chose a saved deal knows it.
+  if (saved && seatList.some((seat) => seat.kind === "open")) return { error: t("error_save_with_open") };
   const options = tableOptions(seatList);
   if (options.error) return options;
   const lang = form.elements.lang.value;
@@ -318,8 +344,9 @@ async function submit(event) {
     const created = await createTable(request.body);
     rememberCreator(created);
     showCreated(created);
+    if (request.body.public) refreshOpenTables(); // the new table is listed now, not in 3 s
   } catch (error) {
-    toastError(error.message || t("error_generic"));
+    toastError(errorText(error));
   } finally {
     submitButton.disabled = false;
     submitButton.textContent = t("create_button");

@@ -16,7 +16,7 @@ import { renderPlayers, seatsOf } from "./players.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
 import { installLangSwitch, toast, toastError } from "./ui.js";
 import { renderHint } from "./hint.js";
-import { replayUrl } from "./review_api.js";
+import { copyLink } from "./share.js";
 
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
@@ -39,6 +39,8 @@ const regions = {
   log: $("log"),
   end: $("end-screen"),
   banner: $("reconnecting"),
+  handedOver: $("handed-over"),
+  customDeal: $("custom-deal"),
   showResults: $("show-results"),
   spectator: $("spectator-badge"),
 };
@@ -278,10 +280,12 @@ async function handToBot(seat) {
   const token = creatorToken();
   if (!token) return;
   const seatInfo = seatsOf(state.view)[seat];
-  const name = seatInfo.kind === "open" ? t("open_seat") : seatInfo.name;
-  if (seatInfo.kind !== "open" && !window.confirm(t("confirm_hand_to_bot", { name }))) return;
+  const open = seatInfo.kind === "open";
+  const name = open ? t("open_seat") : seatInfo.name;
+  if (!open && !window.confirm(t("confirm_hand_to_bot", { name }))) return;
   try {
-    await handSeatToBot(state.tableId, seat, token, "medium");
+    // What the seat must still be: a request sent from an old view never replaces anyone.
+    await handSeatToBot(state.tableId, seat, token, "medium", open ? "open" : "away");
     toast(t("handed_to_bot", { name }));
     refreshOverHttp();
   } catch (error) {
@@ -343,7 +347,8 @@ function buildContext() {
     send,
     select,
     rematch: playAgain,
-    replayUrl: (round) => replayUrl(state.tableId, view.game_number, state.token, round),
+    replayUrl: view.replay_url ? (round) => replayLink(view.replay_url, you, round) : null,
+    shareReplay: view.replay_url ? () => copyLink(view.replay_url) : null,
     handToBot,
     dismissEnd: () => {
       state.endDismissed = true;
@@ -360,6 +365,8 @@ function render() {
   document.body.dataset.step = String(view.step); // the step shown (for tests and debugging)
   document.body.classList.toggle("is-spectator", ctx.you === null);
   regions.spectator.hidden = ctx.you !== null;
+  regions.handedOver.hidden = !view.handed_over;
+  regions.customDeal.hidden = !view.custom_deal;
   renderRoundInfo(obs, view);
   renderPlayers(regions.players, ctx);
   renderStatus(ctx);
@@ -375,6 +382,17 @@ function render() {
   tickClocks(state.clockOffset);
   const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you && (view.legal || []).length > 0;
   document.title = yourTurn ? `● ${t("your_turn")} — Oriflamme` : "Oriflamme";
+}
+
+/**
+ * The game's replay link `url` (its read-only token, never this page's), shown as seat `you`
+ * saw it (null: everything), at the end of round `round` (null: at the end).
+ */
+function replayLink(url, you, round) {
+  const link = new URL(url, window.location.origin);
+  if (you !== null) link.searchParams.set("view", String(you));
+  if (round !== null && round !== undefined) link.searchParams.set("round", String(round));
+  return `${link.pathname}${link.search}`;
 }
 
 function renderRoundInfo(obs, view) {

@@ -1,24 +1,45 @@
-// The lobby's open tables: public tables waiting for players, refreshed while the page is
-// open, and joining one (the seat's private link is opened at once).
+// The lobby's open tables: public tables waiting for players, a page at a time, filtered,
+// refreshed while the page is open; the table a join link (/?join=ID) invites to, pinned on top;
+// joining (the seat's private link is opened at once). Each entry says what matters before
+// joining: the seats (bots marked), the set-up, the clock, the stand-in and absence limit, hints.
 
-import { ApiError, getLobby, joinTable } from "./api.js";
+import { ApiError, getLobby, getLobbyTable, joinTable } from "./api.js";
 import { button, el, replace } from "./dom.js";
 import { blazon, cardName } from "./cards.js";
 import { t } from "./i18n.js";
-import { toastError } from "./ui.js";
+import { errorText, toastError } from "./ui.js";
 
 const REFRESH_MS = 3000;
+const PAGE_SIZE = 10;
 const NAME_MAX = 24;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 const NAME_KEY = "oriflamme.name";
+const FILTERS = ["players", "cards", "clock", "hints"];
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
 let tables = [];
+/** The cursor of each page seen so far (null: the first page) and the page shown. */
+let cursors = [null];
+let pageIndex = 0;
+let nextCursor = null;
+/** The invited table's entry, or an error code, or null without a join link. */
+let invited = null;
 let joining = false;
+/** Refreshes answered out of order are dropped: only the latest request counts. */
+let requestNumber = 0;
 
 function wantedTable() {
   return new URLSearchParams(window.location.search).get("join");
+}
+
+function filterValues() {
+  const values = {};
+  for (const name of FILTERS) {
+    const value = $(`filter-${name}`).value;
+    if (value) values[name] = value;
+  }
+  return values;
 }
 
 function ageText(seconds) {
@@ -27,24 +48,59 @@ function ageText(seconds) {
   return t("age_hours", { n: Math.floor(seconds / 3600) });
 }
 
+/** A duration in the largest unit that says it well (90 s, 5 min, 2 h, 3 d). */
+function durationText(seconds) {
+  if (seconds < 120) return t("duration_s", { n: Math.round(seconds) });
+  if (seconds < 2 * 3600) return t("duration_min", { n: Math.round(seconds / 60) });
+  if (seconds < 2 * 86400) return t("duration_h", { n: Math.round(seconds / 3600) });
+  return t("duration_d", { n: Math.round(seconds / 86400) });
+}
+
 function cardsText(cards) {
   if (cards === "base" || cards === "embrasement") return t(`cards_${cards}`);
   return cards.split(",").map((slug) => cardName(slug)).join(", ");
 }
 
 function setupLine(table) {
-  const parts = [
-    t("players_n", { n: table.players }),
-    cardsText(table.cards),
-    table.clock ? t("clock_per_decision", { seconds: table.clock }) : t("no_clock"),
-    ageText(table.age),
-  ];
+  const parts = [t("players_n", { n: table.players }), cardsText(table.cards)];
+  if (table.players === 2) {
+    parts.push(table.variant === "two-families" ? t("variant_two_families") : t("variant_standard"));
+  }
+  parts.push(table.edition === "first" ? t("lobby_edition_first") : t("lobby_edition_revised"));
+  parts.push(table.lang === "fr" ? t("lobby_lang_fr") : t("lobby_lang_en"));
+  if (table.age !== null && table.age !== undefined) parts.push(ageText(table.age));
   return parts.join(" · ");
 }
 
+/** The clock, the stand-in and absence limit, hints: how the table is played. */
+function rulesLine(table) {
+  const level = t(`level_${table.stand_in}`);
+  return [
+    table.clock
+      ? t("lobby_clock", { time: durationText(table.clock), level })
+      : t("no_clock"),
+    table.absent_after
+      ? t("lobby_absence", { time: durationText(table.absent_after), level })
+      : t("lobby_absence_never"),
+    table.no_show_after ? t("no_show_limit", { time: durationText(table.no_show_after) }) : null,
+    table.hints ? t("lobby_hints_on") : t("lobby_hints_off"),
+  ].filter(Boolean).join(" · ");
+}
+
 function seatItem(table, seat) {
+  if (seat.kind === "bot") {
+    return el("span", {
+      className: "open-seat-taken lobby-bot",
+      testid: "lobby-seat",
+      dataset: { seat: seat.seat, kind: "bot" },
+    }, [
+      blazon(seat.colour, "seat-blazon"),
+      el("span", { text: seat.name }),
+      el("span", { className: "tag bot-tag", testid: "bot-tag", text: t("lobby_bot", { level: t(`level_${seat.level}`) }) }),
+    ]);
+  }
   if (seat.kind !== "open") {
-    return el("span", { className: "open-seat-taken", testid: "lobby-seat", dataset: { seat: seat.seat } }, [
+    return el("span", { className: "open-seat-taken", testid: "lobby-seat", dataset: { seat: seat.seat, kind: seat.kind } }, [
       blazon(seat.colour, "seat-blazon"),
       el("span", { text: seat.name }),
     ]);
@@ -60,29 +116,105 @@ function seatItem(table, seat) {
   return joinButton;
 }
 
-function render() {
-  const list = $("open-tables");
-  if (!list) return;
-  const wanted = wantedTable();
-  const rows = tables.map((table) => el("li", {
-    className: `open-table${table.table_id === wanted ? " wanted" : ""}`,
+function tableItem(table, wanted) {
+  return el("li", {
+    className: `open-table${wanted ? " wanted" : ""}`,
     testid: "open-table",
     dataset: { table: table.table_id },
   }, [
     el("div", { className: "open-table-seats" }, table.seats.map((seat) => seatItem(table, seat))),
-    el("p", { className: "open-table-setup", text: setupLine(table) }),
-  ]));
-  replace(list, rows);
-  $("open-tables-empty").hidden = tables.length > 0;
+    el("p", { className: "open-table-setup", testid: "open-table-setup", text: setupLine(table) }),
+    el("p", { className: "open-table-rules", testid: "open-table-rules", text: rulesLine(table) }),
+  ]);
 }
 
-async function refresh() {
+function renderInvited() {
+  const box = $("invited");
+  box.hidden = invited === null;
+  if (invited === null) return;
+  const gone = $("invited-gone");
+  if (typeof invited === "string") {
+    replace($("invited-table"), []);
+    gone.hidden = false;
+    if (invited === "unknown_table") gone.textContent = t("error_unknown_table");
+    else if (invited === "table_closed") gone.textContent = t("table_closed");
+    else gone.textContent = t("invited_full");
+    return;
+  }
+  gone.hidden = true;
+  replace($("invited-table"), [tableItem(invited, true)]);
+}
+
+function render() {
+  const list = $("open-tables");
+  if (!list) return;
+  renderInvited();
+  const wanted = wantedTable();
+  replace(list, tables.filter((table) => table.table_id !== wanted).map((table) => tableItem(table, false)));
+  const empty = $("open-tables-empty");
+  empty.hidden = tables.length > 0;
+  empty.textContent = Object.keys(filterValues()).length ? t("open_tables_none_filtered") : t("open_tables_none");
+  $("lobby-pager").hidden = pageIndex === 0 && !nextCursor;
+  $("lobby-previous").disabled = pageIndex === 0;
+  $("lobby-next").disabled = !nextCursor;
+  $("lobby-page").textContent = t("page_n", { n: pageIndex + 1 });
+}
+
+async function refreshInvited() {
+  const wanted = wantedTable();
+  // A table that filled, closed or never existed stays so: no need to ask again.
+  if (!wanted || typeof invited === "string") return;
   try {
-    tables = await getLobby();
+    const table = await getLobbyTable(wanted);
+    if (table.closed) invited = "table_closed";
+    else invited = table.open_seats.length ? table : "seat_taken";
+  } catch (error) {
+    if (error instanceof ApiError && error.status > 0 && error.status < 500) invited = error.code;
+  }
+}
+
+/** Load the page shown (its tables may have changed) and draw it. */
+export async function refresh() {
+  const number = ++requestNumber;
+  try {
+    const [page] = await Promise.all([
+      getLobby({ ...filterValues(), limit: PAGE_SIZE, cursor: cursors[pageIndex] }),
+      refreshInvited(),
+    ]);
+    if (number !== requestNumber) return;
+    if (!page.tables.length && pageIndex > 0) {
+      // Every table of this page left: back to the first page.
+      cursors = [null];
+      pageIndex = 0;
+      refresh();
+      return;
+    }
+    tables = page.tables;
+    nextCursor = page.next;
     render();
   } catch {
     // The list is refreshed again soon.
   }
+}
+
+function firstPage() {
+  cursors = [null];
+  pageIndex = 0;
+  nextCursor = null;
+  refresh();
+}
+
+function nextPage() {
+  if (!nextCursor) return;
+  cursors = [...cursors.slice(0, pageIndex + 1), nextCursor];
+  pageIndex += 1;
+  refresh();
+}
+
+function previousPage() {
+  if (pageIndex === 0) return;
+  pageIndex -= 1;
+  refresh();
 }
 
 function nameInput() {
@@ -108,8 +240,7 @@ async function join(tableId, seat) {
     const seatTaken = await joinTable(tableId, name, seat);
     window.location.href = seatTaken.url;
   } catch (error) {
-    const code = error instanceof ApiError ? error.code : "";
-    toastError(code === "seat_taken" ? t("seat_taken") : error.message || t("error_generic"));
+    toastError(error instanceof ApiError && error.code === "seat_taken" ? t("seat_taken") : errorText(error));
     refresh();
   } finally {
     joining = false;
@@ -124,6 +255,12 @@ export function startOpenTables() {
   } catch {
     // No remembered name.
   }
+  for (const name of FILTERS) $(`filter-${name}`).addEventListener("change", firstPage);
+  $("lobby-next").addEventListener("click", nextPage);
+  $("lobby-previous").addEventListener("click", previousPage);
+  $("jump-to-open-tables").addEventListener("click", () => {
+    $("open-tables-section").scrollIntoView({ behavior: "smooth", block: "start" });
+  });
   refresh();
   window.setInterval(() => {
     if (document.visibilityState === "visible") refresh();

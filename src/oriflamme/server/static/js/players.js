@@ -18,6 +18,7 @@ export function seatsOf(view) {
       level: given.level || null,
       connected: given.connected !== false,
       away: Boolean(given.away),
+      replaceable: Boolean(given.replaceable),
     });
   }
   return seats;
@@ -138,7 +139,7 @@ function playerPanel(seat, obs, ctx) {
       testid: "fill-with-bot",
       on: { click: () => ctx.handToBot(seat.seat) },
     }));
-  } else if (ctx.canHandToBot && seat.kind === "human" && !seat.connected && seat.seat !== ctx.you) {
+  } else if (ctx.canHandToBot && seat.kind === "human" && seat.replaceable && seat.seat !== ctx.you) {
     panel.append(button(t("hand_to_bot"), {
       className: "link-button",
       testid: "hand-to-bot",

@@ -14,6 +14,7 @@ import { installCardHelp } from "./tooltip.js";
 import { installLangSwitch, toastError } from "./ui.js";
 import { getAnalysis, getFrames, startAnalysis } from "./review_api.js";
 import { percent, rt } from "./review_i18n.js";
+import { copyLink } from "./share.js";
 import { winChart } from "./winchart.js";
 
 const POLL_MS = 800;
@@ -43,6 +44,7 @@ function readLink() {
     game: number(params.get("game")) || 1,
     round: number(params.get("round")),
     step: number(params.get("step")),
+    view: params.get("view") === ALL ? ALL : number(params.get("view")),
   };
 }
 
@@ -101,7 +103,7 @@ async function start() {
     fatal(t("bad_link"));
     return;
   }
-  Object.assign(state, { tableId: link.tableId, token: link.token, game: link.game });
+  Object.assign(state, { tableId: link.tableId, token: link.token, game: link.game, view: link.view });
   staticTexts();
   loadCards();
   try {
@@ -110,6 +112,7 @@ async function start() {
     fatal(rt("load_failed", { message: errorMessage(error) }));
     return;
   }
+  showShareableLink();
   const last = state.data.frames.length - 1;
   if (link.step !== null) state.index = Math.min(link.step, last);
   else if (link.round !== null) state.index = roundEnd(link.round);
@@ -117,6 +120,21 @@ async function start() {
   installControls();
   render();
   loadAnalysis();
+}
+
+/**
+ * Opened with a seat's (or another) token, the address bar shows the game's replay link
+ * instead, with its read-only token: what is copied from there gives no seat away.
+ */
+function showShareableLink() {
+  const shared = new URL(state.data.replay_url, window.location.origin);
+  const here = new URL(window.location.href);
+  if (here.searchParams.get("token") === shared.searchParams.get("token")) return;
+  for (const kept of ["round", "step", "view"]) {
+    if (here.searchParams.has(kept)) shared.searchParams.set(kept, here.searchParams.get(kept));
+  }
+  window.history.replaceState(null, "", `${shared.pathname}${shared.search}`);
+  state.token = shared.searchParams.get("token");
 }
 
 // ---------------------------------------------------------------- navigation
@@ -145,6 +163,7 @@ function installControls() {
   $("step-slider").addEventListener("input", (event) => goTo(Number(event.target.value)));
   $("view-select").addEventListener("change", (event) => switchView(event.target.value));
   $("analyse-button").addEventListener("click", askAnalysis);
+  $("share-replay").addEventListener("click", () => copyLink(state.data.replay_url));
   document.addEventListener("keydown", (event) => {
     const target = event.target;
     if (target && (target.tagName === "SELECT" || target.tagName === "INPUT")) return;
@@ -190,6 +209,8 @@ function staticTexts() {
   $("analyse-button").textContent = rt("analyse");
   $("log-title").textContent = t("log_title");
   $("keys-help").textContent = rt("keys_help");
+  $("share-replay").textContent = rt("share_replay");
+  $("share-replay").title = rt("share_replay_title");
   $("step-slider").setAttribute("aria-label", rt("step_slider"));
   const buttons = [["first-step", rt("first_step")], ["previous-step", rt("previous_step")],
     ["next-step", rt("next_step")], ["last-step", rt("last_step")]];

@@ -47,10 +47,3 @@ export function startAnalysis(tableId, game, token, lang) {
 export function getHint(tableId, token, lang) {
   return call("GET", `/api/tables/${enc(tableId)}/hint?${new URLSearchParams({ token, lang })}`);
 }
-
-/** The replay page of game `game` (at the end of round `round`, if given). */
-export function replayUrl(tableId, game, token, round = null) {
-  const query = new URLSearchParams({ game: String(game), token });
-  if (round !== null && round !== undefined) query.set("round", String(round));
-  return `/t/${enc(tableId)}/replay?${query}`;
-}

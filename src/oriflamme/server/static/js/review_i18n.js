@@ -45,6 +45,9 @@ const STRINGS = {
     hint_result: "A strong player would: {label} (chance to win {percent}%)",
     hint_failed: "No hint now: {message}",
     learning_table: "Learning table: hints are on",
+    share_replay: "Share this replay",
+    share_replay_title: "Copy a link that shows this finished game to anyone, and nothing else",
+    replay_link_copied: "Replay link copied: it shows this game, not your seat.",
   },
   fr: {
     replay_title: "Rejouer",
@@ -87,6 +90,9 @@ const STRINGS = {
     hint_result: "Un joueur fort jouerait : {label} (chances de victoire {percent} %)",
     hint_failed: "Pas de conseil pour l’instant : {message}",
     learning_table: "Table d’apprentissage : conseils activés",
+    share_replay: "Partager ce rejeu",
+    share_replay_title: "Copier un lien qui montre cette partie terminée à n’importe qui, et rien d’autre",
+    replay_link_copied: "Lien du rejeu copié : il montre cette partie, pas votre place.",
   },
 };
 

@@ -2,13 +2,15 @@
 
 import { el, replace } from "./dom.js";
 import { cardName, infoFor, kindName } from "./cards.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 
 const HOVER_DELAY_MS = 250;
 const LONG_PRESS_MS = 450;
+const LEAVE_GRACE_MS = 300; // time to move the pointer from a card onto its help
 
 let tip = null;
 let hoverTimer = null;
+let leaveTimer = null;
 let pressTimer = null;
 let suppressClick = false;
 let current = null;
@@ -34,6 +36,13 @@ function describe(card) {
     if (faceDown) children.push(el("p", { className: "tip-note", text: t("tip_face_down_yours") }));
     if (info && info.text) children.push(el("p", { className: "tip-text", text: info.text }));
     if (info && info.notes) children.push(el("p", { className: "tip-notes", text: info.notes }));
+    // The card's entry on the rules page, in a new tab: the game stays open.
+    children.push(el("a", {
+      className: "tip-rules",
+      testid: "tip-rules-link",
+      text: t("tip_rules_link"),
+      attrs: { href: `/rules?lang=${getLang()}#card-${type}`, target: "_blank", rel: "noopener" },
+    }));
   } else {
     children.push(el("div", { className: "tip-title" }, [
       el("strong", { text: card.getAttribute("aria-label") || t("face_down_card") }),
@@ -50,6 +59,7 @@ function localKind(kind, type) {
 
 function show(card) {
   const node = tooltipNode();
+  clearTimeout(leaveTimer);
   current = card;
   replace(node, describe(card));
   node.hidden = false;
@@ -76,9 +86,15 @@ function clamp(value, low, high) {
   return Math.max(low, Math.min(value, high));
 }
 
+function hideSoon() {
+  clearTimeout(leaveTimer);
+  leaveTimer = setTimeout(hideCardHelp, LEAVE_GRACE_MS);
+}
+
 /** Hide the card help. */
 export function hideCardHelp() {
   clearTimeout(hoverTimer);
+  clearTimeout(leaveTimer);
   current = null;
   if (tip) tip.hidden = true;
 }
@@ -87,6 +103,7 @@ export function hideCardHelp() {
 export function installCardHelp() {
   document.addEventListener("mouseover", (event) => {
     const card = event.target instanceof Element ? event.target.closest(".card") : null;
+    if (card === current) clearTimeout(leaveTimer);
     if (!card || card === current) return;
     clearTimeout(hoverTimer);
     hoverTimer = setTimeout(() => show(card), HOVER_DELAY_MS);
@@ -94,10 +111,19 @@ export function installCardHelp() {
   document.addEventListener("mouseout", (event) => {
     const card = event.target instanceof Element ? event.target.closest(".card") : null;
     const into = event.relatedTarget instanceof Element ? event.relatedTarget.closest(".card") : null;
-    if (card && into !== card) hideCardHelp();
+    if (!card || into === card) return;
+    clearTimeout(hoverTimer);
+    hideSoon();
+  });
+  // The help stays open while the pointer is on it (to follow its link to the rules).
+  tooltipNode().addEventListener("mouseenter", () => clearTimeout(leaveTimer));
+  tooltipNode().addEventListener("mouseleave", (event) => {
+    const into = event.relatedTarget instanceof Element ? event.relatedTarget.closest(".card") : null;
+    if (into !== current) hideSoon();
   });
   document.addEventListener("pointerdown", (event) => {
     if (event.pointerType !== "touch") return;
+    if (tip && event.target instanceof Node && tip.contains(event.target)) return;
     const card = event.target instanceof Element ? event.target.closest(".card") : null;
     if (!card) {
       hideCardHelp();

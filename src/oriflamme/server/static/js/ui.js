@@ -1,7 +1,7 @@
 // Small pieces shared by the lobby and the game page: toasts and the language switch.
 
 import { el } from "./dom.js";
-import { getLang } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 
 const TOAST_MS = 5000;
 
@@ -29,6 +29,15 @@ export function toast(message, kind = "info") {
 
 export function toastError(message) {
   toast(message, "error");
+}
+
+/** What to tell people about a failed request: its code's text in their language if there is
+ * one (`error_<code>`), else the server's message. */
+export function errorText(error) {
+  const key = `error_${error && error.code ? error.code : "generic"}`;
+  const known = t(key);
+  if (known !== key) return known;
+  return (error && error.message) || t("error_generic");
 }
 
 /** Wire the EN/FR buttons of [data-testid="lang-switch"]; `onChange(lang)` applies a choice. */

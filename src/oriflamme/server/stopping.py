@@ -1,0 +1,36 @@
+"""A server process that stops cleanly: on SIGTERM or SIGINT (Ctrl-C) it shuts down (the app's
+stop: bot claims given back, bot workers ended, the database closed) and then exits normally,
+with status 0.
+
+uvicorn's own server sends the signal to itself again once it has shut down, so that its
+process ends "by the signal" (status 143 for SIGTERM): a service manager or a script then sees
+a failure where the stop was asked for and went well.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+
+import uvicorn
+
+#: The signals that ask the server to stop.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class CleanStopServer(uvicorn.Server):
+    """uvicorn's server, ending normally once a stop signal has shut it down."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield  # signals reach the main thread only
+            return
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)

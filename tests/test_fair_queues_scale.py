@@ -1,0 +1,82 @@
+"""Fair analyses across two real server processes on one PostgreSQL database (issue #26 item
+5): one address asking for six analyses through both servers at once gets exactly its quota,
+and another address's analysis does not wait for all of them. Clients' addresses come through
+``X-Forwarded-For``, which a server trusts from 127.0.0.1 (uvicorn's default)."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from test_scale_out import two_servers
+
+PAIR = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def finished_table(client: httpx.Client, address: str) -> dict[str, Any]:
+    """A 2-player table of two humans played to its end (from ``address``: its own quota of
+    requests a second)."""
+    headers = {"X-Forwarded-For": address}
+    body = {"players": 2, "variant": "standard", "seats": PAIR}
+    table: dict[str, Any] = client.post("/api/tables", json=body, headers=headers).json()
+    tokens = [seat["token"] for seat in table["seats"]]
+    path = f"/api/tables/{table['table_id']}"
+    while True:
+        for token in tokens:
+            view = client.get(f"{path}/view", params={"token": token}).json()
+            if view["result"] is not None:
+                return table
+            if view["legal"]:
+                action = {"token": token, "action": view["legal"][0]["action"]}
+                while (moved := client.post(f"{path}/actions", json=action, headers=headers)
+                       ).status_code == 429:
+                    time.sleep(0.05)
+                assert moved.status_code == 200, moved.text
+
+
+def analysis(client: httpx.Client, table: dict[str, Any], address: str, ask: bool) -> Any:
+    method = client.post if ask else client.get
+    return method(
+        f"/api/tables/{table['table_id']}/games/1/analysis",
+        params={"token": table["spectator_token"]},
+        headers={"X-Forwarded-For": address},
+    )
+
+
+def test_one_address_asking_through_two_servers_gets_its_quota_and_no_more(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORIFLAMME_REVIEW_ITERATIONS", "30")  # the servers' analysis budget
+    with two_servers(pg_url, tmp_path) as ((_, a), b), ThreadPoolExecutor(6) as pool:
+        servers = (a, b)
+        tables = list(
+            pool.map(lambda n: finished_table(servers[n % 2], f"192.0.2.{n + 1}"), range(7))
+        )
+        theirs, mine = tables[:6], tables[6]
+        answers = list(
+            pool.map(
+                lambda n: analysis(servers[n % 2], theirs[n], "203.0.113.5", ask=True), range(6)
+            )
+        )
+        assert sorted(r.status_code for r in answers) == [202] * 3 + [429] * 3
+        assert {r.json()["error"]["code"] for r in answers if r.status_code == 429} == {
+            "too_many_analyses"
+        }
+        assert analysis(b, mine, "198.51.100.7", ask=True).status_code == 202
+        accepted = [t for t, r in zip(theirs, answers, strict=True) if r.status_code == 202]
+        done: list[str] = []
+        deadline = time.monotonic() + 180
+        while len(done) < 4:
+            assert time.monotonic() < deadline, done
+            for table in [*accepted, mine]:
+                state = analysis(a, table, "192.0.2.99", ask=False).json()["status"]
+                if state == "done" and table["table_id"] not in done:
+                    done.append(table["table_id"])
+            time.sleep(0.05)
+        # Two servers, two analyses at a time: the other address's among the first two.
+        assert mine["table_id"] in done[:3] and done[-1] != mine["table_id"]
