@@ -19,13 +19,19 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 ORIFLAMME_PURE=1 .venv/bin/python -m pip install --quiet -e '.[test,ray,rl]'
-.venv/bin/python -m ruff check src tests benchmarks examples setup.py
+.venv/bin/python -m ruff check src tests benchmarks tools examples setup.py
 .venv/bin/python -m mypy
+# The layer map of docs/architecture.md (pyproject.toml's import-linter contracts).
+.venv/bin/lint-imports --no-cache
 # A throwaway PostgreSQL cluster for the PostgreSQL tests (stopped and removed on exit).
 source scripts/postgres.sh
 trap pg_stop EXIT
 pg_start
-ORIFLAMME_EXPECT_BUILD=pure .venv/bin/python -m pytest "$@"
+# Three test processes (pytest-xdist; a file's tests stay in one process, which keeps its
+# module fixtures): most tests wait on servers, databases and browsers rather than compute.
+# ORIFLAMME_TEST_WORKERS=0 runs them in this process.
+WORKERS=(-n "${ORIFLAMME_TEST_WORKERS:-3}" --dist loadfile)
+ORIFLAMME_EXPECT_BUILD=pure .venv/bin/python -m pytest "${WORKERS[@]}" "$@"
 
 # The compiled build: the rules, records, API, bots, adapters and command-line tests.
 COMPILED_TESTS=(
@@ -54,5 +60,5 @@ else
   env -u ORIFLAMME_PURE .venv-compiled/bin/python -m pip install --quiet '.[test,rl]'
   # src/ is not on this venv's path: the tests import the installed, compiled package.
   ORIFLAMME_EXPECT_BUILD=compiled .venv-compiled/bin/python -m pytest -p no:cacheprovider \
-    "${COMPILED_TESTS[@]}"
+    "${WORKERS[@]}" "${COMPILED_TESTS[@]}"
 fi

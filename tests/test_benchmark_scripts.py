@@ -1,6 +1,7 @@
-"""The benchmark scripts that take a time per figure (benchmarks/playouts.py, envs.py): help,
-a clear error for a bad value, and a short run that prints its figures; the timings of what the
-tests only order (benchmarks/timings.py): a short run that measures each."""
+"""The benchmark scripts that take a time per figure (benchmarks/engine/playouts.py,
+benchmarks/envs/adapters.py): help, a clear error for a bad value, and a short run that prints
+its figures; the timings of what the tests only order (benchmarks/server/timings.py): a short
+run that measures each."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize("script", ["playouts.py", "envs.py"])
+@pytest.mark.parametrize("script", ["engine/playouts.py", "envs/adapters.py"])
 def test_help_and_a_bad_time(script: str) -> None:
-    if script == "envs.py":
+    if script == "envs/adapters.py":
         pytest.importorskip("pyspiel")
     shown = run(script, "--help")
     assert shown.returncode == 0 and "time per figure, in seconds" in shown.stdout
@@ -35,14 +36,14 @@ def test_help_and_a_bad_time(script: str) -> None:
 
 
 def test_a_short_playout_run_prints_every_set_up() -> None:
-    done = run("playouts.py", "0.05")
+    done = run("engine/playouts.py", "0.05")
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[3:]]
     assert rows and all(float(row[-5]) > 0 for row in rows)  # games/s of every set-up
 
 
 def test_the_timings_script_measures_each_figure() -> None:
-    done = run("timings.py", "--repeat", "1", "--json")
+    done = run("server/timings.py", "--repeat", "1", "--json")
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout)
     assert figures["bot_pause"]["took_s"]["max"] >= figures["bot_pause"]["asked_s"]  # a floor
@@ -51,27 +52,27 @@ def test_the_timings_script_measures_each_figure() -> None:
     busy = figures["another_table_while_a_bot_thinks"]
     assert busy["answers"] > 0 and busy["answer_s"]["max"] > 0
     assert figures["clock_after_restart"]["move_after_restart_s"] >= 0
-    refused = run("timings.py", "--repeat", "0")
+    refused = run("server/timings.py", "--repeat", "0")
     assert refused.returncode == 2 and "--repeat" in refused.stderr
 
 
 def test_the_fault_run_refuses_too_few_servers() -> None:
-    shown = run("faults.py", "--help")
+    shown = run("server/faults.py", "--help")
     assert shown.returncode == 0 and "--outage" in shown.stdout
-    refused = run("faults.py", "--servers", "2")
+    refused = run("server/faults.py", "--servers", "2")
     assert refused.returncode == 2 and "at least 3" in refused.stderr
     assert "Traceback" not in refused.stderr
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP")
 def test_a_short_fault_run_checks_every_acknowledged_action() -> None:
-    """benchmarks/faults.py with short faults: its own PostgreSQL and three servers, games
+    """benchmarks/server/faults.py with short faults: its own PostgreSQL and three servers, games
     played through kill -9, a database restart and outage, SIGSTOP and SIGTERM."""
     if not any(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and not shutil.which("initdb"):
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL's server binaries are needed (CI installs them)")
         pytest.skip("PostgreSQL's server binaries are not installed")
-    done = run("faults.py", "--tables", "2", "--outage", "1", "--pause", "2", "--soak", "1",
+    done = run("server/faults.py", "--tables", "2", "--outage", "1", "--pause", "2", "--soak", "1",
                "--settle", "1", "--think", "0")
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()

@@ -19,9 +19,9 @@ from oriflamme.bots import RandomBot, make_bot, play_game
 from oriflamme.build import build_name
 from oriflamme.cli import build_parser, main
 from oriflamme.cli.common import bot_seed
-from oriflamme.cli.labels import Labels
 from oriflamme.cli.play import run_play
-from oriflamme.cli.render import board
+from oriflamme.terminal.labels import GameLabels
+from oriflamme.terminal.render import board
 from scenarios import own_ambush_replay
 
 OPTION = re.compile(r"^\s*(\d+)\. .*\[([^\]]+)\]\s*$", re.MULTILINE)
@@ -187,7 +187,7 @@ def test_the_board_names_only_the_cards_the_viewer_may_know() -> None:
         }
     )
     console = Console(file=io.StringIO(), width=200, force_terminal=False)
-    labels = Labels(game)
+    labels = GameLabels(game)
 
     def shown(viewer: int | None) -> str:
         with console.capture() as capture:
@@ -406,7 +406,7 @@ def test_the_board_lists_every_familys_public_piles() -> None:
     ambush, spy, lord = (game.card(r) for r in ("red:ambush", "red:spy", "blue:lord"))
     for viewer in (None, 0, 1, 2):
         with console.capture() as capture:
-            console.print(board(game.observe(viewer), Labels(game)))
+            console.print(board(game.observe(viewer), GameLabels(game)))
         shown = capture.get()
         assert f"Discarded (Red): #{ambush} Ambush, #{spy} Spy\n" in shown
         assert f"Eliminated (Blue): #{lord} Lord\n" in shown

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from oriflamme.api import load, new_game
 from oriflamme.cli import main
-from oriflamme.cli.texts import COMMANDS, TEXTS
+from oriflamme.terminal.texts import COMMANDS, TEXTS
 from test_cli import Player, run
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from doctests import check_examples
+from oriflamme import encoding
 from oriflamme.api import END, FRONT, Action, Game, GameConfig, WorldSampler, new_game
-from oriflamme.envs import encoding
-from oriflamme.envs.encoding import HIGH, ZONES, ActionCodec, Layout, ObservationEncoder
+from oriflamme.encoding import HIGH, ZONES, ActionCodec, Layout, ObservationEncoder
 from oriflamme.search import state_of
 
 SETUPS: list[dict[str, Any]] = [

@@ -22,8 +22,8 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 from doctests import check_examples  # noqa: E402
 from oriflamme.api import END, FRONT, ActionKind, Game, GameConfig  # noqa: E402
 from oriflamme.bots import make_bot  # noqa: E402
+from oriflamme.encoding import ActionCodec, Layout  # noqa: E402
 from oriflamme.envs import openspiel  # noqa: E402
-from oriflamme.envs.encoding import ActionCodec, Layout  # noqa: E402
 from oriflamme.envs.openspiel import BotPlayer, OriflammeState  # noqa: E402
 from scenarios import (  # noqa: E402
     OWN_AMBUSH_BY_EDITION,

@@ -17,8 +17,8 @@ from pettingzoo.test import api_test, seed_test
 
 from doctests import check_examples
 from oriflamme.api import Action, WorldSampler, new_game
+from oriflamme.encoding import ActionCodec, Layout
 from oriflamme.envs import pettingzoo as module
-from oriflamme.envs.encoding import ActionCodec, Layout
 from oriflamme.envs.pettingzoo import env, raw_env
 from scenarios import (
     OWN_AMBUSH_BY_EDITION,

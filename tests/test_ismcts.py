@@ -112,7 +112,7 @@ def test_a_single_option_is_answered_without_search() -> None:
 def test_a_time_budget_stops_the_search() -> None:
     """The search stops at its deadline, after one iteration at least: a budget that is over
     once the first iteration ends leaves it at one, whatever the iterations allowed. (How long
-    a timed search takes on this machine: benchmarks/timings.py.)"""
+    a timed search takes on this machine: benchmarks/server/timings.py.)"""
     game = new_game(players=3, seed=1)
     both = IsmctsBot(seed=0, iterations=5000, seconds=1e-9)
     bot_move(game.copy(), both)

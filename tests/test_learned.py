@@ -363,7 +363,7 @@ def test_the_server_starts_without_the_network_modules() -> None:
     network (imported on the first analysis or hint that uses one): start-up stays short."""
     code = ("import sys\nimport oriflamme.server.analysis, oriflamme.server.review\n"
             "print(sorted(m for m in ('numpy', 'oriflamme.bots.guided', 'oriflamme.bots.network',"
-            " 'oriflamme.envs.encoding') if m in sys.modules))\n")
+            " 'oriflamme.encoding') if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"

@@ -1,4 +1,5 @@
-"""benchmarks/load.py: the load benchmark runs, on one SQLite server and on two PostgreSQL ones."""
+"""benchmarks/server/load.py: the load benchmark runs, on one SQLite server and on two
+PostgreSQL ones."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 
 from scripts import ROOT
 
-SCRIPT = ROOT / "benchmarks" / "load.py"
+SCRIPT = ROOT / "benchmarks" / "server" / "load.py"
 
 
 def run(*options: str) -> dict[str, object]:

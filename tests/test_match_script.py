@@ -1,4 +1,4 @@
-"""benchmarks/match.py: a head-to-head match in chunks, resumed after a stop, summed."""
+"""benchmarks/bots/match.py: a head-to-head match in chunks, resumed after a stop, summed."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from scripts import ROOT, load_module
 
 
 def load_script() -> ModuleType:
-    return load_module(ROOT / "benchmarks" / "match.py", "match_script")
+    return load_module(ROOT / "benchmarks" / "bots" / "match.py", "match_script")
 
 
 def test_a_match_is_played_in_chunks_resumed_and_summed(

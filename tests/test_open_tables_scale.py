@@ -87,7 +87,7 @@ def test_a_clock_survives_kill_9_and_a_restart(tmp_path: Path) -> None:
     """A 10-minute clock whose deadline passes while no server runs (the stored deadline moved
     10 minutes back, as if they had passed): the restarted server plays it at once (a scan),
     from the stored deadline, instead of starting a new 10-minute clock. (How soon after the
-    restart: benchmarks/timings.py.)"""
+    restart: benchmarks/server/timings.py.)"""
     db = tmp_path / "games.sqlite3"
     with running_server(db, tmp_path / "a.log", "--bot-delay", "0") as (process, client):
         body = {

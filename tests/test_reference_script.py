@@ -1,4 +1,4 @@
-"""benchmarks/reference.py: the side-by-side comparison with another engine (issue #13).
+"""benchmarks/engine/reference.py: the side-by-side comparison with another engine (issue #13).
 
 The real reference (jojolebarjos/oriflamme-simulator) is not installed here; a stand-in with
 its interface (``Board``, ``Kind``, ``PlaceState``, ``state.actions``, ``action.next_state``,
@@ -62,7 +62,7 @@ class PlaceState:
 
 
 def test_without_the_reference_it_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    script = load_module(ROOT / "benchmarks" / "reference.py", "reference_script")
+    script = load_module(ROOT / "benchmarks" / "engine" / "reference.py", "reference_script")
     assert script.main(["--reference-python", "/no/such/python"]) == 0
     assert "reference engine not installed" in capsys.readouterr().out
 
@@ -77,7 +77,7 @@ def test_it_measures_both_engines_side_by_side(
     launcher.write_text(
         f'#!/bin/sh\nPYTHONPATH="{tmp_path / "ref"}" exec "{sys.executable}" "$@"\n')
     launcher.chmod(0o755)
-    script = load_module(ROOT / "benchmarks" / "reference.py", "reference_script")
+    script = load_module(ROOT / "benchmarks" / "engine" / "reference.py", "reference_script")
     args = ["--reference-python", str(launcher), "--seconds", "0.2", "--games", "20",
             "--repeat", "1", "--json"]
     assert script.main(args) == 0

@@ -148,7 +148,7 @@ def _fallback(seed: int, legal: list[Action]) -> Action:
 
 def test_the_pause_before_a_bot_move_is_kept() -> None:
     """A bot's answer comes no sooner than the pause after the decision began. (How much later
-    it comes on this machine: benchmarks/timings.py.)"""
+    it comes on this machine: benchmarks/server/timings.py.)"""
     game = new_game(players=3, seed=5)
 
     async def timed() -> float:
@@ -189,7 +189,7 @@ def test_a_thinking_bot_stalls_no_other_game(client: TestClient) -> None:
     """While an expert bot thinks for table A, table B's actions are answered: the search runs
     in a worker process, never in the server's event loop (which would answer nothing until the
     bot moved). (How fast B is answered meanwhile, and the server's share of the CPU:
-    benchmarks/timings.py.)"""
+    benchmarks/server/timings.py.)"""
     seats_a = [{"kind": "bot", "level": "expert"}, {"kind": "human", "name": "Ann"}]
     seats_b = [{"kind": "human", "name": "Ben"}, {"kind": "human", "name": "Cid"}]
     table_b = client.post("/api/tables", json={"players": 2, "seats": seats_b, "seed": 9}).json()

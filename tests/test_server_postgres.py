@@ -281,7 +281,7 @@ def test_a_connection_the_database_ended_is_not_used_again(pg_url: str) -> None:
     administrator command"), and its close reaches the server a moment after that last
     message. The next query must not take that connection: it failed with asyncpg's
     InternalClientError ("another operation is in progress"), a 500 with a traceback, found
-    by benchmarks/faults.py (issue #33). It is now 503 database_unavailable at worst, and the
+    by benchmarks/server/faults.py (issue #33). It is now 503 database_unavailable at worst, and the
     connection is never used again."""
 
     async def run(through: str) -> list[str]:

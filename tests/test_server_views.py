@@ -7,7 +7,8 @@ import random
 from collections.abc import Iterator
 
 from oriflamme.api import Game, new_game
-from oriflamme.server.views import ViewCache, card_ids
+from oriflamme.server.tables import ViewCache
+from oriflamme.server.views import card_ids
 
 
 def every_card_id(data: object) -> Iterator[int]:

@@ -5,7 +5,7 @@ The server is real uvicorn serving the real app on a socket, with each of the tw
 protocols the server may use (httptools, h11), plus ``oriflamme serve`` with its command-line
 options. The sockets here never say whether the server was fast: they wait (at most
 ``HANG_GUARD`` seconds, so that a broken server fails the test instead of hanging it) for the
-server to answer and close. The speed is measured in benchmarks/slow_clients.py.
+server to answer and close. The speed is measured in benchmarks/server/slow_clients.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fitted position value (bots/value.py) and its fitting script (benchmarks/fit_value.py)."""
+"""The fitted position value (bots/value.py) and its fitting script (tools/fit_value.py)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from scripts import ROOT, load_module
 
 
 def load_script() -> ModuleType:
-    return load_module(ROOT / "benchmarks" / "fit_value.py", "fit_value_script")
+    return load_module(ROOT / "tools" / "fit_value.py", "fit_value_script")
 
 
 def round_starts(seed: int, players: int) -> list[Game]:

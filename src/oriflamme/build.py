@@ -37,7 +37,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "oriflamme.search",
     "oriflamme.bots.evaluation",
     "oriflamme.bots.ismcts",
-    "oriflamme.envs.encoding",
+    "oriflamme.encoding",
 )
 
 

@@ -1,7 +1,7 @@
 """What the learned network reads and answers: canonical observation vectors and action indices.
 
 This module is the learned bots' one door to the research encoding
-(:mod:`oriflamme.envs.encoding`): the observation vector of a player and the fixed numbering
+(:mod:`oriflamme.encoding`): the observation vector of a player and the fixed numbering
 of actions, both relative to that player. It adds one transformation, *canonical card slots*:
 the card ids of a family are dealt at random (``docs/architecture.md``), so in the raw vector a
 card's block says nothing by its position, and a network would have to learn every card type in
@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oriflamme.api import Action, GameConfig
-from oriflamme.envs.encoding import ActionCodec, Layout, ObservationEncoder
+from oriflamme.encoding import ActionCodec, Layout, ObservationEncoder
 from oriflamme.search import State
 
 Vector = npt.NDArray[np.float32]

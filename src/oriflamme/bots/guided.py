@@ -79,7 +79,7 @@ PRIORS: Final = ("off", "root", "on")
 LEAVES: Final = ("rollout", "value")
 VALUES: Final = ("auto", "views", "net", "fitted", "blend")
 #: ``value=auto``: the value that predicts outcomes best for each set-up's shipped network
-#: (``benchmarks/value_check.py``, docs/bots.md); ``views`` for the others.
+#: (``benchmarks/bots/value_check.py``, docs/bots.md); ``views`` for the others.
 VALUE_BY_SETUP: Final = {"2p-base-two-families": "blend"}
 DEFAULT_ITERATIONS: Final = 1000
 #: The exploration constant of PUCT (with a prior) and of UCB1 (``prior=off``, as ``ismcts``).

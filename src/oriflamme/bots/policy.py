@@ -1,8 +1,8 @@
 """The ``policy`` bot: a trained policy network playing from the research encoding.
 
 The network is a small multilayer perceptron over the observation vector of
-:class:`~oriflamme.envs.encoding.ObservationEncoder`: one tanh hidden layer, then one logit per
-action index of :class:`~oriflamme.envs.encoding.ActionCodec`; the illegal actions are masked
+:class:`~oriflamme.encoding.ObservationEncoder`: one tanh hidden layer, then one logit per
+action index of :class:`~oriflamme.encoding.ActionCodec`; the illegal actions are masked
 out. ``examples/train_policy.py`` trains one with NumPy and saves it with :meth:`save`; the
 bot plays it with ``policy:path=FILE`` (``:sample=1`` draws from the policy instead of taking
 its most likely action). A network fits one set-up's sizes (players, card set, variant).
@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from oriflamme.api import Action, GameConfig
-from oriflamme.envs.encoding import ActionCodec, Layout, ObservationEncoder
+from oriflamme.encoding import ActionCodec, Layout, ObservationEncoder
 
 from .base import Bot, BotSpecError
 

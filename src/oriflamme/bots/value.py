@@ -3,7 +3,7 @@
 :func:`~oriflamme.bots.evaluation.evaluate_state_all` turns hand-set projected scores into win
 chances with a softmax. :func:`fitted_state_values` keeps that shape, a conditional logit over
 the players, but weighs each part of the projected score, and a few facts the projection leaves
-out, with weights fitted for each round by ``benchmarks/fit_value.py`` (maximum likelihood on
+out, with weights fitted for each round by ``tools/fit_value.py`` (maximum likelihood on
 positions from self-play games, held-out games to judge it; the weights and how they were made
 are in :mod:`oriflamme.bots.value_weights`). The search bots stop their rollouts at the first
 decision of a round, so the weights are fitted there, for rounds 2 to 6; anywhere else (or

@@ -1,4 +1,4 @@
-"""Weights of the fitted position value (written by benchmarks/fit_value.py).
+"""Weights of the fitted position value (written by tools/fit_value.py).
 
 Self-play of ``greedy``, 1500 games for each of 2,3,4 players, seed 1.
 """

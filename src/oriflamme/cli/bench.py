@@ -1,9 +1,9 @@
 """``oriflamme bench``: the speed figures of issue #13 in one run, for the build in use.
 
-Random playouts of every set-up (:mod:`oriflamme.benchmark`), the 3-player engine loops and
-random-bot games through the runner, ISMCTS iterations per second
-(:mod:`oriflamme.benchmark_search`) and the adapters' step cost (:mod:`oriflamme.benchmark_envs`,
-with the ``rl`` extra). ``--other PYTHON`` runs the same benchmark in another installed build
+Random playouts of every set-up (:mod:`oriflamme.bench.engine`), the 3-player engine loops
+and random-bot games through the runner, ISMCTS iterations per second
+(:mod:`oriflamme.bench.bots`) and the adapters' step cost (:mod:`oriflamme.bench.envs`, with
+the ``rl`` extra). ``--other PYTHON`` runs the same benchmark in another installed build
 (for instance a pure install beside a compiled one) and prints the two side by side.
 """
 
@@ -22,9 +22,9 @@ from rich.table import Table
 
 from .. import __version__
 from ..api import GameConfig
-from ..benchmark import SETUPS, measure_loop, run
-from ..benchmark_envs import measure_adapters
-from ..benchmark_search import measure_ismcts, measure_simulate
+from ..bench.bots import measure_ismcts, measure_simulate
+from ..bench.engine import SETUPS, measure_loop, run
+from ..bench.envs import measure_adapters
 from ..build import build_name
 from .common import CliError, progress
 

@@ -1,8 +1,9 @@
 """``oriflamme play``: a game in the terminal, humans (hot-seat) against bots.
 
 Every line it prints is in the game's language: the rules' labels (``oriflamme.api``) and the
-terminal's own texts (``texts``). A game can be saved at any time (``save FILE``), when it ends,
-and before leaving (``quit``, Ctrl-C), and continued later with ``--load FILE``.
+terminal's own texts (``oriflamme.terminal.texts``). A game can be saved at any time (``save
+FILE``), when it ends, and before leaving (``quit``, Ctrl-C), and continued later with ``--load
+FILE``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from rich.text import Text
 from oriflamme.api import Action, ActionError, CardType, Game, card_help, load, new_game
 from oriflamme.bots import Bot, bot_move
 from oriflamme.bots.base import check_bot_setup
+from oriflamme.terminal.labels import GameLabels
+from oriflamme.terminal.render import board, options_list, result_table, winners_line
 
 from .common import CliError, LineReader, LineSource, check_first_player, seat_bots
-from .labels import Labels
-from .render import board, options_list, result_table, winners_line
 
 #: How many log lines a turn shows at most (``log`` shows them all).
 RECENT_EVENTS = 25
@@ -73,7 +74,7 @@ class PlaySession:
         self.bots = bots
         self.console = console
         self.reader = reader
-        self.labels = Labels(game, lang)
+        self.labels = GameLabels(game, lang)
         self.say = self.labels.say
         self.lang = lang
         self.save_to = save_to

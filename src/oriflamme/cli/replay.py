@@ -8,10 +8,10 @@ from rich.console import Console
 from rich.text import Text
 
 from oriflamme.api import ActionError, Game, RecordError, load
+from oriflamme.terminal.labels import GameLabels
+from oriflamme.terminal.render import board, result_table, winners_line
 
 from .common import CliError, LineReader, LineSource
-from .labels import Labels
-from .render import board, result_table, winners_line
 
 
 def run_replay(
@@ -23,13 +23,13 @@ def run_replay(
     if viewer is not None and not 0 <= viewer < final.config.players:
         raise CliError(f"--player must be 0 to {final.config.players - 1}, not {viewer}")
     if final.seed is None:
-        labels = Labels(final, args.lang)
+        labels = GameLabels(final, args.lang)
         console.print(labels.say("no_history"), markup=False)
         console.print(board(final.observe(viewer), labels))
         return 0
     actions = final.history
     game = Game.from_replay(final.replay(), upto=0)
-    labels = Labels(game, args.lang)
+    labels = GameLabels(game, args.lang)
     say = labels.say
     who = labels.player(viewer) if viewer is not None else say("a_spectator")
     console.print(

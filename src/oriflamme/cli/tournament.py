@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 from typing import TYPE_CHECKING, Any
 
 from oriflamme.bots import known_bots
 
-from .common import CliError, file_path, whole
+from .common import file_path, whole
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from rich.console import Console
 
 #: ``oriflamme.tournament.BACKENDS``, spelled out so that ``oriflamme --help`` does not import
@@ -115,39 +112,6 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the results JSON instead of the summary"
     )
-
-
-def command_line(args: argparse.Namespace, out: Path) -> str:
-    """The command with every setting spelled out (it replays the same games)."""
-    parts = ["oriflamme", "tournament", "--bots", args.bots, "--players", str(args.players)]
-    parts += ["--games", str(args.games), "--cards", args.cards]
-    if args.variant:
-        parts += ["--variant", args.variant]
-    parts += ["--edition", args.edition, "--seed", str(args.seed), "--jobs", str(args.jobs)]
-    parts += ["--backend", args.backend]
-    if args.ray_address:
-        parts += ["--ray-address", args.ray_address]
-    return shlex.join([*parts, "--out", str(out)])
-
-
-def prepare_out(out: Path, force: bool) -> None:
-    """Check, before any game is played, that the report can be written to ``out``: a folder
-    that holds files already is refused unless ``force`` (its report files are then replaced).
-    Nothing is created yet: an interrupted run leaves no empty folder."""
-    if out.exists():
-        if not out.is_dir():
-            raise CliError(f"{out} exists and is not a directory")
-        if any(out.iterdir()) and not force:
-            raise CliError(
-                f"{out} already holds files (an earlier report?): choose another --out,"
-                " or add --force to replace its report"
-            )
-        if not os.access(out, os.W_OK):
-            raise CliError(f"cannot write to the output directory {out}")
-        return
-    parent = next((p for p in out.absolute().parents if p.exists()), out.absolute().parents[-1])
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise CliError(f"cannot create the output directory {out} (no write access to {parent})")
 
 
 def run_tournament(args: argparse.Namespace, console: Console | None = None) -> int:

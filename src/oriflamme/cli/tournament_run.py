@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 import time
 from datetime import datetime
@@ -25,11 +27,43 @@ from oriflamme.tournament import (
 )
 
 from .common import CliError, progress
-from .tournament import command_line, prepare_out
 
 if TYPE_CHECKING:  # rich is imported when tables are printed: --json needs none of it
     from rich.console import Console
     from rich.table import Table
+
+
+def command_line(args: argparse.Namespace, out: Path) -> str:
+    """The command with every setting spelled out (it replays the same games)."""
+    parts = ["oriflamme", "tournament", "--bots", args.bots, "--players", str(args.players)]
+    parts += ["--games", str(args.games), "--cards", args.cards]
+    if args.variant:
+        parts += ["--variant", args.variant]
+    parts += ["--edition", args.edition, "--seed", str(args.seed), "--jobs", str(args.jobs)]
+    parts += ["--backend", args.backend]
+    if args.ray_address:
+        parts += ["--ray-address", args.ray_address]
+    return shlex.join([*parts, "--out", str(out)])
+
+
+def prepare_out(out: Path, force: bool) -> None:
+    """Check, before any game is played, that the report can be written to ``out``: a folder
+    that holds files already is refused unless ``force`` (its report files are then replaced).
+    Nothing is created yet: an interrupted run leaves no empty folder."""
+    if out.exists():
+        if not out.is_dir():
+            raise CliError(f"{out} exists and is not a directory")
+        if any(out.iterdir()) and not force:
+            raise CliError(
+                f"{out} already holds files (an earlier report?): choose another --out,"
+                " or add --force to replace its report"
+            )
+        if not os.access(out, os.W_OK):
+            raise CliError(f"cannot write to the output directory {out}")
+        return
+    parent = next((p for p in out.absolute().parents if p.exists()), out.absolute().parents[-1])
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise CliError(f"cannot create the output directory {out} (no write access to {parent})")
 
 
 def play_with_progress(laid_out: Plan, args: argparse.Namespace) -> list[GameRecord]:

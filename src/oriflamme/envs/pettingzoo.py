@@ -11,10 +11,10 @@
 
 Agents are ``player_0 .. player_{n-1}``; the agent to act is the player the game waits for
 (not a fixed rotation). Each observation is a dict: ``observation``, the player's view encoded
-by :class:`~oriflamme.envs.encoding.ObservationEncoder` (float32 in ``[0, 10]``; its fast path
+by :class:`~oriflamme.encoding.ObservationEncoder` (float32 in ``[0, 10]``; its fast path
 ``encode_state``, tested equal to encoding ``Game.observe(player)``), and
 ``action_mask`` (int8, 1 for the legal actions of the agent to act, all 0 for the others).
-Actions are :class:`~oriflamme.envs.encoding.ActionCodec` indices (``Discrete``). The reward
+Actions are :class:`~oriflamme.encoding.ActionCodec` indices (``Discrete``). The reward
 is the win share at the end (1/k to each of the k winners, 0 to the others), 0 before.
 ``reset(seed=...)`` deals from that seed (later resets without a seed continue the sequence);
 ``reset(options={"position": game.position()})`` starts from any position of the set-up (its
@@ -36,11 +36,10 @@ from pettingzoo.utils import wrappers
 from rich.console import Console
 
 from oriflamme.api import Action, Game, GameConfig
-from oriflamme.cli.labels import Labels
-from oriflamme.cli.render import board, result_table
+from oriflamme.encoding import HIGH, ActionCodec, Layout, Mask, ObservationEncoder
 from oriflamme.search import state_of
-
-from .encoding import HIGH, ActionCodec, Layout, Mask, ObservationEncoder
+from oriflamme.terminal.labels import GameLabels
+from oriflamme.terminal.render import board, result_table
 
 Observation = dict[str, Any]
 
@@ -169,7 +168,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         player = self.game.current_player
         buffer = io.StringIO()
         console = Console(file=buffer, width=100, color_system=None, force_terminal=False)
-        labels = Labels(self.game)
+        labels = GameLabels(self.game)
         console.print(board(self.game.observe(player), labels))
         result = self.game.result()
         if result is not None:

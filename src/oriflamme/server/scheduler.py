@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from oriflamme.api import Action
 
@@ -33,9 +33,6 @@ from .errors import ApiError, QuietLog
 from .storage import BotTurn, Store, StoreUnavailable
 from .tables import BOT, Table
 from .tasks import spawn
-
-if TYPE_CHECKING:
-    from .manager import TableManager
 
 log = logging.getLogger("oriflamme.server")
 quiet = QuietLog(log)
@@ -58,12 +55,34 @@ def _key(turn: BotTurn) -> tuple[str, int, int]:
     return turn.table_id, turn.game, turn.step
 
 
+class TableAccess(Protocol):
+    """What the scheduler needs of the tables of its server (the ``TableManager``): named here
+    so that the scheduler does not import the manager that starts it."""
+
+    async def get(self, table_id: str) -> Table:
+        """The table (loaded from storage if needed)."""
+
+    async def refresh(self, table: Table) -> None:
+        """Bring the table up to storage."""
+
+    async def apply_bot(
+        self,
+        table: Table,
+        seat: int,
+        action: Action,
+        step: int,
+        game_number: int,
+        stand_in: bool = False,
+    ) -> None:
+        """Store and apply a bot's (or a stand-in's) action at that step of that game."""
+
+
 class BotScheduler:
     """Claims bot decisions for this server and plays them in its bot pool."""
 
     def __init__(
         self,
-        manager: TableManager,
+        manager: TableAccess,
         store: Store,
         pool: bots.BotPool,
         owner: str,

@@ -2,26 +2,18 @@
 
 A view is encoded once per (seat, language) and game change, and every connection with that
 identity (and the HTTP answers) sends the same text. What is costly to build is kept between
-changes: the log lines of each (viewer, language), labelling only the new events and the few old
-ones whose wording changed, and the card labels.
-
-The wording of an event depends on the current game only through the card named in its
-``other`` field (placed on it, eliminated or activated by it, copied, replaced): whether that
-card is face up and whether it is in the Queue. Each line remembers that card's state when it was
-written; a line is written again when the state changed (tests compare with
-``Game.log_lines``).
+changes in the table's :class:`~.tables.ViewCache`: the log lines of each (viewer, language),
+labelling only the new events and the few old ones whose wording changed, and the card labels.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from oriflamme.api import FAMILY_COLOURS, Action, Game
-from oriflamme.search import State, state_of
+from oriflamme.api import FAMILY_COLOURS, Action
 
 from . import absence
 from .replay_links import replay_url
@@ -30,90 +22,8 @@ if TYPE_CHECKING:
     from .tables import Identity, Table
 
 LOG_LINES = 200
-#: Events whose ``other`` field is a card that their sentence names (docs/formats.md, events).
-_OTHER_IS_CARD = frozenset(
-    {"placed", "twin_placed", "eliminated", "activated", "copied", "replaced"}
-)
-
-#: What a sentence may depend on of a card: face up, and in the Queue.
-CardState = tuple[bool, bool]
 
 
-def _card_state(s: State, queue_cards: frozenset[int], card: int) -> CardState:
-    return s.face_up[card], card in queue_cards
-
-
-def _queue_cards(s: State) -> frozenset[int]:
-    return frozenset(card for stack in s.queue for card in stack)
-
-
-@dataclass
-class _Lines:
-    """The log as one viewer sees it in one language, and what each line depends on."""
-
-    lines: list[str] = field(default_factory=list)
-    marks: list[CardState | None] = field(default_factory=list)
-
-
-class ViewCache:
-    """Everything kept between the views of one game of a table."""
-
-    def __init__(self) -> None:
-        self._others: list[int] = []  #: per event: the card its sentence names, or -1
-        self._logs: dict[tuple[int | None, str], _Lines] = {}
-        self._labels: dict[tuple[int | None, str], dict[tuple[int, CardState], str]] = {}
-        self._texts: dict[tuple[int | None, str], tuple[tuple[int, int], str]] = {}
-
-    def log_lines(self, game: Game, viewer: int | None, lang: str) -> list[str]:
-        """``game.log_lines(viewer, lang)``, labelling only what is new or changed."""
-        s = state_of(game)
-        events = s.log or []
-        if len(self._others) < len(events):
-            for event in game.events(None, start=len(self._others)):
-                named = event["kind"] in _OTHER_IS_CARD and event["other"] >= 0
-                self._others.append(event["other"] if named else -1)
-        cached = self._logs.setdefault((viewer, lang), _Lines())
-        queue_cards = _queue_cards(s)
-        first = len(cached.lines)
-        for i, mark in enumerate(cached.marks):
-            if mark is not None and mark != _card_state(s, queue_cards, self._others[i]):
-                first = i
-                break
-        if first < len(events):
-            cached.lines[first:] = game.log_lines(viewer, lang, start=first)
-            cached.marks[first:] = [
-                None if other < 0 else _card_state(s, queue_cards, other)
-                for other in self._others[first : len(events)]
-            ]
-        return cached.lines
-
-    def card_labels(
-        self, game: Game, cards: set[int], viewer: int | None, lang: str
-    ) -> dict[str, str]:
-        """``game.card_label(card, viewer, lang)`` of each card by id (as text), each label kept
-        while its card's state is the same."""
-        s = state_of(game)
-        queue_cards = _queue_cards(s)
-        labels = self._labels.setdefault((viewer, lang), {})
-        out = {}
-        for card in sorted(cards):
-            key = (card, _card_state(s, queue_cards, card))
-            label = labels.get(key)
-            if label is None:
-                label = labels[key] = game.card_label(card, viewer, lang)
-            out[str(card)] = label
-        return out
-
-    def text(self, key: tuple[int | None, str], version: tuple[int, int]) -> str | None:
-        """The encoded view of ``key`` (viewer, language) if it is still ``version``."""
-        found = self._texts.get(key)
-        return found[1] if found is not None and found[0] == version else None
-
-    def keep(self, key: tuple[int | None, str], version: tuple[int, int], text: str) -> None:
-        self._texts[key] = (version, text)
-
-
-# -- building views ---------------------------------------------------------------------------
 def seat_infos(table: Table) -> list[dict[str, Any]]:
     now = time.time()
     return [

@@ -10,6 +10,7 @@ address that queued several analyses gets one in turn with every other address.
 from __future__ import annotations
 
 from .base import FAILED, QUEUED, RUNNING
+from .dialect import Sql, Statement
 
 
 def _served(alias: str) -> str:
@@ -24,12 +25,11 @@ def _served(alias: str) -> str:
 CLAIM_ORDER = f"{_served('a')} ASC NULLS FIRST, a.requested"
 
 
-def queued_before(postgres: bool) -> str:
+def queued_before(q: Sql, table_id: str, game: int, origin: str) -> Statement:
     """How many analyses the asking address has waiting or under way, or 0 if this one needs
-    no new place (it exists and has not failed). Parameters: table id, game, origin."""
-    one, two, three = ("$1", "$2", "$3") if postgres else ("?1", "?2", "?3")
-    return (
-        f"SELECT CASE WHEN EXISTS (SELECT 1 FROM analyses WHERE table_id = {one}"
-        f" AND game = {two} AND status <> '{FAILED}') THEN 0 ELSE (SELECT COUNT(*) FROM analyses"
-        f" WHERE origin = {three} AND status IN ('{QUEUED}', '{RUNNING}')) END"
+    no new place (it exists and has not failed)."""
+    return q.statement(
+        f"SELECT CASE WHEN EXISTS (SELECT 1 FROM analyses WHERE table_id = {q(table_id)}"
+        f" AND game = {q(game)} AND status <> '{FAILED}') THEN 0 ELSE (SELECT COUNT(*)"
+        f" FROM analyses WHERE origin = {q(origin)} AND status IN ('{QUEUED}', '{RUNNING}')) END"
     )

@@ -11,109 +11,21 @@ import asyncpg
 
 from ..names import name_key
 from .base import StoreError
+from .dialect import POSTGRES
+from .schema_sql import tables
 
 SCHEMA_VERSION = 7
 #: Any constant: the advisory lock key that serialises schema creation and migrations.
 MIGRATION_LOCK = 0x0F1F1A33E
 
-SCHEMA = """
+#: The schema's own version, and the tables; an index SQLite does not have.
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS oriflamme_meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    config TEXT NOT NULL,
-    lang TEXT NOT NULL,
-    creator_hash TEXT NOT NULL,
-    spectator_hash TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL,
-    origin TEXT NOT NULL DEFAULT '',
-    public BOOLEAN NOT NULL DEFAULT FALSE,
-    listed DOUBLE PRECISION,
-    closed BOOLEAN NOT NULL DEFAULT FALSE,
-    clock DOUBLE PRECISION,
-    absent_after DOUBLE PRECISION,
-    stand_in TEXT NOT NULL DEFAULT 'medium',
-    hints BOOLEAN NOT NULL DEFAULT FALSE,
-    no_show_after DOUBLE PRECISION,
-    replay_key TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    level TEXT,
-    token_hash TEXT,
-    away_since DOUBLE PRECISION,
-    origin TEXT NOT NULL DEFAULT '',
-    joined DOUBLE PRECISION,
-    arrived DOUBLE PRECISION,
-    name_key TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    seed BIGINT NOT NULL,
-    finished BOOLEAN NOT NULL DEFAULT FALSE,
-    start TEXT,
-    turn_step INTEGER,
-    turn_seat INTEGER,
-    turn_bot BOOLEAN NOT NULL DEFAULT FALSE,
-    turn_since DOUBLE PRECISION,
-    turn_watched BOOLEAN NOT NULL DEFAULT FALSE,
-    lease_owner TEXT,
-    lease_until DOUBLE PRECISION,
-    turn_deadline DOUBLE PRECISION,
-    custom_deal BOOLEAN NOT NULL DEFAULT FALSE,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, game, idx),
-    FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
-);
-CREATE TABLE IF NOT EXISTS servers (
-    id TEXT PRIMARY KEY,
-    heartbeat DOUBLE PRECISION NOT NULL
-);
-CREATE TABLE IF NOT EXISTS presence (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    server TEXT NOT NULL,
-    connections INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat, server)
-);
-CREATE TABLE IF NOT EXISTS jobs (
-    name TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    until DOUBLE PRECISION NOT NULL
-);
-CREATE TABLE IF NOT EXISTS analyses (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    progress DOUBLE PRECISION NOT NULL DEFAULT 0,
-    steps TEXT NOT NULL DEFAULT '[]',
-    requested DOUBLE PRECISION NOT NULL,
-    lease_owner TEXT,
-    lease_until DOUBLE PRECISION,
-    origin TEXT NOT NULL DEFAULT '',
-    started DOUBLE PRECISION,
-    PRIMARY KEY (table_id, game)
-);
+{tables(POSTGRES)}
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (table_id) WHERE NOT finished;
-CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
-CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
-    WHERE turn_deadline IS NOT NULL;
-CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public;
-CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
-CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
 """
 
 

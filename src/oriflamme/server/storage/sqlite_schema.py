@@ -10,103 +10,12 @@ from pathlib import Path
 
 from ..names import name_key
 from .base import StoreError
+from .dialect import SQLITE
+from .schema_sql import tables
 
 SCHEMA_VERSION = 7
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    config TEXT NOT NULL,
-    lang TEXT NOT NULL,
-    creator_hash TEXT NOT NULL,
-    spectator_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    origin TEXT NOT NULL DEFAULT '',
-    public INTEGER NOT NULL DEFAULT 0,
-    listed REAL,
-    closed INTEGER NOT NULL DEFAULT 0,
-    clock REAL,
-    absent_after REAL,
-    stand_in TEXT NOT NULL DEFAULT 'medium',
-    hints INTEGER NOT NULL DEFAULT 0,
-    no_show_after REAL,
-    replay_key TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    level TEXT,
-    token_hash TEXT,
-    away_since REAL,
-    origin TEXT NOT NULL DEFAULT '',
-    joined REAL,
-    arrived REAL,
-    name_key TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    start TEXT,
-    turn_step INTEGER,
-    turn_seat INTEGER,
-    turn_bot INTEGER NOT NULL DEFAULT 0,
-    turn_since REAL,
-    turn_watched INTEGER NOT NULL DEFAULT 0,
-    lease_owner TEXT,
-    lease_until REAL,
-    turn_deadline REAL,
-    custom_deal INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, game, idx),
-    FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
-);
-CREATE TABLE IF NOT EXISTS servers (
-    id TEXT PRIMARY KEY,
-    heartbeat REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS presence (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    server TEXT NOT NULL,
-    connections INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat, server)
-);
-CREATE TABLE IF NOT EXISTS jobs (
-    name TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    until REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS analyses (
-    table_id TEXT NOT NULL,
-    game INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    progress REAL NOT NULL DEFAULT 0,
-    steps TEXT NOT NULL DEFAULT '[]',
-    requested REAL NOT NULL,
-    lease_owner TEXT,
-    lease_until REAL,
-    origin TEXT NOT NULL DEFAULT '',
-    started REAL,
-    PRIMARY KEY (table_id, game)
-);
-CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
-    WHERE turn_deadline IS NOT NULL;
-CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE public = 1;
-CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
-CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
-CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
-"""
+SCHEMA = tables(SQLITE)
 
 #: Version 1 had no starting positions: every game was dealt from its seed.
 MIGRATE_FROM_1 = ["ALTER TABLE games ADD COLUMN start TEXT"]

@@ -1,0 +1,106 @@
+"""The tables of the current storage version, for both backends: written once with the
+dialect's column types (:class:`~.dialect.Dialect`), created by :mod:`.sqlite_schema` and
+:mod:`.postgres_schema`, which add their own extras and migrate older versions."""
+
+from __future__ import annotations
+
+from .dialect import Dialect
+
+
+def tables(d: Dialect) -> str:
+    """``CREATE TABLE`` and ``CREATE INDEX`` statements of every table (``IF NOT EXISTS``)."""
+    real, flag, no, big = d.real, d.boolean, d.false_value, d.big_integer
+    return f"""
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    creator_hash TEXT NOT NULL,
+    spectator_hash TEXT NOT NULL,
+    created {real} NOT NULL,
+    origin TEXT NOT NULL DEFAULT '',
+    public {flag} NOT NULL DEFAULT {no},
+    listed {real},
+    closed {flag} NOT NULL DEFAULT {no},
+    clock {real},
+    absent_after {real},
+    stand_in TEXT NOT NULL DEFAULT 'medium',
+    hints {flag} NOT NULL DEFAULT {no},
+    no_show_after {real},
+    replay_key TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    level TEXT,
+    token_hash TEXT,
+    away_since {real},
+    origin TEXT NOT NULL DEFAULT '',
+    joined {real},
+    arrived {real},
+    name_key TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seed {big} NOT NULL,
+    finished {flag} NOT NULL DEFAULT {no},
+    start TEXT,
+    turn_step INTEGER,
+    turn_seat INTEGER,
+    turn_bot {flag} NOT NULL DEFAULT {no},
+    turn_since {real},
+    turn_watched {flag} NOT NULL DEFAULT {no},
+    lease_owner TEXT,
+    lease_until {real},
+    turn_deadline {real},
+    custom_deal {flag} NOT NULL DEFAULT {no},
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, game, idx),
+    FOREIGN KEY (table_id, game) REFERENCES games(table_id, number)
+);
+CREATE TABLE IF NOT EXISTS servers (
+    id TEXT PRIMARY KEY,
+    heartbeat {real} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS presence (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    server TEXT NOT NULL,
+    connections INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, server)
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until {real} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    progress {real} NOT NULL DEFAULT 0,
+    steps TEXT NOT NULL DEFAULT '[]',
+    requested {real} NOT NULL,
+    lease_owner TEXT,
+    lease_until {real},
+    origin TEXT NOT NULL DEFAULT '',
+    started {real},
+    PRIMARY KEY (table_id, game)
+);
+CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
+    WHERE turn_deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE {d.true('public')};
+CREATE INDEX IF NOT EXISTS seats_origin ON seats (origin, joined) WHERE joined IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_origin ON tables (origin, created);
+CREATE INDEX IF NOT EXISTS analyses_origin ON analyses (origin, status);
+"""

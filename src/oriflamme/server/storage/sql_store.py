@@ -1,0 +1,28 @@
+"""The one SQL implementation of the :class:`~.base.Store`, for SQLite and PostgreSQL alike.
+
+Every method is written once, over a :class:`~.dialect.Dialect` (placeholders, the database's
+clock, booleans, lists of values, row locks) as a plan (:mod:`.plans`) that a backend runs:
+:class:`~.sqlite.SqliteStore` and :class:`~.postgres.PostgresStore` keep only their
+connections, transactions and announcements of changes. The methods are grouped by subject:
+
+- :mod:`.sql_games`: tables, games and actions (create, load, play, set the turn);
+- :mod:`.sql_seats`: open seats and the lobby, seats handed to a bot, players away or back;
+- :mod:`.sql_claims`: bot decisions and periodic jobs, each claimed by one server;
+- :mod:`.sql_analyses`: post-game analyses (queued, claimed, stored);
+- :mod:`.sql_presence`: connections per server and heartbeats;
+- :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables.
+"""
+
+from __future__ import annotations
+
+from .sql_analyses import AnalysesSql
+from .sql_claims import ClaimsSql
+from .sql_games import GamesSql
+from .sql_presence import PresenceSql
+from .sql_seats import SeatsSql
+from .sql_upkeep import UpkeepSql
+
+
+class SqlStore(GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql):
+    """Every :class:`~.base.Store` method but a backend's own (``describe``, ``listen``,
+    ``close``) and the running of plans (:meth:`~.plans.SqlRunner._run`)."""
