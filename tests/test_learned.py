@@ -321,12 +321,27 @@ def test_the_same_choices_on_the_pure_and_the_compiled_build() -> None:
 
 
 # -- the server's adviser ---------------------------------------------------------------------
-def test_the_adviser_is_master_where_a_network_is_shipped() -> None:
-    """Analyses and hints (bots.advice) use the guided search in a set-up with shipped weights,
-    ``hard`` elsewhere; master's opinion carries everyone's chances after each move it tried."""
+def test_the_adviser_is_hard_until_master_is_measured_stronger() -> None:
+    """Analyses and hints (bots.advice) use ``hard``: master is not yet stronger than expert
+    (docs/bots.md)."""
+    from oriflamme.bots.advice import adviser, adviser_level
+    from oriflamme.bots.ismcts import IsmctsBot
+
+    three = new_game(players=3, seed=4).config.to_dict()
+    assert adviser_level(three) == "hard"
+    assert isinstance(adviser(1, 50, None, three), IsmctsBot)
+
+
+def test_the_adviser_would_be_master_where_a_network_is_shipped(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once master advises (bots.advice.MASTER_ADVISES), the guided search judges in a set-up
+    with shipped weights, ``hard`` elsewhere; master's opinion carries everyone's chances after
+    each move it tried."""
+    from oriflamme.bots import advice as advice_module
     from oriflamme.bots.advice import advise, adviser, adviser_level
     from oriflamme.bots.ismcts import IsmctsBot
 
+    monkeypatch.setattr(advice_module, "MASTER_ADVISES", True)
     three, four = new_game(players=3, seed=4), new_game(players=4, seed=4)
     assert adviser_level(three.config.to_dict()) == "master"
     assert adviser_level(four.config.to_dict()) == "hard"

@@ -14,8 +14,9 @@ bots' expense.
   client waits (:data:`HINT_TIMEOUT`); a hint still waiting at its deadline fails (``503
   busy``).
 
-The hint is the adviser's search (:mod:`oriflamme.bots.advice`: ``master`` where a network is
-shipped for the set-up, ``hard`` elsewhere) from the asking seat's observation only.
+The hint is the adviser's search (:mod:`oriflamme.bots.advice`: ``hard``; ``master`` where a
+network is shipped, once it is measured stronger than ``expert``) from the asking seat's
+observation only.
 """
 
 from __future__ import annotations
