@@ -41,7 +41,7 @@ pg_start() {
     >"$PG_TMP/initdb.log" 2>&1 || { cat "$PG_TMP/initdb.log" >&2; return 1; }
   # Durability is the tests' subject, not the disk's speed: fsync stays on (the default).
   "${run[@]}" "$bindir/pg_ctl" -D "$PG_TMP/data" -l "$PG_TMP/server.log" -w -t 60 \
-    -o "-p $port -k $PG_TMP -c listen_addresses=127.0.0.1 -c max_connections=200" start \
+    -o "-p $port -k $PG_TMP -c listen_addresses=127.0.0.1 -c max_connections=400" start \
     >/dev/null || { cat "$PG_TMP/server.log" >&2; return 1; }
   PG_RUN=("${run[@]}")
   PG_BINDIR=$bindir

@@ -42,7 +42,7 @@ COMPILED_TESTS=(
   tests/test_bots.py tests/test_greedy.py tests/test_ismcts.py tests/test_halving.py
   tests/test_value.py tests/test_policy_bot.py tests/test_envs_encoding.py
   tests/test_envs_openspiel.py tests/test_envs_pettingzoo.py tests/test_cli.py tests/test_docs.py
-  tests/test_card_tally.py tests/test_tournament.py tests/test_draws.py
+  tests/test_card_tally.py tests/test_tournament.py tests/test_draws.py tests/test_learned.py
 )
 if [ "${ORIFLAMME_SKIP_COMPILED:-0}" = 1 ]; then
   echo "compiled build: skipped (ORIFLAMME_SKIP_COMPILED=1)"

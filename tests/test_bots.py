@@ -341,7 +341,7 @@ def test_the_search_bots_are_registered_but_imported_when_first_made() -> None:
         "import oriflamme.bots as bots\n"
         "lazy = ['oriflamme.bots.greedy', 'oriflamme.bots.halving', 'oriflamme.bots.ismcts',\n"
         "        'oriflamme.bots.levels', 'oriflamme.bots.evaluation', 'oriflamme.bots.policy',\n"
-        "        'numpy']\n"
+        "        'oriflamme.bots.learned', 'oriflamme.bots.guided', 'numpy']\n"
         "print(sorted(m for m in lazy if m in sys.modules))\n"
         "print(sorted(bots.known_bots()))\n"
         "import oriflamme.bots.ismcts, oriflamme.bots.halving, oriflamme.bots.greedy\n"
@@ -352,17 +352,19 @@ def test_the_search_bots_are_registered_but_imported_when_first_made() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out[0] == "[]"
-    assert out[1] == str(["easy", "expert", "greedy", "halving", "hard", "ismcts", "medium",
-                          "policy", "random"])
+    assert out[1] == str(["easy", "expert", "greedy", "guided", "halving", "hard", "ismcts",
+                          "learned", "master", "medium", "network", "policy", "random"])
     assert out[2] == "IsmctsBot hard"
     assert out[3] == "oriflamme.bots.ismcts oriflamme.bots.levels"
 
 
-#: Every built-in bot class, with small iteration budgets: ``hard`` and ``expert`` are ISMCTS
-#: bots with time limits (so not reproducible choice for choice) and ``policy`` needs a weights
-#: file (tests/test_policy_bot.py).
+#: Every built-in bot class, with small iteration budgets: ``hard``, ``expert`` and ``master``
+#: are search bots with time limits (so not reproducible choice for choice), ``learned`` is
+#: ``network`` with its shipped weights, and ``policy`` needs a weights file
+#: (tests/test_policy_bot.py).
 COPYABLE = ["random", "greedy", "easy", "medium", "ismcts:iterations=40",
-            "ismcts:iterations=40:opponents=greedy:value=fitted", "halving:iterations=40"]
+            "ismcts:iterations=40:opponents=greedy:value=fitted", "halving:iterations=40",
+            "network", "guided:iterations=40", "guided:iterations=40:leaf=value:prior=on"]
 
 
 @pytest.mark.parametrize("spec", COPYABLE)
@@ -370,7 +372,8 @@ def test_a_bot_can_be_pickled_and_copied_and_decides_the_same(spec: str) -> None
     """On either build (compiled classes are not rebuilt field by field as plain objects are):
     a pickled or deep-copied bot, even after it has searched, makes the original's next
     choices."""
-    assert {s.split(":")[0] for s in COPYABLE} | {"hard", "expert", "policy"} == set(known_bots())
+    assert {s.split(":")[0] for s in COPYABLE} | {"hard", "expert", "policy", "learned",
+                                                  "master"} == set(known_bots())
     bot, game = make_bot(spec, 5), new_game(players=3, seed=8)
     bot_move(game, bot)  # the bot has played (and, for the search bots, searched) once
     twins = [pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot)]

@@ -444,7 +444,8 @@ def test_bad_specs_give_clear_errors(spec: str, message: str) -> None:
 
 
 def test_levels_resolve_to_the_documented_bots() -> None:
-    assert set(LEVELS) == {"easy", "medium", "hard", "expert"} <= set(known_bots())
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert", "learned", "master"} <= set(
+        known_bots())
     easy, medium = make_bot("easy", 1), make_bot("medium", 1)
     hard, expert = make_bot("hard", 1), make_bot("expert", 1)
     assert [b.name for b in (easy, medium, hard, expert)] == ["easy", "medium", "hard", "expert"]

@@ -60,3 +60,20 @@ def test_the_summary_refuses_chunks_of_another_match(tmp_path: Path) -> None:
         match.summarise(tmp_path)
     with pytest.raises(SystemExit, match="no finished chunk"):
         match.summarise(tmp_path / "empty")
+
+
+def test_one_against_two_in_three_player_games(tmp_path: Path) -> None:
+    """One spec per seat: the first bot against the other two, seats rotated over each deal;
+    a deal counts as won by the first bot only if it won all three of its games."""
+    match = load_script()
+    assert match.main(["--bots", "greedy,random,random", "--players", "3", "--chunks", "2",
+                       "--chunk", "3", "--seed", "4", "--out", str(tmp_path)]) == 0
+    summary = match.summarise(tmp_path)
+    assert summary["games"] == 6 and summary["deals"] == 2
+    records = [r for chunk in tmp_path.glob("chunk-*/results.json")
+               for r in json.loads(chunk.read_text())["records"]]
+    assert sorted(r["bots"].index("greedy") for r in records) == [0, 0, 1, 1, 2, 2]
+    assert summary["won_both"] + summary["lost_both"] + summary["split"] == 2
+    with pytest.raises(SystemExit):
+        match.main(["--bots", "greedy,random,random", "--players", "4", "--out",
+                    str(tmp_path)])

@@ -145,7 +145,7 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
             admin = await asyncpg.connect(pg_url)
             await admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE application_name = $1",
+                " WHERE application_name = $1 AND datname = current_database()",
                 LISTENER_NAME,
             )
             await admin.close()
@@ -326,6 +326,7 @@ def test_a_connection_the_database_ended_is_not_used_again(pg_url: str) -> None:
                 await admin.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                     " WHERE application_name = 'oriflamme' AND pid <> pg_backend_pid()"
+                    " AND datname = current_database()"  # not other tests' (run in parallel)
                 )
                 await admin.close()
                 await asyncio.sleep(0.3)  # its last message has arrived, its close not yet

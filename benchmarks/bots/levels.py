@@ -19,7 +19,7 @@ from typing import Any
 
 from oriflamme.api import Action, GameConfig
 from oriflamme.bench.bots import search_positions
-from oriflamme.bots import IsmctsBot, make_bot
+from oriflamme.bots import make_bot
 
 DEFAULT_BOTS = "easy,medium,hard,expert"
 #: A decision as a bot receives it: the observation and the legal actions.
@@ -43,8 +43,9 @@ def measure(spec: str, sample: Sequence[Position]) -> dict[str, Any]:
         start = time.perf_counter()
         bot.act(observation, legal)
         times.append(time.perf_counter() - start)
-        if isinstance(bot, IsmctsBot):
-            iterations += bot.last_search.iterations
+        searched = getattr(bot, "last_search", None)  # the ISMCTS and the guided search
+        if searched is not None:
+            iterations += searched.iterations
         print(f"\r  {spec}: {i}/{len(sample)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     total = sum(times)
@@ -53,8 +54,8 @@ def measure(spec: str, sample: Sequence[Position]) -> dict[str, Any]:
         "mean_s": total / len(times),
         "median_s": statistics.median(times),
         "max_s": max(times),
-        "iterations_per_s": iterations / total if isinstance(bot, IsmctsBot) else None,
-        "mean_iterations": iterations / len(times) if isinstance(bot, IsmctsBot) else None,
+        "iterations_per_s": iterations / total if hasattr(bot, "last_search") else None,
+        "mean_iterations": iterations / len(times) if hasattr(bot, "last_search") else None,
     }
 
 

@@ -11,8 +11,11 @@ done: run the same command again after a stop and it carries on. Then it sums al
   the deal cancels);
 - each bot's mean time per decision.
 
-Run: ``python benchmarks/bots/match.py --bots A,B --chunks N [--chunk 10] [--players 2] [--seed 81]
-[--jobs 1] --out DIR``; ``--summary`` only sums the chunks found in ``DIR``.
+Run: ``python benchmarks/bots/match.py --bots A,B --chunks N [--chunk 10] [--players 2]
+[--seed 81] [--jobs 1] --out DIR``; ``--summary`` only sums the chunks found in ``DIR``. With more
+players, give one spec per seat (``--bots master,expert,expert --players 3``: one against two, a
+spec given twice being two entrants); the seats then rotate over each deal, and the per-deal
+counts read "won every game of the deal", "lost every one" or "split".
 """
 
 from __future__ import annotations
@@ -73,7 +76,8 @@ def summarise(out: Path) -> dict[str, Any]:
             wins += share
             games += 1
             by_deal[(path.parent.name, record["seed"])] += share
-    both = sum(1 for v in by_deal.values() if v >= 2 - 1e-9)
+    per_deal = games / max(len(by_deal), 1)  # the games of one deal: one per rotation
+    both = sum(1 for v in by_deal.values() if v >= per_deal - 1e-9)
     neither = sum(1 for v in by_deal.values() if v <= 1e-9)
     low, high = wilson_interval(wins, games)
     return {
@@ -103,7 +107,8 @@ def sign_test(wins: int, losses: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bots", help="two bot specs, comma-separated (first: the one judged)")
+    parser.add_argument("--bots", help="two bot specs, or one per seat, comma-separated (first:"
+                        " the one judged)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--chunks", type=int, default=10, help="number of chunks (default 10)")
     parser.add_argument("--chunk", type=int, default=10, help="games per chunk (default 10)")
@@ -113,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", action="store_true", help="only sum the chunks found")
     args = parser.parse_args(argv)
     if not args.summary:
-        if not args.bots or len(args.bots.split(",")) != 2:
-            parser.error("--bots takes two bot specs separated by a comma")
+        specs = (args.bots or "").split(",")
+        if len(specs) < 2 or (len(specs) > 2 and len(specs) != args.players):
+            parser.error("--bots takes two bot specs, or one per seat, separated by commas")
         play_chunks(args.bots, args.players, args.chunks, args.chunk, args.seed, args.jobs,
                     args.out)
     s = summarise(args.out)

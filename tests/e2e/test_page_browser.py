@@ -126,9 +126,11 @@ def fits(page: Page) -> None:
 
 def in_first_screen(page: Page, testid: str) -> None:
     """The element is on the first screen of the page, unscrolled (measured at once: a view
-    arriving may re-render it)."""
+    arriving may re-render it; from the document's top, whatever the page is scrolled to)."""
     box = page.evaluate(
-        "(id) => document.querySelector(`[data-testid=${id}]`).getBoundingClientRect().toJSON()",
+        "(id) => { const r = document.querySelector(`[data-testid=${id}]`)"
+        ".getBoundingClientRect(); return {top: r.top + window.scrollY,"
+        " bottom: r.bottom + window.scrollY, scrolled: window.scrollY}; }",
         testid,
     )
     size = page.viewport_size

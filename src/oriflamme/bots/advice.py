@@ -1,7 +1,11 @@
 """A strong player's opinion of one decision: the move it prefers and everyone's chances.
 
-The adviser is the ``hard`` level's search (:mod:`oriflamme.bots.ismcts` with the level's
-settings, see :mod:`oriflamme.bots.levels`) with a budget of its own. Like every bot it reads
+The adviser is the ``hard`` level's search (:mod:`oriflamme.bots.ismcts`); once ``master``
+(:mod:`oriflamme.bots.guided`: ISMCTS guided by the learned network) is measured stronger than
+``expert``, it will be ``master``'s in the set-ups the package ships a network for
+(:data:`MASTER_ADVISES`), with the settings of that level (see
+:mod:`oriflamme.bots.levels`) and a budget of its own: the caller's (the server's analyses and
+hints allow about a second, which both levels fit). Like every bot it reads
 only the deciding player's observation and the legal actions, never a hidden card: its opinion
 is made from what that player knew at that moment (R-INFO-1). For every move it tried it
 reports each player's expected share of victory after that move (the average, over the
@@ -29,15 +33,27 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oriflamme.api import Action, Observation
 
 from .ismcts import IsmctsBot, ismcts_from_options
 from .levels import LEVELS
+from .shipped import packaged_path
 
-#: The level whose search gives the opinions.
-ADVISER_LEVEL = "hard"
+if TYPE_CHECKING:
+    from .guided import GuidedBot
+
+#: The level whose search gives the opinions, where a network is shipped for the set-up and
+#: :data:`MASTER_ADVISES`.
+ADVISER_LEVEL = "master"
+#: Whether ``master`` advises where a network is shipped. Not yet: it is not measured stronger
+#: than ``expert`` in any set-up (issue #30's targets, docs/bots.md), and on a busy machine its
+#: first opinion in a fresh worker (NumPy and the network loaded) misses the server's hint
+#: deadline. Until both change, ``hard`` advises everywhere.
+MASTER_ADVISES = False
+#: The level that gives them in the other set-ups.
+FALLBACK_LEVEL = "hard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +96,19 @@ def observation_seed(observation: Observation, salt: str = "") -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
 
 
-def adviser(seed: int, iterations: int | None, seconds: float | None) -> IsmctsBot:
-    """The ``hard`` level's search with this budget (iterations, a time cap, or both)."""
-    spec = LEVELS[ADVISER_LEVEL][0]
-    assert spec is not None and spec.startswith("ismcts")
+def adviser_level(config: Mapping[str, Any]) -> str:
+    """The level that advises in the set-up ``config`` (an observation's ``config``)."""
+    shipped = MASTER_ADVISES and packaged_path(config) is not None
+    return ADVISER_LEVEL if shipped else FALLBACK_LEVEL
+
+
+def adviser(seed: int, iterations: int | None, seconds: float | None,
+            config: Mapping[str, Any] | None = None) -> IsmctsBot | GuidedBot:
+    """The search of :func:`adviser_level` (``hard`` without ``config``) with this budget
+    (iterations, a time cap, or both)."""
+    level = FALLBACK_LEVEL if config is None else adviser_level(config)
+    spec = LEVELS[level][0]
+    assert spec is not None
     options = dict(part.split("=", 1) for part in spec.split(":")[1:])
     options.pop("iterations", None)
     options.pop("time", None)
@@ -91,6 +116,12 @@ def adviser(seed: int, iterations: int | None, seconds: float | None) -> IsmctsB
         options["iterations"] = str(iterations)
     if seconds is not None:
         options["time"] = str(seconds)
+    if spec.startswith("guided"):
+        from .guided import GuidedBot, guided_from_options  # NumPy: only when asked
+
+        bot = guided_from_options(seed, options)
+        assert isinstance(bot, GuidedBot)
+        return bot
     return ismcts_from_options(seed, options)
 
 
@@ -111,7 +142,7 @@ def advise(
         raise ValueError("advice needs the observation of the player who decides")
     if seed is None:
         seed = observation_seed(observation)
-    bot = adviser(seed, iterations, seconds)
+    bot = adviser(seed, iterations, seconds, observation["config"])
     totals: dict[Action, list[float]] = {}
     stats, done = bot.search(observation, legal, iterations, seconds, totals=totals)
     if len(legal) == 1:

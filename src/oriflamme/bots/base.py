@@ -93,6 +93,16 @@ def picks_by_position(bot: object) -> Pick | None:
     return pick if callable(pick) and not needs_observation(bot) else None
 
 
+def check_bot_setup(bot: object, config: Any) -> None:
+    """Let ``bot`` refuse a game set-up before play (:class:`BotSpecError`): a bot that plays
+    only some set-ups (a trained network) offers ``check_setup(config)``; others accept all.
+    The commands call it once a game's configuration is known, so that such a bot is a refused
+    spec at the start, never an error in the middle of a game."""
+    check = getattr(bot, "check_setup", None)
+    if callable(check):
+        check(config)
+
+
 class BotFactory(Protocol):
     """Builds a bot from a seed and the options of its spec (strings, already checked)."""
 

@@ -48,7 +48,17 @@ LEVELS: dict[str, tuple[str | None, str]] = {
         "ismcts:iterations=6000:time=2:opponents=greedy:value=fitted",
         "ISMCTS with the fitted value, 6000 iterations (at most 2 s)",
     ),
+    "learned": ("network", "the learned network alone (shipped weights; under 5 ms)"),
+    "master": (
+        "guided:iterations=3000:time=1",
+        "ISMCTS guided by the learned network, 3000 iterations (at most 1 s)",
+    ),
 }
+#: The options of a ``network`` spec.
+NETWORK_OPTIONS = ("weights", "temperature")
+#: The options of a ``guided`` spec; a bare number is the first (``guided:500``).
+GUIDED_OPTIONS = ("iterations", "time", "c", "temperature", "prior", "leaf", "value", "infer",
+                  "weights", "seed")
 
 
 def _lazy(module: str, function: str, *args: str) -> BotFactory:
@@ -83,6 +93,13 @@ def register_catalog() -> None:
     for level, (_, description) in LEVELS.items():
         register_bot(level, _lazy("levels", "level_from_options", level),
                      f"level: {description}")
+    register_bot("network", _lazy("learned", "network_from_options"),
+                 "the learned network alone: its best action by value (weights shipped for the"
+                 " set-up unless weights=FILE)", options=NETWORK_OPTIONS)
+    register_bot("guided", _lazy("guided", "guided_from_options"),
+                 "ISMCTS guided by the learned network: its prior in the tree, its win shares"
+                 " at the leaves (weights shipped for the set-up unless weights=FILE)",
+                 options=GUIDED_OPTIONS)
     register_bot("policy", _lazy("policy", "make_policy"),
                  "a trained policy network (NumPy weights saved by examples/train_policy.py)",
                  options=("path", "sample"))

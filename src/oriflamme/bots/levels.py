@@ -1,4 +1,4 @@
-"""Named levels of play for people: ``easy``, ``medium``, ``hard`` and ``expert``.
+"""Named levels of play: ``easy``, ``medium``, ``hard``, ``expert``, ``learned`` and ``master``.
 
 Each level is a registered bot (``--bots hard``) built from a bot of this package with a fixed
 budget:
@@ -16,6 +16,10 @@ level       bot and budget
 ``expert``  the same search with 6000 iterations, at most 2 s, and the position value
             fitted to game outcomes (``value=fitted``, :mod:`oriflamme.bots.value`)
             instead of the hand-set one
+``learned`` the network trained by self-play alone (:mod:`oriflamme.bots.learned`),
+            in the set-ups the package ships a network for
+``master``  the search guided by that network (:mod:`oriflamme.bots.guided`), at most
+            1 s per decision
 ==========  ====================================================================
 
 Their time per decision and strength are measured in ``docs/benchmarks.md`` and
@@ -27,6 +31,9 @@ for slow or busy machines (a capped search is no longer reproducible).
 >>> bot = make_bot("hard", seed=1)
 >>> bot.name, type(bot).__name__
 ('hard', 'IsmctsBot')
+>>> bot = make_bot("master", seed=1)
+>>> bot.name, type(bot).__name__, bot.seconds
+('master', 'GuidedBot', 1.0)
 """
 
 from __future__ import annotations

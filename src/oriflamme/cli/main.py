@@ -19,6 +19,7 @@ from .common import CliError, LineSource, file_path, seconds, whole
 from .db import add_parser as add_db_parser
 from .serve import add_parser as add_serve_parser
 from .tournament import add_parser as add_tournament_parser
+from .train import add_parser as add_train_parser
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -243,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     add_tournament_parser(commands)
+    add_train_parser(commands)
     add_serve_parser(commands)
     add_db_parser(commands)
     return parser
@@ -288,6 +290,10 @@ def main(
             from .tournament import run_tournament
 
             return run_tournament(args, console=console)
+        if args.command == "train":
+            from .train import run_train
+
+            return run_train(args, console=console)
         if args.command == "serve":
             from .serve import run_serve
 

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from oriflamme.api import Action, ActionError, CardType, Game, card_help, load, new_game
 from oriflamme.bots import Bot, bot_move
+from oriflamme.bots.base import check_bot_setup
 from oriflamme.terminal.labels import GameLabels
 from oriflamme.terminal.render import board, options_list, result_table, winners_line
 
@@ -343,6 +344,8 @@ def run_play(
         raise CliError(f"--humans must be 0 to {players} (the players), not {args.humans}")
     humans = list(range(args.humans))
     bots = seat_bots(args.bots, [p for p in range(players) if p >= args.humans], seed)
+    for bot in bots.values():
+        check_bot_setup(bot, game.config)
     reader = LineReader(console, input)
     session = PlaySession(game, humans, bots, console, reader, args.lang, save_to)
     say, labels = session.say, session.labels

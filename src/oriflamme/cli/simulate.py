@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 from oriflamme.api import Game, GameConfig, new_game
 from oriflamme.bots import play_game
+from oriflamme.bots.base import check_bot_setup
 
 from .common import CliError, bot_seed, check_first_player, progress, seat_bots, seat_makers
 
@@ -108,7 +109,8 @@ def simulate(
     config = new_game(
         players, cards, variant, edition, first_player=first_player, seed=seed, log=False
     ).config
-    seat_bots(bots, range(players), seed)
+    for bot in seat_bots(bots, range(players), seed).values():
+        check_bot_setup(bot, config)
     seeds = range(seed, seed + games)
     if jobs == 1 or games == 1:
         each = None if on_games is None else (lambda: on_games(1))

@@ -14,7 +14,9 @@ bots' expense.
   client waits (:data:`HINT_TIMEOUT`); a hint still waiting at its deadline fails (``503
   busy``).
 
-The hint is the ``hard`` bot's search from the asking seat's observation only.
+The hint is the adviser's search (:mod:`oriflamme.bots.advice`: ``hard``; ``master`` where a
+network is shipped, once it is measured stronger than ``expert``) from the asking seat's
+observation only.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from .tasks import spawn
 
 log = logging.getLogger("oriflamme.server")
 
-#: The hint's budget: the ``hard`` level's iterations, capped to answer within 2 s.
+#: The hint's budget: the ``hard`` level's iterations, capped to answer within 2 s (the
+#: adviser's, whichever level it is).
 HINT_ITERATIONS, HINT_SECONDS = 3000, 1.2
 #: Seconds a hint may wait for its turn and think before the request fails (503 ``busy``).
 HINT_TIMEOUT = 10.0

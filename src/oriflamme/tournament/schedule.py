@@ -32,6 +32,7 @@ from itertools import combinations
 
 from oriflamme.api import GameConfig
 from oriflamme.bots import make_bot
+from oriflamme.bots.base import check_bot_setup
 
 try:  # hashlib's own blake2b, without hashlib importing OpenSSL first (2.5 ms of start-up)
     from _blake2 import blake2b
@@ -149,9 +150,9 @@ def check(settings: Settings) -> None:
         raise SettingsError("--bots has an empty spec (two commas in a row?)")
     if settings.games < 1:
         raise SettingsError(f"--games must be at least 1, not {settings.games}")
-    settings.config()
+    config = settings.config()
     for spec in dict.fromkeys(settings.bots):
-        make_bot(spec, 0)
+        check_bot_setup(make_bot(spec, 0), config)
 
 
 def plan(settings: Settings) -> Plan:

@@ -1,0 +1,1 @@
+"""Training the learned network by self-play (``oriflamme train``): NumPy only."""
