@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from oriflamme.api import Action, GameConfig
+from oriflamme.api import Action, GameConfig, Observation
 from oriflamme.encoding import ActionCodec, Layout, ObservationEncoder
 from oriflamme.search import State
 
@@ -91,7 +91,7 @@ class Features:
         return _features(Layout.of(config))
 
     # -- vectors ----------------------------------------------------------------------------
-    def observation(self, observation: Mapping[str, Any]) -> tuple[Vector, Indices]:
+    def observation(self, observation: Observation) -> tuple[Vector, Indices]:
         """The canonical vector of a player's observation and its card permutation."""
         return self.canonical(self._encoder.encode(observation))
 

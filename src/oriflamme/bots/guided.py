@@ -47,7 +47,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from oriflamme.api import Action, GameConfig
+from oriflamme.api import Action, GameConfig, Observation
 from oriflamme.search import (
     State,
     apply_unchecked,
@@ -65,6 +65,7 @@ from .base import (
     check_budget,
     choice_option,
     number_option,
+    observer,
     whole_option,
 )
 from .evaluation import evaluate_state_all, greedy_state_action, play_heuristic_state
@@ -140,7 +141,7 @@ class GuidedBot:
         """Refuse (:class:`BotSpecError`) a set-up this bot has no network for."""
         self.networks.check_setup(config)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
@@ -154,7 +155,7 @@ class GuidedBot:
 
     def search(
         self,
-        observation: Mapping[str, Any],
+        observation: Observation,
         legal: Sequence[Action],
         iterations: int | None,
         seconds: float | None,
@@ -168,7 +169,7 @@ class GuidedBot:
         net = self.networks.for_setup(observation["config"])
         self._value = (VALUE_BY_SETUP.get(setup_key(net.config), "views")
                        if self.value == "auto" else self.value)
-        me: int = observation["viewer"]
+        me = observer(observation)
         worlds = Worlds(observation, self.infer)
         root = _Node(1.0, 0.5)
         allowed = frozenset(legal)

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from oriflamme.api import Action, GameConfig
+from oriflamme.api import Action, GameConfig, Observation
 
-from .base import Bot, BotSpecError, number_option
+from .base import Bot, BotSpecError, number_option, observer
 from .network import Network, WeightsError, load_cached
 from .shipped import packaged_path, packaged_setups, setup_key
 
@@ -104,14 +104,14 @@ class NetworkBot:
         """Refuse (:class:`BotSpecError`) a set-up this bot has no network for."""
         self.networks.check_setup(config)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
         net = self.networks.for_setup(observation["config"])
         x, slots = net.features.observation(observation)
-        values = net.q_values(x)[net.features.action_indices(legal, observation["viewer"],
+        values = net.q_values(x)[net.features.action_indices(legal, observer(observation),
                                                              slots)]
         if self.temperature > 0:
             z = (values - values.max()) / self.temperature

@@ -21,6 +21,7 @@ returns plain arrays, so it runs the same in this process, in a process pool or 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,7 @@ from oriflamme.search import apply_unchecked, current_player, legal_actions, res
 class SelfPlay:
     """How the self-play games are played (see the module docstring)."""
 
-    config: dict[str, Any]
+    config: Mapping[str, Any]  #: ``GameConfig.to_dict()``
     epsilon: float = 0.1
     heuristic: float = 0.25
     observers: float = 0.5
