@@ -10,13 +10,14 @@ several servers, it is a load balancer that sends each connection to the first o
 from __future__ import annotations
 
 import contextlib
+import os
 import selectors
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -34,15 +35,21 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(
-    db: str | Path, log: Path, *options: str, port: int | None = None
+    db: str | Path,
+    log: Path,
+    *options: str,
+    port: int | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
-    """``oriflamme serve --db DB OPTIONS`` on a free port, until it answers; killed at the end
-    (if still running). Yields the process and a client of its address."""
+    """``oriflamme serve --db DB OPTIONS`` on a free port (with ``env`` added to this process's
+    environment), until it answers; killed at the end (if still running). Yields the process
+    and a client of its address."""
     port = port or free_port()
     command = [sys.executable, "-m", "oriflamme", "serve", "--port", str(port)]
     with log.open("ab") as out:
         process = subprocess.Popen(
-            [*command, "--db", str(db), *options], stdout=out, stderr=out, start_new_session=True
+            [*command, "--db", str(db), *options], stdout=out, stderr=out, start_new_session=True,
+            env=None if env is None else {**os.environ, **env},
         )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:

@@ -8,16 +8,12 @@ must run them (``.ci/run`` installs Chromium).
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-import httpx
 import pytest
+from served import serving
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -32,7 +28,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SERVER_START_TIMEOUT = 20.0
 
 
 def unavailable(reason: str) -> NoReturn:
@@ -46,44 +41,13 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``oriflamme serve`` on a free port with a fresh database and bots that answer at once."""
-    folder = tmp_path_factory.mktemp("server")
-    log = folder / "server.log"
-    port = free_port()
-    command = [sys.executable, "-m", "oriflamme.cli.main", "serve", "--port", str(port)]
-    command += ["--db", str(folder / "games.sqlite3"), "--bot-delay", "0"]
     # The whole suite creates its tables (public ones too) from one address.
-    command += ["--tables-per-hour", "0", "--public-tables", "0"]
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=out)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{url}/api/cards", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, f"the server did not answer:\n{log.read_text()}"
-            time.sleep(0.05)
+    options = ["--tables-per-hour", "0", "--public-tables", "0"]
+    with serving(tmp_path_factory.mktemp("server"), options) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

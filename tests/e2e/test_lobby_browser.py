@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,7 +25,8 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_review import DOCS, SERVER_START_TIMEOUT, free_port, watch_errors
+from served import serving
+from test_review import DOCS, watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -44,29 +42,8 @@ OTHERS = [f"127.0.0.{n}" for n in range(3, 15)]
 @pytest.fixture(scope="module")
 def lobby_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``oriflamme serve`` with its default lobby quota (3 listed tables per address)."""
-    folder = tmp_path_factory.mktemp("lobby-server")
-    port = free_port()
-    command = [sys.executable, "-m", "oriflamme.cli.main", "serve", "--port", str(port)]
-    command += ["--db", str(folder / "games.sqlite3"), "--bot-delay", "0"]
-    log = folder / "server.log"
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=out)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{url}/api/cards", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.05)
+    with serving(tmp_path_factory.mktemp("lobby-server")) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def create_from(url: str, address: str, **fields: Any) -> httpx.Response:

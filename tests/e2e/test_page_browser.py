@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +27,8 @@ except ImportError:
     if os.environ.get("CI"):
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
+
+from served import serving
 
 pytestmark = pytest.mark.e2e
 
@@ -47,33 +46,10 @@ Opener = Callable[..., Page]
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``oriflamme serve`` with instant bots, no per-address quotas, a small review budget."""
-    folder = tmp_path_factory.mktemp("page-server")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    command = [sys.executable, "-m", "oriflamme.cli.main", "serve", "--port", str(port)]
-    command += ["--db", str(folder / "games.sqlite3"), "--bot-delay", "0"]
-    command += ["--tables-per-hour", "0", "--public-tables", "0"]
-    env = dict(os.environ, ORIFLAMME_REVIEW_ITERATIONS="40")
-    log = folder / "server.log"
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=out, env=env)
-    address = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{address}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.05)
+    options = ["--tables-per-hour", "0", "--public-tables", "0"]
+    env = {"ORIFLAMME_REVIEW_ITERATIONS": "40"}
+    with serving(tmp_path_factory.mktemp("page-server"), options, env) as address:
         yield address
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @pytest.fixture

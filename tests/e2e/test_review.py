@@ -8,9 +8,6 @@ The server runs with a small search budget for analyses and hints
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,49 +23,20 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from served import serving
+
 pytestmark = pytest.mark.e2e
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 375, "height": 812}
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 ANALYSIS_TIMEOUT_MS = 120_000
-SERVER_START_TIMEOUT = 20.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def review_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``oriflamme serve`` with instant bots and a small review budget."""
-    folder = tmp_path_factory.mktemp("review-server")
-    port = free_port()
-    command = [sys.executable, "-m", "oriflamme.cli.main", "serve", "--port", str(port)]
-    command += ["--db", str(folder / "games.sqlite3"), "--bot-delay", "0"]
-    command += ["--tables-per-hour", "0"]
-    env = dict(os.environ, ORIFLAMME_REVIEW_ITERATIONS="60")
-    log = folder / "server.log"
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=out, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{url}/api/cards", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.05)
+    env = {"ORIFLAMME_REVIEW_ITERATIONS": "60"}
+    with serving(tmp_path_factory.mktemp("review-server"), ["--tables-per-hour", "0"], env) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def create(url: str, **fields: Any) -> dict[str, Any]:
