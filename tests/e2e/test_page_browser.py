@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -445,6 +445,17 @@ def test_the_reveal_buttons_leave_the_name_seen(new_page: Opener, url: str, size
         assert not overlap(box, name), (box, name)
 
 
+def computed_colour(locator: Locator) -> str:
+    """The element's computed text colour; read again if a view arriving replaced the node
+    between finding and reading it (a node out of the page has no computed style)."""
+    for _ in range(50):
+        colour: str = locator.evaluate("n => n.isConnected ? getComputedStyle(n).color : ''")
+        if colour:
+            return colour
+        time.sleep(0.05)
+    raise AssertionError("the element kept being replaced")
+
+
 def luminance(colour: str) -> float:
     red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", colour)[:3])
 
@@ -463,7 +474,7 @@ def test_close_the_table_is_readable_and_the_end_links_alike(new_page: Opener, u
     page.goto(f"{url}{table['seats'][0]['url']}")
     close = page.get_by_test_id("close-table")
     expect(close).to_be_visible()
-    colour = close.evaluate("n => getComputedStyle(n).color")
+    colour = computed_colour(close)
     # Against the status bar's darker end (#e4cf9f): WCAG AA for normal text.
     lighter, darker = luminance("rgb(228, 207, 159)"), luminance(colour)
     assert (lighter + 0.05) / (darker + 0.05) >= 4.5, colour
