@@ -27,7 +27,7 @@ from oriflamme.api import (
     kind_name,
 )
 
-from . import bots
+from . import thinking
 from .addresses import client_key, origin_digest
 from .errors import ApiError, QuietLog, too_many_requests, unavailable
 from .lessons.routes import lessons_router
@@ -258,14 +258,14 @@ def create_app(
         specs = []
         for seat in request.seats:
             if isinstance(seat, BotSeatIn):
-                if not bots.level_available(seat.level):
+                if not thinking.level_available(seat.level):
                     raise ApiError(422, "unknown_level", f"bot level {seat.level} is not available")
                 specs.append(SeatSpec(BOT, seat.name, seat.level))
             elif isinstance(seat, OpenSeatIn):
                 specs.append(SeatSpec(OPEN))
             else:
                 specs.append(SeatSpec(HUMAN, seat.name))
-        if not bots.level_available(request.stand_in):
+        if not thinking.level_available(request.stand_in):
             raise ApiError(422, "unknown_level", f"bot level {request.stand_in} is not available")
         if request.save is not None:
             setup = setup_from_record(request.save, request.players)

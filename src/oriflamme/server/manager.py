@@ -23,7 +23,7 @@ from typing import Any
 
 from oriflamme.api import Action, Game
 
-from . import absence, bots, handover, sources
+from . import absence, handover, sources, thinking
 from .announced import ALL, Announced
 from .errors import ApiError, QuietLog, unknown_table
 from .lobby import LOBBY_FOR
@@ -131,7 +131,7 @@ class TableManager:
         self._background: list[asyncio.Task[Any]] = []
         self._unpublished: dict[tuple[str, int], Table] = {}  #: presence not yet stored
         self._publishing: asyncio.Task[None] | None = None
-        self.bot_pool = bots.BotPool()
+        self.bot_pool = thinking.BotPool()
         self.scheduler = BotScheduler(self, store, self.bot_pool, self.server_id, bot_delay)
 
     @property
@@ -432,7 +432,7 @@ class TableManager:
                 kind=s.kind,
                 name=""
                 if s.kind == OPEN
-                else s.name or bots.bot_name(s.level or "random", i),
+                else s.name or thinking.bot_name(s.level or "random", i),
                 level=s.level if s.kind == BOT else None,
                 token_hash=token_hash(seat_tokens[i]) if i in seat_tokens else None,
             )
@@ -648,12 +648,12 @@ class TableManager:
             raise ApiError(403, "not_creator", "only the table's creator can do this")
         if not 0 <= seat < len(table.seats):
             raise ApiError(404, "unknown_seat", "this table has no such seat")
-        if not bots.level_available(level):
+        if not thinking.level_available(level):
             raise ApiError(422, "unknown_level", "this bot level is not available")
         async with table.lock:
             if refused := handover.refusal(table, seat, expect, time.time()):
                 raise refused
-            name = bots.bot_name(level, seat)
+            name = thinking.bot_name(level, seat)
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], kind=BOT, level=level, name=name)
             await self._check_bot_tables(table, seats)
