@@ -118,7 +118,9 @@ def test_a_dead_worker_costs_one_random_move_then_a_new_pool_thinks() -> None:
     observation, legal = game.observe(0), game.legal_actions()
     # A seed whose random fallback differs from the bot's own move, to tell them apart.
     seed = next(
-        s for s in range(50) if thinking.decide("easy", s, observation, legal) != _fallback(s, legal)
+        s
+        for s in range(50)
+        if thinking.decide("easy", s, observation, legal) != _fallback(s, legal)
     )
 
     async def scenario() -> list[Action]:
