@@ -33,10 +33,10 @@ from oriflamme.api import Action
 from . import display
 from .addresses import client_key, origin_digest
 from .analysis import AnalysisRunner, steps_for, worst_moves
+from .deps import STATIC_DIR, TABLE_ID, TableDep, error_answers, page
 from .errors import ApiError, too_many_requests
 from .hints import HintDesk, busy
-from .limits import PAGE_POLICY
-from .protocol import MAX_GAME, ErrorBody, Lang
+from .protocol import MAX_GAME, Lang
 from .replay_links import opens_replay, replay_url
 from .replays import EVERYTHING, Kept, Replays
 from .storage import AnalysisRecord, QuotaReached
@@ -47,16 +47,12 @@ from .views import seat_infos
 #: Hints kept (a seat asking again at the same step gets the same answer at once).
 KEEP_HINTS = 256
 
-TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
 GAME_NUMBER = PathParam(ge=1, le=MAX_GAME, description="the game's number at the table (1, 2, …)")
 TOKEN = Query(
     max_length=64,
     description="the game's replay token, or a seat, spectator or creator token of the table",
 )
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (401, 403, 404, 409, 422, 429, 503)
-}
-STATIC_DIR = Path(__file__).parent / "static"
+_ERRORS = error_answers(401, 403, 404, 409, 422, 429, 503)
 
 
 # -- responses --------------------------------------------------------------------------------
@@ -150,12 +146,6 @@ def _review(request: Request) -> Review:
     return review
 
 
-async def _table(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
-    table: Table = await request.app.state.manager.get(table_id)
-    return table
-
-
-TableDep = Annotated[Table, Depends(_table)]
 ReviewDep = Annotated[Review, Depends(_review)]
 
 
@@ -211,11 +201,7 @@ def review_router(static_dir: Path = STATIC_DIR) -> APIRouter:
 
     @router.get("/t/{table_id}/replay", include_in_schema=False)
     async def replay_page(table_id: Annotated[str, TABLE_ID]) -> FileResponse:
-        path = static_dir / "replay.html"
-        if not path.is_file():
-            raise ApiError(404, "not_found", "this page is not installed")
-        headers = {"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_POLICY}
-        return FileResponse(path, headers=headers)
+        return page(static_dir, "replay.html")
 
     @router.get(
         "/api/tables/{table_id}/games/{number}/replay",
