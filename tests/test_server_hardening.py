@@ -21,7 +21,7 @@ from oriflamme.api import new_game
 from oriflamme.bots import make_bot
 from oriflamme.server import SqliteStore, create_app, scheduler, thinking
 from oriflamme.server.limits import MAX_DEPTH, json_depth
-from oriflamme.server.manager import Quotas
+from oriflamme.server.quotas import Quotas
 from oriflamme.server.storage import GameRecord, SeatRecord, TableRecord, Turn
 from oriflamme.server.storage.sqlite import _Write
 from test_server_ws import connect, receive

@@ -26,8 +26,9 @@ from .health import health_router
 from .lessons.routes import lessons_router
 from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, BodyLimit, SecurityHeaders
 from .lobby import lobby_router
-from .manager import Quotas, TableManager
+from .manager import TableManager
 from .pages import pages_router
+from .quotas import Quotas
 from .review import Review, review_router
 from .seat_status import status_router
 from .storage import Store, StoreUnavailable, open_store
