@@ -29,7 +29,8 @@ from .lobby import lobby_router
 from .manager import TableManager
 from .pages import pages_router
 from .quotas import Quotas
-from .review import Review, review_router
+from .review import Review
+from .review_routes import review_router
 from .seat_status import status_router
 from .storage import Store, StoreUnavailable, open_store
 from .table_routes import tables_router
