@@ -19,7 +19,7 @@ import asyncpg
 import httpx
 import pytest
 
-from oriflamme.server.manager import ALIVE, HEARTBEAT
+from oriflamme.server.heartbeat import ALIVE, HEARTBEAT
 from oriflamme.server.scheduler import LEASE
 from servers import proxied, running_server
 from test_scale_out import LIVE_TIMEOUT, Follower, follow, post, view

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from oriflamme.server import create_app
-from oriflamme.server.manager import Quotas
+from oriflamme.server.quotas import Quotas
 from pgdb import fresh_database
 
 ANN = {"kind": "human", "name": "Ann"}

@@ -315,7 +315,7 @@ def test_an_absent_player_is_played_for_until_they_reconnect(client: TestClient)
 
 
 def test_joins_count_in_the_addresss_quota_of_tables_an_hour(tmp_path: Path) -> None:
-    from oriflamme.server.manager import Quotas
+    from oriflamme.server.quotas import Quotas
 
     app = create_app(
         SqliteStore(tmp_path / "games.sqlite3"),

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from oriflamme.api import Action, new_game
-from oriflamme.server import SqliteStore, bots, create_app
+from oriflamme.server import SqliteStore, create_app, thinking
 from oriflamme.server.protocol import NAME_MAX
 from test_server_ws import connect, receive, until, view_at
 
@@ -32,7 +32,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def test_default_bot_names_differ_at_a_table() -> None:
-    names = [bots.bot_name(level, seat) for seat, level in enumerate(bots.LEVELS)]
+    names = [thinking.bot_name(level, seat) for seat, level in enumerate(thinking.LEVELS)]
     assert names == [
         "Red bot (easy)",
         "Blue bot (medium)",
@@ -41,13 +41,13 @@ def test_default_bot_names_differ_at_a_table() -> None:
         "Purple bot (random)",
     ]
     assert all(len(name) <= NAME_MAX for name in names)
-    assert len({bots.bot_name("easy", seat) for seat in range(5)}) == 5
+    assert len({thinking.bot_name("easy", seat) for seat in range(5)}) == 5
 
 
 def test_decision_seeds_follow_the_game_the_seat_and_the_step() -> None:
-    seed = bots.decision_seed(7, 1, 12)
-    assert seed == bots.decision_seed(7, 1, 12) and 0 <= seed < 2**63
-    others = {bots.decision_seed(*key) for key in [(8, 1, 12), (7, 2, 12), (7, 1, 13)]}
+    seed = thinking.decision_seed(7, 1, 12)
+    assert seed == thinking.decision_seed(7, 1, 12) and 0 <= seed < 2**63
+    others = {thinking.decision_seed(*key) for key in [(8, 1, 12), (7, 2, 12), (7, 1, 13)]}
     assert seed not in others and len(others) == 3
 
 
@@ -65,12 +65,12 @@ def test_a_bot_answer_that_is_not_legal_is_refused(monkeypatch: pytest.MonkeyPat
     game = new_game(players=3, seed=2)
     legal = game.legal_actions()
     for answer, accepted in [(legal[1], True), (Action.spend(), False), ("place 4 end", False)]:
-        monkeypatch.setattr(bots, "make_bot", lambda level, seed, a=answer: _Answering(a))
+        monkeypatch.setattr(thinking, "make_bot", lambda level, seed, a=answer: _Answering(a))
         if accepted:
-            assert bots.decide("easy", 1, game.observe(0), legal) == answer
+            assert thinking.decide("easy", 1, game.observe(0), legal) == answer
         else:
             with pytest.raises(ValueError, match="not a legal action"):
-                bots.decide("easy", 1, game.observe(0), legal)
+                thinking.decide("easy", 1, game.observe(0), legal)
 
 
 def test_the_pool_thinks_in_workers_and_falls_back_to_a_seeded_random_move() -> None:
@@ -78,8 +78,8 @@ def test_the_pool_thinks_in_workers_and_falls_back_to_a_seeded_random_move() -> 
     observation, legal = game.observe(0), game.legal_actions()
 
     async def scenario() -> list[Action]:
-        pool = bots.BotPool(workers=1)
-        slow = bots.BotPool(workers=1, timeout=0.05)
+        pool = thinking.BotPool(workers=1)
+        slow = thinking.BotPool(workers=1, timeout=0.05)
         try:
             return [
                 await pool.think("easy", 11, observation, legal, delay=0),
@@ -93,7 +93,7 @@ def test_the_pool_thinks_in_workers_and_falls_back_to_a_seeded_random_move() -> 
 
     easy, again, unknown, too_slow = asyncio.run(scenario())
     assert easy in legal and again == easy  # the same seed plays the same move
-    assert easy == bots.decide("easy", 11, observation, legal)  # as it would here
+    assert easy == thinking.decide("easy", 11, observation, legal)  # as it would here
     assert unknown == random.Random(11).choice(legal)
     assert too_slow == random.Random(12).choice(legal)
 
@@ -118,11 +118,13 @@ def test_a_dead_worker_costs_one_random_move_then_a_new_pool_thinks() -> None:
     observation, legal = game.observe(0), game.legal_actions()
     # A seed whose random fallback differs from the bot's own move, to tell them apart.
     seed = next(
-        s for s in range(50) if bots.decide("easy", s, observation, legal) != _fallback(s, legal)
+        s
+        for s in range(50)
+        if thinking.decide("easy", s, observation, legal) != _fallback(s, legal)
     )
 
     async def scenario() -> list[Action]:
-        pool = bots.BotPool(workers=1)
+        pool = thinking.BotPool(workers=1)
         try:
             before = spawned_children()
             first = await pool.think("easy", seed, observation, legal, delay=0)
@@ -139,7 +141,7 @@ def test_a_dead_worker_costs_one_random_move_then_a_new_pool_thinks() -> None:
 
     first, after_death, again = asyncio.run(scenario())
     assert after_death == _fallback(seed, legal)
-    assert again == first == bots.decide("easy", seed, observation, legal)
+    assert again == first == thinking.decide("easy", seed, observation, legal)
 
 
 def _fallback(seed: int, legal: list[Action]) -> Action:
@@ -152,7 +154,7 @@ def test_the_pause_before_a_bot_move_is_kept() -> None:
     game = new_game(players=3, seed=5)
 
     async def timed() -> float:
-        pool = bots.BotPool(workers=1)
+        pool = thinking.BotPool(workers=1)
         try:
             await pool.think("random", 1, game.observe(0), game.legal_actions(), delay=0)
             start = time.monotonic()
@@ -166,13 +168,13 @@ def test_the_pause_before_a_bot_move_is_kept() -> None:
 
 def test_every_level_plays_its_seat(client: TestClient) -> None:
     # Five players: the four levels place their first cards, then the human must decide.
-    seats: list[dict[str, Any]] = [{"kind": "bot", "level": lv} for lv in bots.LEVELS[:4]]
+    seats: list[dict[str, Any]] = [{"kind": "bot", "level": lv} for lv in thinking.LEVELS[:4]]
     seats.append({"kind": "human", "name": "Ann"})
     response = client.post("/api/tables", json={"players": 5, "seats": seats})
     assert response.status_code == 201, response.text
     table = response.json()
     assert [s["name"] for s in table["seats"][:4]] == [
-        bots.bot_name(level, seat) for seat, level in enumerate(bots.LEVELS[:4])
+        thinking.bot_name(level, seat) for seat, level in enumerate(thinking.LEVELS[:4])
     ]
     with connect(client, table, table["seats"][4]["token"]) as ann:
         mine = until(ann, lambda m: m["type"] == "view" and bool(m["view"]["legal"]))["view"]
@@ -180,7 +182,7 @@ def test_every_level_plays_its_seat(client: TestClient) -> None:
     placed = [line for line in mine["log"] if " placed a card " in line]
     # Each bot named by its name, isolated (docs/server.md, "Names in sentences").
     assert [line.split("\u2069")[0] for line in placed] == [
-        f"\u2068{bots.bot_name(level, seat)}" for seat, level in enumerate(bots.LEVELS[:4])
+        f"\u2068{thinking.bot_name(level, seat)}" for seat, level in enumerate(thinking.LEVELS[:4])
     ]
     random_seat = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
     duel = client.post("/api/tables", json={"players": 2, "seats": random_seat, "first_player": 1})

@@ -12,7 +12,8 @@ import pytest
 from oriflamme.api import GameConfig
 from oriflamme.server.errors import ApiError
 from oriflamme.server.lobby import LOBBY_FOR
-from oriflamme.server.manager import Quotas, TableManager
+from oriflamme.server.manager import TableManager
+from oriflamme.server.quotas import Quotas
 from oriflamme.server.storage.postgres import PostgresStore
 from oriflamme.server.tables import HUMAN, OPEN, GameSetup, SeatSpec, TableOptions
 

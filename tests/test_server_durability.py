@@ -198,8 +198,8 @@ def test_bot_workers_end_with_a_killed_server(tmp_path: Path) -> None:
 #: Starts a bot worker, then dies at once, while the worker is still starting.
 _DIES_AT_ONCE = """
 import os
-from oriflamme.server import bots
-bots._spawned_pool(1).submit(os.getpid)
+from oriflamme.server import thinking
+thinking._spawned_pool(1).submit(os.getpid)
 os._exit(0)
 """
 

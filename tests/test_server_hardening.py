@@ -19,9 +19,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from oriflamme.api import new_game
 from oriflamme.bots import make_bot
-from oriflamme.server import SqliteStore, bots, create_app, scheduler
+from oriflamme.server import SqliteStore, create_app, scheduler, thinking
 from oriflamme.server.limits import MAX_DEPTH, json_depth
-from oriflamme.server.manager import Quotas
+from oriflamme.server.quotas import Quotas
 from oriflamme.server.storage import GameRecord, SeatRecord, TableRecord, Turn
 from oriflamme.server.storage.sqlite import _Write
 from test_server_ws import connect, receive
@@ -283,15 +283,15 @@ def test_idle_tables_leave_memory_and_abandoned_ones_are_deleted(client: TestCli
 
 def test_overloaded_bots_think_less_not_later() -> None:
     """#18.2: a bot used to wait 30 s for a worker and then play a random move."""
-    assert bots.hurried("hard") == "ismcts:iterations=750:time=0.375:opponents=greedy"
-    assert bots.hurried("medium") == "medium" and bots.hurried("random") == "random"
+    assert thinking.hurried("hard") == "ismcts:iterations=750:time=0.375:opponents=greedy"
+    assert thinking.hurried("medium") == "medium" and thinking.hurried("random") == "random"
     game = new_game(players=3, seed=8)
     observation, legal = game.observe(0), tuple(game.legal_actions())
-    hurried = bots.decide("hard", 5, observation, legal, hurry=True)
+    hurried = thinking.decide("hard", 5, observation, legal, hurry=True)
     assert hurried in legal
     # Reproducible from its seed while the search is not cut by its time cap (docs/server.md:
     # a busy machine may cut it): the same budget without the cap decides the same twice.
-    untimed = bots.hurried("hard").replace(":time=0.375", "")
+    untimed = thinking.hurried("hard").replace(":time=0.375", "")
     assert make_bot(untimed, 5).act(observation, legal) == make_bot(untimed, 5).act(
         observation, legal
     )

@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from oriflamme.server import create_app
-from oriflamme.server.manager import Quotas
+from oriflamme.server.quotas import Quotas
 from servers import running_server
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from oriflamme.server import create_app
-from oriflamme.server.manager import Quotas
+from oriflamme.server.quotas import Quotas
 from test_server_api import HUMANS3, play_to_end, seat_token
 
 #: The allowance of the throttled server: two requests, then (practically) none.

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from oriflamme.server import SqliteStore, create_app, manager
+from oriflamme.server import SqliteStore, create_app, presence
 from oriflamme.server.throttle import TokenBucket
 
 Message = dict[str, Any]
@@ -297,8 +297,8 @@ def test_spectators_cannot_lock_the_players_out(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue #18.3: the spectators share a cap of their own; each seat has its own allowance."""
-    monkeypatch.setattr(manager, "MAX_SPECTATORS", 3)
-    monkeypatch.setattr(manager, "MAX_SEAT_CONNECTIONS", 2)
+    monkeypatch.setattr(presence, "MAX_SPECTATORS", 3)
+    monkeypatch.setattr(presence, "MAX_SEAT_CONNECTIONS", 2)
     table = create(client)
     watch = table["spectator_token"]
     with contextlib.ExitStack() as stack:

@@ -40,7 +40,7 @@ from websockets.sync.client import connect
 
 from oriflamme.api import new_game
 from oriflamme.bots import IsmctsBot, parallel
-from oriflamme.server import bots
+from oriflamme.server import thinking
 
 HOST = "127.0.0.1"
 HUMANS = [{"kind": "human", "name": name} for name in ("Ann", "Ben")]
@@ -61,7 +61,7 @@ def bot_pause(repeat: int, delay: float = 0.3) -> dict[str, Any]:
     game = new_game(players=3, seed=5)
 
     async def measure() -> list[float]:
-        pool = bots.BotPool(workers=1)
+        pool = thinking.BotPool(workers=1)
         try:
             await pool.think("random", 1, game.observe(0), game.legal_actions(), delay=0)
             took = []

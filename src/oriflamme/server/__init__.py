@@ -2,7 +2,7 @@
 
 See ``docs/server.md`` for the protocol. Run it with ``oriflamme serve``. The names below are
 imported on first use, so that the bots' worker processes (which import
-``oriflamme.server.bots``) do not load the web framework.
+``oriflamme.server.thinking``) do not load the web framework.
 """
 
 from __future__ import annotations

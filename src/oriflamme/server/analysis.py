@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from oriflamme.api import Action, Game
 from oriflamme.bots.advice import advise
 
-from . import bots
+from . import thinking
 from .errors import QuietLog
 from .replays import Replays
 from .storage import DONE, FAILED, RUNNING, AnalysisRecord, StoreUnavailable
@@ -134,7 +134,7 @@ class AnalysisRunner:
         self._replays = replays
         self._store = manager.store
         self._owner = manager.server_id
-        self._pool = bots.BotPool(workers=1, timeout=STEP_TIMEOUT)
+        self._pool = thinking.BotPool(workers=1, timeout=STEP_TIMEOUT)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         #: The analysis this server is running, as last stored.

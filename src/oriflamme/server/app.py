@@ -1,84 +1,44 @@
-"""The FastAPI application: pages, the JSON API, the WebSocket (see docs/server.md)."""
+"""The FastAPI application (see docs/server.md): its lifespan (the store, the table manager and
+the review service started and stopped with it), middleware and error handlers; the routes are
+the routers of ``pages``, ``table_routes``, ``review``, ``lobby``, ``seat_status``, ``lessons``
+and ``health``."""
 
 from __future__ import annotations
 
 import gc
 import logging
-import secrets
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket
-from fastapi import Path as PathParam
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oriflamme import __version__
-from oriflamme.api import (
-    CARD_TEXTS,
-    CardType,
-    ConfigError,
-    GameConfig,
-    kind_name,
-)
 
-from . import bots
-from .addresses import client_key, origin_digest
-from .errors import ApiError, QuietLog, too_many_requests, unavailable
+from .deps import STATIC_DIR
+from .errors import ApiError, QuietLog, unavailable
+from .health import health_router
 from .lessons.routes import lessons_router
-from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, PAGE_POLICY, BodyLimit, SecurityHeaders
+from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, BodyLimit, SecurityHeaders
 from .lobby import lobby_router
-from .manager import Quotas, TableManager
-from .protocol import (
-    ActRequest,
-    BotRequest,
-    BotSeatIn,
-    CardInfo,
-    CloseRequest,
-    CreateTableRequest,
-    CreateTableResponse,
-    ErrorBody,
-    Health,
-    JoinRequest,
-    JoinResponse,
-    Lang,
-    OpenSeatIn,
-    RematchRequest,
-    SeatCreated,
-    TableSummary,
-    View,
-)
-from .review import Review, review_router
+from .manager import TableManager
+from .pages import pages_router
+from .quotas import Quotas
+from .review import Review
+from .review_routes import review_router
 from .seat_status import status_router
 from .storage import Store, StoreUnavailable, open_store
-from .tables import (
-    BOT,
-    HUMAN,
-    OPEN,
-    SEED_BOUND,
-    GameSetup,
-    SeatSpec,
-    Table,
-    TableOptions,
-    setup_from_record,
-)
-from .throttle import BucketsByKey, TokenBucket
-from .views import summary, view_for
-from .ws import serve_socket
+from .table_routes import tables_router
+from .tables import BOT, HUMAN, OPEN
 
 log = logging.getLogger("oriflamme.server")
 quiet = QuietLog(log)
 
-STATIC_DIR = Path(__file__).parent / "static"
-TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 413, 422, 429)
-}
 #: Garbage collector thresholds of a running server: a full collection scans every game, so it
 #: must be rare (docs/benchmarks.md, "Server load").
 GC_THRESHOLDS = (20_000, 20, 100)
@@ -88,21 +48,8 @@ COMPRESS_FROM = 1024
 SEAT_KINDS = (HUMAN, BOT, OPEN)
 
 
-async def _table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
-    manager: TableManager = request.app.state.manager
-    return await manager.get(table_id)
-
-
-TableDep = Annotated[Table, Depends(_table_of)]
-
-
 def _error_response(error: ApiError) -> JSONResponse:
     return JSONResponse(error.body(), status_code=error.status)
-
-
-def _json(text: str) -> Response:
-    """An answer already encoded (views are encoded once and shared)."""
-    return Response(text, media_type="application/json")
 
 
 @contextmanager
@@ -153,8 +100,6 @@ def create_app(
     garbage collector runs rarely while the app serves (the process's settings are restored
     when it stops). ``api_docs`` serves Swagger UI at ``/docs`` (its scripts come from a CDN,
     on this origin: off by default); the OpenAPI schema is always at ``/openapi.json``."""
-    by_ip = BucketsByKey(rate, burst)
-
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = await open_store(store) if isinstance(store, str) else store
@@ -213,261 +158,13 @@ def create_app(
                     exc=exc)
         return _error_response(ApiError(500, "internal_error", "the server failed"))
 
-    async def throttle(request: Request) -> None:
-        """Refuse HTTP actions beyond the rate allowed to one IP address."""
-        if not by_ip.take(client_key(request.client.host if request.client else "?")):
-            raise too_many_requests()
-
-    Throttled = Depends(throttle)
-
-    # -- pages -----------------------------------------------------------------------------
-    def page(name: str) -> FileResponse:
-        path = static_dir / name
-        if not path.is_file():
-            raise ApiError(404, "not_found", "this page is not installed")
-        headers = {"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_POLICY}
-        return FileResponse(path, headers=headers)
-
-    @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
-        return page("index.html")
-
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def game_page(table_id: Annotated[str, TABLE_ID]) -> FileResponse:
-        return page("game.html")
-
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
+    app.include_router(pages_router(static_dir))
     app.include_router(review_router(static_dir))
     app.include_router(lobby_router())
     app.include_router(status_router())
     app.include_router(lessons_router(static_dir, rate, burst))
-
-    # -- API -------------------------------------------------------------------------------
-    @app.post(
-        "/api/tables",
-        status_code=201,
-        response_model=CreateTableResponse,
-        responses=_ERRORS,
-        dependencies=[Throttled],
-        summary="Create a table and its first game",
-    )
-    async def create_table(request: CreateTableRequest, http: Request) -> CreateTableResponse:
-        """One private link per human seat, a spectator link and a creator token (shown once).
-
-        With ``save``, the game goes on from that save, position or replay."""
-        specs = []
-        for seat in request.seats:
-            if isinstance(seat, BotSeatIn):
-                if not bots.level_available(seat.level):
-                    raise ApiError(422, "unknown_level", f"bot level {seat.level} is not available")
-                specs.append(SeatSpec(BOT, seat.name, seat.level))
-            elif isinstance(seat, OpenSeatIn):
-                specs.append(SeatSpec(OPEN))
-            else:
-                specs.append(SeatSpec(HUMAN, seat.name))
-        if not bots.level_available(request.stand_in):
-            raise ApiError(422, "unknown_level", f"bot level {request.stand_in} is not available")
-        if request.save is not None:
-            setup = setup_from_record(request.save, request.players)
-        else:
-            setup = GameSetup(
-                _config(request), _seed(request.seed), custom_deal=request.custom_deal
-            )
-        options = TableOptions(
-            public=request.public,
-            clock=None if request.clock is None else float(request.clock.per_decision),
-            absent_after=None if request.absent_after is None else float(request.absent_after),
-            stand_in=request.stand_in,
-            no_show_after=request.no_show_limit(),
-        )
-        new = await _manager(app).create(
-            setup, request.lang, specs, origin_of(http), options, hints=request.hints
-        )
-        base = f"/t/{new.table.id}"
-        return CreateTableResponse(
-            table_id=new.table.id,
-            creator_token=new.creator_token,
-            spectator_token=new.spectator_token,
-            spectator_url=f"{base}?watch={new.spectator_token}",
-            seats=[
-                SeatCreated(
-                    seat=s.seat,
-                    kind=s.kind,
-                    name=s.name,
-                    level=s.level,
-                    token=new.seat_tokens.get(s.seat),
-                    url=f"{base}?seat={new.seat_tokens[s.seat]}" if s.kind == HUMAN else None,
-                )
-                for s in new.table.seats
-            ],
-        )
-
-    @app.post(
-        "/api/tables/{table_id}/join",
-        status_code=201,
-        response_model=JoinResponse,
-        responses=_ERRORS,
-        dependencies=[Throttled],
-        summary="Take an open seat",
-    )
-    async def join(table: TableDep, request: JoinRequest, http: Request) -> JoinResponse:
-        """Take the open seat ``seat`` (or the first open one) under ``name``. The seat's
-        private token and link are given once. ``409 seat_taken`` if someone was first."""
-        seat, token = await _manager(app).join(
-            table, request.name, request.seat, origin_of(http)
-        )
-        return JoinResponse(
-            table_id=table.id,
-            seat=seat,
-            name=request.name,
-            token=token,
-            url=f"/t/{table.id}?seat={token}",
-        )
-
-    @app.post(
-        "/api/tables/{table_id}/close",
-        response_model=TableSummary,
-        responses=_ERRORS,
-        dependencies=[Throttled],
-        summary="Close a table whose seats are not all taken (creator only)",
-    )
-    async def close(table: TableDep, request: CloseRequest) -> TableSummary:
-        """It leaves the lobby and nobody plays at it; ``409 already_started`` once every
-        seat is taken."""
-        await _manager(app).close(table, request.creator_token)
-        return TableSummary.model_validate(summary(table))
-
-    @app.get(
-        "/api/tables/{table_id}/view",
-        response_model=View,
-        responses=_ERRORS,
-        summary="The current view of a seat or spectator",
-    )
-    async def get_view(
-        table: TableDep,
-        token: Annotated[str, Query(max_length=64, description="a seat or spectator token")],
-        lang: Annotated[Lang | None, Query(description="default: the table's language")] = None,
-    ) -> Response:
-        """The view the token's holder may see (a seat's own, or the public one)."""
-        identity = await _manager(app).identify(table, token)
-        return _json(view_for(table, identity, lang or table.lang))
-
-    @app.post(
-        "/api/tables/{table_id}/actions",
-        response_model=View,
-        responses=_ERRORS,
-        dependencies=[Throttled],
-        summary="Play an action for your seat",
-    )
-    async def act(table: TableDep, request: ActRequest) -> Response:
-        """Apply the action if it is legal now; answer with the seat's new view."""
-        identity = await _manager(app).identify(table, request.token)
-        await _manager(app).act(
-            table, identity, request.action, request.step, request.game_number
-        )
-        return _json(view_for(table, identity, table.lang))
-
-    @app.post(
-        "/api/tables/{table_id}/seats/{seat}/bot",
-        response_model=TableSummary,
-        responses=_ERRORS,
-        dependencies=[Throttled],
-        summary="Hand an open seat, or a human nobody is connected to, to a bot (creator only)",
-    )
-    async def hand_to_bot(table: TableDep, seat: int, request: BotRequest) -> TableSummary:
-        """``expect`` says what the seat must be: ``open`` (``409 seat_taken`` once someone
-        joined it) or ``away`` (``409 seat_active`` while its player is connected, or, for a
-        seat someone joined, until away or never come for the table's limit). The seat's old
-        link then only watches (the public view, ``handed_over``). An open seat taken by a bot
-        is no longer open (the game starts once none is)."""
-        await _manager(app).hand_to_bot(
-            table, request.creator_token, seat, request.level, request.expect
-        )
-        return TableSummary.model_validate(summary(table))
-
-    @app.post(
-        "/api/tables/{table_id}/rematch",
-        response_model=View,
-        responses=_ERRORS,
-        dependencies=[Throttled],
-        summary="Start the next game at the table",
-    )
-    async def rematch(table: TableDep, request: RematchRequest) -> Response:
-        """Once the game is over: same seats and links, a new deal. Answers with the view."""
-        await _manager(app).rematch(table, request.token, request.game_number)
-        identity = await _manager(app).identify(table, request.token)
-        return _json(view_for(table, identity, table.lang))
-
-    @app.get(
-        "/api/tables/{table_id}",
-        response_model=TableSummary,
-        responses=_ERRORS,
-        summary="The table's seats and game progress (public)",
-    )
-    async def get_summary(table: TableDep) -> TableSummary:
-        return TableSummary.model_validate(summary(table))
-
-    @app.get("/api/cards", response_model=dict[str, CardInfo], summary="Every card type")
-    async def cards(lang: Lang = "en") -> dict[str, CardInfo]:
-        """Name, kind, ability text and notes of every card type, for hover help."""
-        return {
-            t.slug: CardInfo(
-                name=CARD_TEXTS[t].name(lang),
-                kind=kind_name(t, lang),
-                text=CARD_TEXTS[t].text(lang),
-                notes=CARD_TEXTS[t].notes(lang),
-            )
-            for t in CardType
-        }
-
-    @app.websocket("/ws/{table_id}")
-    async def socket(
-        websocket: WebSocket, table_id: str, token: str = "", lang: str | None = None
-    ) -> None:
-        await serve_socket(
-            websocket, _manager(app), table_id, token[:64], lang, TokenBucket(rate, burst)
-        )
-
-    @app.get(
-        "/healthz",
-        response_model=Health,
-        responses={503: {"model": ErrorBody}},
-        summary="Whether this server can reach its database",
-    )
-    async def health() -> Health:
-        """200 while this server process can reach its database, 503 otherwise (for load
-        balancers)."""
-        manager = _manager(app)
-        await manager.store.ping()
-        return Health(status="ok", server=manager.server_id, bots_playing=manager.scheduler.busy)
+    app.include_router(tables_router(rate, burst))
+    app.include_router(health_router())
 
     return app
-
-
-def origin_of(request: Request) -> str:
-    """A digest of the client's address, an IPv6 client's /64 (per-address quotas keep no
-    address in clear)."""
-    return origin_digest(request.client.host if request.client else "?")
-
-
-def _manager(app: FastAPI) -> TableManager:
-    manager: TableManager = app.state.manager
-    return manager
-
-
-def _config(request: CreateTableRequest) -> GameConfig:
-    """The configuration a request asks for; 422 ``invalid_config`` if impossible."""
-    try:
-        return GameConfig(
-            players=request.players,
-            cards=request.cards if isinstance(request.cards, str) else ",".join(request.cards),
-            variant=request.variant,
-            edition=request.edition,
-            first_player=request.first_player,
-        )
-    except ConfigError as exc:
-        raise ApiError(422, "invalid_config", str(exc)[:300]) from None
-
-
-def _seed(seed: int | None) -> int:
-    return secrets.randbelow(SEED_BOUND) if seed is None else seed

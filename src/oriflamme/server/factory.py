@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from .app import create_app
 from .lifeline import end_with
 from .limits import BODY_TIMEOUT
-from .manager import Quotas
+from .quotas import Quotas
 
 
 def app_from_environment() -> FastAPI:

@@ -33,7 +33,7 @@ from typing import Any
 from oriflamme.api import Action, Observation
 from oriflamme.bots.advice import advise
 
-from . import bots
+from . import thinking
 from .analysis import budget_iterations, lower_priority
 from .errors import ApiError
 from .tasks import spawn
@@ -102,8 +102,8 @@ class HintDesk:
     """This server's hints: queued by address, answered one at a time in a worker of their
     own."""
 
-    def __init__(self, pool: bots.BotPool | None = None) -> None:
-        self._pool = pool or bots.BotPool(workers=1, timeout=HINT_TIMEOUT)
+    def __init__(self, pool: thinking.BotPool | None = None) -> None:
+        self._pool = pool or thinking.BotPool(workers=1, timeout=HINT_TIMEOUT)
         #: The waiting hints of each address, the address whose turn is next first.
         self._waiting: OrderedDict[str, deque[_Hint]] = OrderedDict()
         self._count = 0

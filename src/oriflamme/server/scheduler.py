@@ -5,7 +5,7 @@ for :data:`LEASE` seconds before thinking, and renews the claim while its bot th
 it then stores ends the claim. A server claims only as many decisions as it has bot workers:
 those of tables a human follows first, then the longest waiting first (every table gets its
 turn, none waits behind another's queue). When more decisions wait than the servers take, the
-search levels think with a quarter of their budget (``bots.hurried``) rather than later. Every
+search levels think with a quarter of their budget (``thinking.hurried``) rather than later. Every
 server looks for unclaimed decisions every :data:`SCAN` seconds: a decision whose server died
 (its claim expired) is taken over within a few seconds. Even a claim lost by a stalled server
 cannot make a bot move twice: only one action can be stored at one step.
@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from oriflamme.api import Action
 
-from . import bots
+from . import thinking
 from .errors import ApiError, QuietLog
 from .storage import BotTurn, Store, StoreUnavailable
 from .tables import BOT, Table
@@ -84,10 +84,10 @@ class BotScheduler:
         self,
         manager: TableAccess,
         store: Store,
-        pool: bots.BotPool,
+        pool: thinking.BotPool,
         owner: str,
         delay: float,
-        capacity: int = bots.WORKERS,
+        capacity: int = thinking.WORKERS,
     ) -> None:
         self._manager = manager
         self._store = store
@@ -238,7 +238,7 @@ class BotScheduler:
                 # A human's decision claimed once its deadline passed: the stand-in plays it.
                 stand_in = not now.bot
                 level = table.options.stand_in if stand_in else table.seats[seat].level
-                seed = bots.decision_seed(table.seed, seat, turn.step)
+                seed = thinking.decision_seed(table.seed, seat, turn.step)
                 observation, legal = table.game.observe(seat), tuple(table.game.legal_actions())
         if seat is None:
             if await self._store.set_turn(table.id, table.game_number, now):

@@ -72,7 +72,7 @@ class SeatSpec:
     (taken later by whoever joins)."""
 
     kind: str
-    name: str | None = None  #: None: a bot's default name (:func:`bots.bot_name`)
+    name: str | None = None  #: None: a bot's default name (:func:`thinking.bot_name`)
     level: str | None = None
 
 

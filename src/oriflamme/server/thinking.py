@@ -1,4 +1,5 @@
-"""Bot seats on the server: their names, their levels, and thinking in worker processes.
+"""The thinking pool: the worker processes that think for bot seats, and their levels, names
+and decision seeds.
 
 A bot gets only its seat's observation and the legal actions (the runner's contract). It thinks
 in a small pool of worker processes, so that a long search holds neither the event loop nor the
