@@ -166,8 +166,16 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
     asyncio.run(run())
 
 
+#: Undo version 9 (accounts, rated tables, when games ended): version 8.
+TO_VERSION_8 = """
+DROP TABLE sign_in_failures, challenges, passkeys, sessions, accounts;
+ALTER TABLE tables DROP COLUMN rated, DROP COLUMN min_reputation;
+ALTER TABLE seats DROP COLUMN account_id, DROP COLUMN left_at;
+ALTER TABLE games DROP COLUMN ended;
+UPDATE oriflamme_meta SET value = '8' WHERE key = 'schema_version';
+"""
 #: Undo version 8 (who played each action): version 7.
-TO_VERSION_7 = """
+TO_VERSION_7 = TO_VERSION_8 + """
 ALTER TABLE actions DROP COLUMN source;
 UPDATE oriflamme_meta SET value = '7' WHERE key = 'schema_version';
 """
@@ -230,7 +238,7 @@ def test_an_older_database_gains_hints_analyses_open_seats_and_deadlines(
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == str(SCHEMA_VERSION) == "8"
+            ) == str(SCHEMA_VERSION) == "9"
         finally:
             await admin.close()
 
@@ -274,7 +282,39 @@ def test_a_database_of_version_5_gains_replay_keys_custom_deals_and_no_show_limi
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == "8"
+            ) == "9"
+        finally:
+            await admin.close()
+
+    asyncio.run(run())
+
+
+def test_a_database_of_version_8_gains_accounts_and_rated_tables(pg_url: str) -> None:
+    """#28: the step 8 -> 9: old seats belong to no account, old tables are not rated, and a
+    game that ends after the upgrade records when."""
+
+    async def run() -> None:
+        store = await PostgresStore.open(pg_url)
+        await store.create_table(table(0), 5, TURN)
+        await store.close()
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute(TO_VERSION_8)
+            store = await PostgresStore.open(pg_url)
+            await store.append_action("t0", 1, 0, action(1), Turn(1, None, False))
+            await store.close()
+            assert await admin.fetchval(
+                "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
+            ) == "9"
+            assert [tuple(row) for row in await admin.fetch(
+                "SELECT rated, min_reputation FROM tables"
+            )] == [(False, None)]
+            assert [tuple(row) for row in await admin.fetch(
+                "SELECT DISTINCT account_id, left_at FROM seats"
+            )] == [(None, None)]
+            row = await admin.fetchrow("SELECT finished, ended FROM games")
+            assert row["finished"] and row["ended"] is not None
+            assert await admin.fetchval("SELECT COUNT(*) FROM accounts") == 0
         finally:
             await admin.close()
 
@@ -301,7 +341,7 @@ def test_a_database_of_version_7_gains_who_played_each_action(pg_url: str) -> No
             await store.close()
             assert await admin.fetchval(
                 "SELECT value FROM oriflamme_meta WHERE key = 'schema_version'"
-            ) == "8"
+            ) == "9"
         finally:
             await admin.close()
 

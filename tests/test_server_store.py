@@ -138,14 +138,24 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
 
     asyncio.run(run())
     bad = sqlite3.connect(path)
-    bad.execute("PRAGMA user_version = 9")
+    bad.execute("PRAGMA user_version = 10")
     bad.close()
     with pytest.raises(StoreError, match="newer than this server"):
         SqliteStore(path)
 
 
+#: Undo version 9 (accounts, rated tables, when games ended): a file of version 8.
+TO_VERSION_8 = """
+DROP INDEX seats_account;
+DROP TABLE sign_in_failures; DROP TABLE challenges; DROP TABLE passkeys; DROP TABLE sessions;
+DROP TABLE accounts;
+ALTER TABLE tables DROP COLUMN rated; ALTER TABLE tables DROP COLUMN min_reputation;
+ALTER TABLE seats DROP COLUMN account_id; ALTER TABLE seats DROP COLUMN left_at;
+ALTER TABLE games DROP COLUMN ended;
+PRAGMA user_version = 8;
+"""
 #: Undo version 8 (who played each action): a file of version 7.
-TO_VERSION_7 = "ALTER TABLE actions DROP COLUMN source; PRAGMA user_version = 7;"
+TO_VERSION_7 = TO_VERSION_8 + "ALTER TABLE actions DROP COLUMN source; PRAGMA user_version = 7;"
 #: Undo version 7 (who asked for each analysis, when each started): a file of version 6.
 TO_VERSION_6 = TO_VERSION_7 + """
 DROP INDEX analyses_origin;
@@ -213,7 +223,7 @@ def test_an_older_file_gains_hints_analyses_open_seats_and_deadlines(
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 9
 
 
 def test_a_file_of_version_7_gains_who_played_each_action(tmp_path: Path) -> None:
@@ -241,7 +251,40 @@ def test_a_file_of_version_7_gains_who_played_each_action(tmp_path: Path) -> Non
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 9
+
+
+def test_a_file_of_version_8_gains_accounts_and_rated_tables(tmp_path: Path) -> None:
+    """#28: the step 8 -> 9: old seats belong to no account, old tables are not rated, and a
+    game that ends after the upgrade records when."""
+    path = tmp_path / "v8.sqlite3"
+
+    async def make() -> None:
+        store = SqliteStore(path)
+        await store.create_table(table(0), 5, TURN)
+        await store.close()
+
+    asyncio.run(make())
+    old = sqlite3.connect(path)
+    old.executescript(TO_VERSION_8)
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 8
+    old.close()
+
+    async def run() -> None:
+        store = SqliteStore(path)
+        await store.append_action("t0", 1, 0, action(1), Turn(1, None, False))
+        await store.close()
+
+    asyncio.run(run())
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 9
+    assert db.execute("SELECT rated, min_reputation FROM tables").fetchall() == [(0, None)]
+    assert db.execute("SELECT DISTINCT account_id, left_at FROM seats").fetchall() == [
+        (None, None)
+    ]
+    ended = db.execute("SELECT finished, ended FROM games").fetchall()
+    assert ended[0][0] == 1 and ended[0][1] is not None
+    assert db.execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 0
 
 
 def test_a_file_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
@@ -285,4 +328,4 @@ def test_a_file_of_version_5_gains_replay_keys_custom_deals_and_no_show_limits(
         await store.close()
 
     asyncio.run(run())
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 9

@@ -14,7 +14,7 @@ from .base import StoreError
 from .dialect import POSTGRES
 from .schema_sql import tables
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: Any constant: the advisory lock key that serialises schema creation and migrations.
 MIGRATION_LOCK = 0x0F1F1A33E
 
@@ -107,6 +107,17 @@ ALTER TABLE analyses ADD COLUMN started DOUBLE PRECISION;
 MIGRATE_FROM_7 = "ALTER TABLE actions ADD COLUMN source TEXT;"
 
 
+#: Version 8 had no accounts (issue #28): its seats belong to no account, its tables are not
+#: rated and have no minimum reputation, and when its finished games ended is unknown (NULL).
+#: The accounts' own tables come with the schema.
+MIGRATE_FROM_8 = """
+ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE,
+    ADD COLUMN min_reputation DOUBLE PRECISION;
+ALTER TABLE seats ADD COLUMN account_id TEXT, ADD COLUMN left_at DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN ended DOUBLE PRECISION;
+"""
+
+
 async def migrate(db: asyncpg.Connection) -> None:
     """Create or migrate the schema on ``db``, inside the caller's transaction."""
     await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -135,6 +146,8 @@ async def migrate(db: asyncpg.Connection) -> None:
         await db.execute(MIGRATE_FROM_6)
     if found in (2, 3, 4, 5, 6, 7):  # every older database has its actions table
         await db.execute(MIGRATE_FROM_7)
+    if found in (2, 3, 4, 5, 6, 7, 8):
+        await db.execute(MIGRATE_FROM_8)
     await db.execute(SCHEMA)
     await db.execute(
         "INSERT INTO oriflamme_meta (key, value) VALUES ('schema_version', $1)"

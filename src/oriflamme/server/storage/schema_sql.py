@@ -27,7 +27,9 @@ CREATE TABLE IF NOT EXISTS tables (
     stand_in TEXT NOT NULL DEFAULT 'medium',
     hints {flag} NOT NULL DEFAULT {no},
     no_show_after {real},
-    replay_key TEXT
+    replay_key TEXT,
+    rated {flag} NOT NULL DEFAULT {no},
+    min_reputation {real}
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -41,6 +43,8 @@ CREATE TABLE IF NOT EXISTS seats (
     joined {real},
     arrived {real},
     name_key TEXT,
+    account_id TEXT,
+    left_at {real},
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -58,6 +62,7 @@ CREATE TABLE IF NOT EXISTS games (
     lease_until {real},
     turn_deadline {real},
     custom_deal {flag} NOT NULL DEFAULT {no},
+    ended {real},
     PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -98,6 +103,49 @@ CREATE TABLE IF NOT EXISTS analyses (
     started {real},
     PRIMARY KEY (table_id, game)
 );
+CREATE TABLE IF NOT EXISTS accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT,
+    created {real} NOT NULL,
+    suspended {flag} NOT NULL DEFAULT {no},
+    admin {flag} NOT NULL DEFAULT {no}
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    csrf TEXT NOT NULL,
+    created {real} NOT NULL,
+    seen {real} NOT NULL,
+    expires {real} NOT NULL,
+    agent TEXT NOT NULL DEFAULT '',
+    origin TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS passkeys (
+    credential_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    public_key TEXT NOT NULL,
+    sign_count {big} NOT NULL DEFAULT 0,
+    label TEXT NOT NULL DEFAULT '',
+    created {real} NOT NULL,
+    used {real}
+);
+CREATE TABLE IF NOT EXISTS challenges (
+    id_hash TEXT PRIMARY KEY,
+    purpose TEXT NOT NULL,
+    account_id TEXT,
+    challenge TEXT NOT NULL,
+    expires {real} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sign_in_failures (
+    key TEXT NOT NULL,
+    at {real} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id);
+CREATE INDEX IF NOT EXISTS passkeys_account ON passkeys (account_id);
+CREATE INDEX IF NOT EXISTS sign_in_failures_key ON sign_in_failures (key, at);
+CREATE INDEX IF NOT EXISTS seats_account ON seats (account_id) WHERE account_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_deadlines ON games (turn_deadline)
     WHERE turn_deadline IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (listed) WHERE {d.true('public')};

@@ -13,7 +13,7 @@ from .base import StoreError
 from .dialect import SQLITE
 from .schema_sql import tables
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 SCHEMA = tables(SQLITE)
 
@@ -111,6 +111,26 @@ def migrate_from_7(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE actions ADD COLUMN source TEXT")
 
 
+#: Version 8 had no accounts (issue #28): its seats belong to no account, its tables are not
+#: rated and have no minimum reputation, and when its finished games ended is unknown (NULL).
+#: The accounts' own tables come with the schema.
+MIGRATE_FROM_8 = (
+    ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),
+    ("tables", "min_reputation", "REAL"),
+    ("seats", "account_id", "TEXT"),
+    ("seats", "left_at", "REAL"),
+    ("games", "ended", "REAL"),
+)
+
+
+def migrate_from_8(db: sqlite3.Connection) -> None:
+    """Version 8 to 9 (may run again if interrupted): see :data:`MIGRATE_FROM_8`."""
+    for table, column, declaration in MIGRATE_FROM_8:
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
 def migrate(db: sqlite3.Connection, path: str | Path) -> None:
     """Create or migrate the schema of the database ``db`` (the file ``path``, for messages)."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -119,7 +139,7 @@ def migrate(db: sqlite3.Connection, path: str | Path) -> None:
             f"{path}: storage version {version} is newer than this server's "
             f"({SCHEMA_VERSION}): upgrade oriflamme"
         )
-    if version not in (0, 1, 2, 3, 4, 5, 6, 7, SCHEMA_VERSION):
+    if version not in (0, 1, 2, 3, 4, 5, 6, 7, 8, SCHEMA_VERSION):
         raise StoreError(f"{path}: unknown storage version {version}")
     migrations = (
         (MIGRATE_FROM_1 if version == 1 else [])
@@ -135,5 +155,7 @@ def migrate(db: sqlite3.Connection, path: str | Path) -> None:
         migrate_from_5(db)
     if version in (1, 2, 3, 4, 5, 6, 7):
         migrate_from_7(db)
+    if version in (1, 2, 3, 4, 5, 6, 7, 8):
+        migrate_from_8(db)
     db.executescript(SCHEMA)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")

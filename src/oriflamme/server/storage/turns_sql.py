@@ -28,7 +28,9 @@ def turn_update(q: Sql, table_id: str, game: int | None, turn: Turn) -> str:
         f"UPDATE games SET finished = {q(turn.over)}, turn_step = {q(turn.step)},"
         f" turn_seat = {q(turn.seat)}, turn_bot = {q(turn.bot)},"
         f" turn_watched = {q(turn.watched)}, turn_since = {q.now()}, turn_deadline = {deadline},"
-        f" lease_owner = NULL, lease_until = NULL WHERE table_id = {table} AND number = {which}"
+        f" lease_owner = NULL, lease_until = NULL,"
+        f" ended = {q.now() if turn.over else 'NULL'}"
+        f" WHERE table_id = {table} AND number = {which}"
     )
 
 
