@@ -156,12 +156,46 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help="shortest pause before a bot's move is shown (default 0.8)",
     )
     parser.add_argument(
+        "--metrics-from",
+        type=networks,
+        default="",
+        metavar="CIDR[,CIDR…]",
+        help="networks besides loopback that may read the Prometheus metrics at /metrics "
+        "(e.g. 10.0.0.0/8); anyone else gets 404. Behind a reverse proxy, see docs/server.md",
+    )
+    parser.add_argument(
         "--api-docs",
         action="store_true",
         help="serve Swagger UI at /docs (off by default: its scripts come from a CDN and would "
         "run on the server's origin, where the pages keep tokens; for development). The "
         "OpenAPI schema is always at /openapi.json",
     )
+
+
+def networks(text: str) -> str:
+    """``--metrics-from``: addresses or networks (CIDR), separated by commas."""
+    import ipaddress
+
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{item!r} is not an address or a network such as 10.0.0.0/8"
+            ) from None
+    return text
+
+
+def metrics_directory() -> str:
+    """A new, empty directory where the workers write their metrics (``prometheus_client``'s
+    multi-process mode), removed when this process ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="oriflamme-metrics-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def free_port(host: str) -> int:
@@ -199,6 +233,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from oriflamme.server.connections import HTTP_PROTOCOL
+    from oriflamme.server.metrics import METRICS_FROM_ENV, MULTIPROCESS_ENV
     from oriflamme.server.storage import StoreError, is_postgres_url
 
     url = database(args)
@@ -229,8 +264,10 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ["ORIFLAMME_BODY_TIMEOUT"] = str(args.body_timeout)
     os.environ["ORIFLAMME_HEADER_TIMEOUT"] = str(args.header_timeout)
     os.environ["ORIFLAMME_CONNECTIONS_PER_ADDRESS"] = str(args.connections_per_address)
+    os.environ[METRICS_FROM_ENV] = args.metrics_from
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
+        os.environ[MULTIPROCESS_ENV] = metrics_directory()
     app = "oriflamme.server.factory:app_from_environment"
     options: dict[str, Any] = {
         "factory": True,

@@ -1,7 +1,7 @@
 """The FastAPI application (see docs/server.md): its lifespan (the store, the table manager and
 the review service started and stopped with it), middleware and error handlers; the routes are
-the routers of ``pages``, ``table_routes``, ``review``, ``lobby``, ``seat_status``, ``lessons``
-and ``health``."""
+the routers of ``pages``, ``table_routes``, ``review``, ``lobby``, ``seat_status``, ``lessons``,
+``health`` and ``metrics_routes``."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oriflamme import __version__
 
+from . import metrics
 from .deps import STATIC_DIR
 from .errors import ApiError, QuietLog, unavailable
 from .health import health_router
@@ -27,6 +28,7 @@ from .lessons.routes import lessons_router
 from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, BodyLimit, SecurityHeaders
 from .lobby import lobby_router
 from .manager import TableManager
+from .metrics_routes import metrics_router
 from .pages import pages_router
 from .quotas import Quotas
 from .review import Review
@@ -49,6 +51,7 @@ SEAT_KINDS = (HUMAN, BOT, OPEN)
 
 
 def _error_response(error: ApiError) -> JSONResponse:
+    metrics.rejected(error.code)
     return JSONResponse(error.body(), status_code=error.status)
 
 
@@ -118,6 +121,7 @@ def create_app(
             await manager.stop()
             if isinstance(store, str):
                 await opened.close()
+            metrics.process_stopped()
 
     app = FastAPI(
         title="Oriflamme server",
@@ -148,6 +152,7 @@ def create_app(
     @app.exception_handler(StoreUnavailable)
     async def database_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
         # Every request fails alike while the database is away: one line per 10 s says so.
+        metrics.DB_ERRORS.inc()
         quiet.warning("database", "request %s %s answered 503: %s", request.method,
                       request.url.path, exc)
         return _error_response(unavailable())
@@ -166,5 +171,6 @@ def create_app(
     app.include_router(lessons_router(static_dir, rate, burst))
     app.include_router(tables_router(rate, burst))
     app.include_router(health_router())
+    app.include_router(metrics_router())
 
     return app

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import metrics
 from .addresses import Networks, client_key
 
 log = logging.getLogger("oriflamme.server")
@@ -66,6 +67,7 @@ class ConnectionLimits:
 
 def refusal(status: int, reason: str, code: str, message: str) -> bytes:
     """A whole HTTP response with the API's error body, after which the connection closes."""
+    metrics.rejected(code)
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"

@@ -107,6 +107,8 @@ class HintDesk:
         #: The waiting hints of each address, the address whose turn is next first.
         self._waiting: OrderedDict[str, deque[_Hint]] = OrderedDict()
         self._count = 0
+        #: Hints being thought about now (0 or 1).
+        self.running = 0
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -177,6 +179,7 @@ class HintDesk:
                 hint.answer.set_exception(busy())
                 continue
             iterations, seconds = budget(budget_iterations(HINT_ITERATIONS), self._count)
+            self.running = 1
             try:
                 found = await self._pool.run(
                     think, hint.observation, hint.legal, iterations, seconds, timeout=left
@@ -189,3 +192,5 @@ class HintDesk:
             else:
                 if not hint.answer.done():
                     hint.answer.set_result(found)
+            finally:
+                self.running = 0

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from . import metrics
+
 MAX_BODY = 16 * 1024  #: bytes of one HTTP request body
 MAX_SAVE_BODY = 128 * 1024  #: bytes of a table's creation, which may carry a whole saved game
 #: Seconds a request's body may take to arrive, from its headers on (128 KiB on a slow phone
@@ -132,6 +134,7 @@ def _declared_length(scope: Scope) -> int:
 async def _refuse(send: Send, status: int, code: str, message: str, close: bool = False) -> None:
     """Answer the error; with ``close``, close the connection too (the rest of the request's
     body is not read)."""
+    metrics.rejected(code)
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:

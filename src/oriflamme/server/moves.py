@@ -14,7 +14,7 @@ import time
 
 from oriflamme.api import Action, Game
 
-from . import sources
+from . import metrics, sources
 from .broadcast import Broadcaster
 from .errors import ApiError
 from .presence import Presence
@@ -27,6 +27,10 @@ log = logging.getLogger("oriflamme.server")
 
 #: Who makes a decision: a human, a bot seat, or the stand-in of a late or absent human.
 STAND_IN = "stand-in"
+#: The metrics' name of each kind of source (``sources``).
+_METRIC_SOURCES = {
+    sources.PLAYER: metrics.HUMAN, sources.BOT: metrics.BOT, sources.STAND_IN: metrics.STAND_IN
+}
 #: Times an action is tried again on a newer state when another server stored one first.
 RETRIES = 3
 
@@ -81,6 +85,7 @@ class Moves:
         game_number: int | None,
         by: str,
     ) -> None:
+        arrived = time.perf_counter()
         async with table.lock:
             if (step is not None and step > len(table.game.history)) or (
                 game_number is not None and game_number > table.game_number
@@ -93,7 +98,9 @@ class Moves:
                 after.apply(action, check=False)
                 source = _source(table, seat, by)
                 try:
-                    await asyncio.shield(self._store_action(table, action, after, source))
+                    await asyncio.shield(
+                        self._store_action(table, action, after, source, arrived)
+                    )
                 except StoreConflict:
                     # Another server stored an action at this step first: catch up, then the
                     # checks decide (a pinned step is stale; an unpinned action may still fit).
@@ -106,18 +113,22 @@ class Moves:
                 break
         self._broadcast.changed(table)
 
-    async def _store_action(self, table: Table, action: Action, after: Game, source: str) -> None:
-        """Store the action that leads ``table`` to ``after``, played by ``source``, then take
-        ``after`` as the table's game: both, even if the request that asked for it is
-        cancelled meanwhile."""
+    async def _store_action(
+        self, table: Table, action: Action, after: Game, source: str, arrived: float
+    ) -> None:
+        """Store the action that leads ``table`` to ``after``, played by ``source`` (it
+        arrived at ``arrived``), then take ``after`` as the table's game: both, even if the
+        request that asked for it is cancelled meanwhile."""
         step = len(table.game.history)
-        stand_in = sources.parse(source)[0] == sources.STAND_IN
+        kind = sources.parse(source)[0]
         await self._store.append_action(
-            table.id, table.game_number, step, action.to_json(), table.turn(after), stand_in,
-            source=source,
+            table.id, table.game_number, step, action.to_json(), table.turn(after),
+            kind == sources.STAND_IN, source=source,
         )
+        metrics.action_stored(_METRIC_SOURCES.get(kind or "", metrics.HUMAN), arrived)
         if len(table.game.history) == step:
             table.moved(after, source)
+            table.arrival = (step + 1, arrived)
 
     @staticmethod
     def _check(

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from oriflamme.api import Action
 
-from . import thinking
+from . import metrics, thinking
 from .errors import ApiError, QuietLog
 from .storage import BotTurn, Store, StoreUnavailable
 from .tables import BOT, Table
@@ -245,6 +245,7 @@ class BotScheduler:
                 log.info("table %s: stored turn corrected to step %d", table.id, now.step)
             self.offer(table)
             return
+        metrics.BOT_WAIT.observe(max(0.0, time.time() - table.decision_since))
         started = time.monotonic()
         action = await self._think(
             turn, level or "random", seed, observation, legal, self._delay, hurry

@@ -348,6 +348,9 @@ class Table:
         self._game, self._moves = _start(self.config, game)
         #: Who played each action of the current game (``sources``).
         self.sources = _sources(game)
+        #: The step of the last action applied by this server and when it arrived
+        #: (``time.perf_counter()``): the metrics time its delivery to each socket.
+        self.arrival: tuple[int, float] | None = None
         self.views = ViewCache()
         #: Fires when a seat reaches one of the table's limits (``absence.next_change``: views
         #: then say "away", or that the seat may be handed over), at ``absence_due``.

@@ -17,12 +17,13 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import metrics
 from .errors import UNAVAILABLE, ApiError, QuietLog
 from .limits import MAX_DEPTH, json_depth
 from .manager import TableManager
 from .protocol import MAX_GAME, MAX_STEP
 from .storage import StoreUnavailable
-from .tables import Identity, Table
+from .tables import Identity, Role, Table
 from .tasks import spawn
 from .throttle import TokenBucket
 from .views import view_for
@@ -65,6 +66,7 @@ class Connection:
         self._throttled = False
         self._dirty = True
         self._sent: str | None = None  #: the last view sent (its text but the server's clock)
+        self._delivered = -1  #: the step of the last action whose delivery was timed
         self._replies: deque[dict[str, Any]] = deque(maxlen=MAX_REPLIES)
         self._wake = asyncio.Event()
         self._wake.set()
@@ -82,6 +84,10 @@ class Connection:
         """Serve the connection until the client leaves, or cannot take what is sent to it
         (then it is disconnected even while it still sends: the table forgets it)."""
         self._manager.add_listener(self._table, self)
+        sockets = metrics.SOCKETS.labels(
+            metrics.SEAT if self.identity.role is Role.SEAT else metrics.SPECTATOR
+        )
+        sockets.inc()
         sender = spawn(self._send_loop(), f"ws-send:{self._table.id}")
         receiver = asyncio.ensure_future(self._receive_loop())
         try:
@@ -92,6 +98,7 @@ class Connection:
             sender.cancel()
             receiver.cancel()
             self._manager.remove_listener(self._table, self)
+            sockets.dec()
 
     # -- sending ---------------------------------------------------------------------------
     async def _send(self, text: str) -> None:
@@ -113,6 +120,7 @@ class Connection:
                     if content != self._sent:
                         self._sent = content
                         await self._send(f'{{"type":"view","view":{view}}}')
+                        self._timed_delivery()
         except (OSError, RuntimeError, TimeoutError, WebSocketDisconnect) as exc:
             log.info(
                 "table %s: dropping a connection that cannot receive (%r)", self._table.id, exc
@@ -123,6 +131,15 @@ class Connection:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._socket.close(code=1011), CLOSE_TIMEOUT)
 
+    def _timed_delivery(self) -> None:
+        """A view was sent: if it is the first to show the last action applied here, time it
+        from the action's arrival (a view sent later, for a later change, is not)."""
+        arrival = self._table.arrival
+        if arrival is not None and arrival[0] > self._delivered:
+            self._delivered = arrival[0]
+            if arrival[0] == len(self._table.game.history):
+                metrics.view_delivered(arrival[1])
+
     # -- receiving -------------------------------------------------------------------------
     async def _receive_loop(self) -> None:
         while True:
@@ -131,6 +148,7 @@ class Connection:
                 return
             if not self._bucket.take():
                 if not self._throttled:
+                    metrics.rejected("too_many_requests")
                     self._reply(_error("too_many_requests", "too many messages: slow down"))
                 self._throttled = True
                 continue
@@ -138,13 +156,16 @@ class Connection:
             raw = message.get("text")
             size = len(raw.encode()) if isinstance(raw, str) else len(message.get("bytes") or b"")
             if size > MAX_MESSAGE:
+                metrics.rejected("too_large")
                 self._reply(_error("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
                 continue
             try:
                 await self._handle(raw if isinstance(raw, str) else message.get("bytes") or b"")
             except ApiError as exc:
+                metrics.rejected(exc.code)
                 self._reply(_error(exc.code, exc.message))
             except StoreUnavailable:
+                metrics.DB_ERRORS.inc()
                 self._reply(_error("database_unavailable", UNAVAILABLE))
             except Exception as exc:
                 quiet.error("ws", "table %s: message handling failed", self._table.id, exc=exc)

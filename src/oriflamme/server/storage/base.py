@@ -283,6 +283,11 @@ class Store(Protocol):
         """Where the games are, for people (no password)."""
         ...
 
+    def pool_use(self) -> tuple[int, int]:
+        """Connections of this server's pool to the database: in use, and idle (0, 0 for a
+        store without a pool)."""
+        ...
+
     async def create_table(
         self,
         table: TableRecord,
@@ -483,6 +488,10 @@ class Store(Protocol):
         ...
 
     # -- life ------------------------------------------------------------------------------
+    async def queued_analyses(self) -> int:
+        """Analyses queued and not yet started, on every server."""
+        ...
+
     async def ping(self) -> None:
         """Return if the database answers; :class:`StoreUnavailable` otherwise."""
         ...

@@ -128,6 +128,10 @@ class PostgresStore(SqlStore):
     def describe(self) -> str:
         return f"PostgreSQL database {redacted(self.url)}"
 
+    def pool_use(self) -> tuple[int, int]:
+        idle = self._pool.get_idle_size()
+        return self._pool.get_size() - idle, idle
+
     def connection(self) -> Any:
         """A pooled connection (``async with``); a broken database is :class:`StoreUnavailable`."""
         return Acquire(self._pool)

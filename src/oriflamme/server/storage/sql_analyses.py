@@ -52,6 +52,13 @@ class AnalysesSql(SqlRunner):
             f" AND game = {q(game)}"
         )
 
+    async def queued_analyses(self) -> int:
+        q = Sql(self.dialect)
+        rows = await self._read_one(
+            q.statement(f"SELECT COUNT(*) FROM analyses WHERE status = {q(QUEUED)}")
+        )
+        return int(rows[0][0])
+
     async def load_analysis(self, table_id: str, game: int) -> AnalysisRecord | None:
         rows = await self._read_one(self._select(table_id, game))
         return analysis_from_row(rows[0]) if rows else None

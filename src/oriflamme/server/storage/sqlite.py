@@ -97,6 +97,9 @@ class SqliteStore(SqlStore):
     def describe(self) -> str:
         return f"SQLite file {self.path}"
 
+    def pool_use(self) -> tuple[int, int]:
+        return 0, 0  # one connection, its own writer thread: no pool
+
     @staticmethod
     def _connect(path: str | Path) -> sqlite3.Connection:
         db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
