@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import random
+import re
 import socket
 import struct
 import time
@@ -200,20 +201,26 @@ def test_an_unexpected_failure_is_logged_at_most_once_per_10_s_per_route(
     act = f"/api/tables/{table['table_id']}/actions"
     move = {"token": token, "action": {"kind": "place", "card": 0, "to": "end"}}
 
-    def fail(path: str = act, body: dict[str, Any] = move) -> None:
+    def fail(path: str = act, body: dict[str, Any] = move) -> str:
         answer = client.post(path, json=body)
         assert answer.status_code == 500, answer.text
+        # Its request id, in the answer's header too, finds the failure in the logs (#32).
+        request_id = answer.headers["x-request-id"]
         assert answer.json() == {
-            "error": {"code": "internal_error", "message": "the server failed"}
+            "error": {"code": "internal_error", "message": "the server failed",
+                      "request_id": request_id}
         }
+        return request_id
 
     def logged() -> list[logging.LogRecord]:
         return [r for r in caplog.records if r.exc_info and "failed" in r.getMessage()]
 
+    ids = []
     for seconds in (0.0, 1.0, 5.0, 9.9):
         clock.now = 1000.0 + seconds
-        fail()
+        ids.append(fail())
     assert len(logged()) == 1 and "RuntimeError" in caplog.text
+    assert ids[0] in logged()[0].getMessage() and len(set(ids)) == 4
     fail(f"/api/tables/{table['table_id']}/rematch", {"token": token})  # its own allowance
     assert len(logged()) == 2
     clock.now = 1010.0
@@ -225,7 +232,9 @@ def test_an_unexpected_failure_is_logged_at_most_once_per_10_s_per_route(
         assert ws.receive_json()["type"] == "view"
         for _ in range(3):
             ws.send_json({"type": "act", "action": move["action"]})
-            assert ws.receive_json() == {
+            error = ws.receive_json()
+            assert re.fullmatch("[0-9a-f]{12}", error.pop("request_id"))  # #32
+            assert error == {
                 "type": "error", "code": "internal_error",
                 "message": "the server failed to handle this message",
             }

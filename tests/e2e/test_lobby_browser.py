@@ -287,9 +287,10 @@ def test_one_table_too_many_is_refused_in_the_players_language(
     seats.nth(1).get_by_test_id("seat-kind").select_option("open")
     page.get_by_test_id("public").check()
     page.get_by_test_id("create-game").click()
-    expect(page.get_by_test_id("toast")).to_have_text(
-        "Vous avez déjà autant de tables dans le salon que permis\u202f: fermez-en une, ou attendez"
-        " qu’une se remplisse."
-    )
+    # The refusal's text, and its reference in the server's logs (#32: the request id).
+    expect(page.get_by_test_id("toast")).to_have_text(re.compile(
+        "^Vous avez déjà autant de tables dans le salon que permis\u202f: fermez-en une, ou"
+        " attendez qu’une se remplisse\\. \\(réf\\. [0-9a-f]{12}\\)$"
+    ))
     expect(page.get_by_test_id("create-form")).to_be_visible()  # nothing was created
     page.close()

@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import copy
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from logging import LogRecord
     from pathlib import Path
 
 from .common import CliError, seconds, whole
@@ -25,30 +23,22 @@ WS_MAX_SIZE = 64 * 1024
 STARTUP_FAILURE = 3
 
 
-_TOKEN_PARAM = re.compile(r"\b(token|seat|watch)=[^&\s\"]+")
-
-
-class RedactTokens:
-    """Hide the tokens of request lines (``?token=…``) in the server's logs (a logging filter:
-    an object with ``filter``, so that this module does not import logging at start-up)."""
-
-    def filter(self, record: LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(
-                _TOKEN_PARAM.sub(r"\1=…", a) if isinstance(a, str) else a for a in record.args
-            )
-        return True
-
-
-def log_config() -> dict[str, Any]:
-    """Uvicorn's logging, with tokens redacted and the server's own messages shown."""
+def log_config(log_format: str = "text") -> dict[str, Any]:
+    """Uvicorn's logging, with tokens hidden and the server's own messages shown: people's
+    lines (``text``) or one JSON object per line (``json``: then the server writes the access
+    lines itself, with their request id and duration)."""
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
-    config["filters"] = {"redact": {"()": RedactTokens}}
+    config["filters"] = {"redact": {"()": "oriflamme.server.log_format.RedactTokens"}}
     for handler in config["handlers"].values():
         handler["filters"] = ["redact"]
     config["loggers"]["oriflamme"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    if log_format == "json":
+        config["formatters"]["json"] = {"()": "oriflamme.server.log_format.JsonLines"}
+        for handler in config["handlers"].values():
+            handler["formatter"] = "json"
+        config["loggers"]["uvicorn.access"] = {"handlers": [], "propagate": False}
     return config
 
 
@@ -156,6 +146,13 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help="shortest pause before a bot's move is shown (default 0.8)",
     )
     parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="log lines for people (text, the default) or one JSON object per line (json: "
+        "time, level, process, request id, table, seat, event, duration; never a token)",
+    )
+    parser.add_argument(
         "--metrics-from",
         type=networks,
         default="",
@@ -233,6 +230,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from oriflamme.server.connections import HTTP_PROTOCOL
+    from oriflamme.server.log_format import LOG_FORMAT_ENV, json_line
     from oriflamme.server.metrics import METRICS_FROM_ENV, MULTIPROCESS_ENV
     from oriflamme.server.storage import StoreError, is_postgres_url
 
@@ -251,8 +249,10 @@ def run_serve(args: argparse.Namespace) -> int:
     port = args.port or free_port(args.host)
     host = f"[{args.host}]" if ":" in args.host else args.host
     workers = f", {args.workers} processes" if args.workers > 1 else ""
-    print(f"Oriflamme server: open http://{host}:{port}/ (games in the {where}{workers})",
-          flush=True)
+    banner = f"Oriflamme server: open http://{host}:{port}/ (games in the {where}{workers})"
+    if args.log_format == "json":  # a log collector reads every line as JSON
+        banner = json_line("oriflamme.serve", banner)
+    print(banner, flush=True)
     # The app is built in each process from these (several processes cannot share one object).
     os.environ[DB_ENV] = url
     os.environ[BOT_DELAY_ENV] = str(args.bot_delay)
@@ -265,6 +265,7 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ["ORIFLAMME_HEADER_TIMEOUT"] = str(args.header_timeout)
     os.environ["ORIFLAMME_CONNECTIONS_PER_ADDRESS"] = str(args.connections_per_address)
     os.environ[METRICS_FROM_ENV] = args.metrics_from
+    os.environ[LOG_FORMAT_ENV] = args.log_format
     if args.workers > 1:
         os.environ["ORIFLAMME_SUPERVISOR"] = str(os.getpid())  # workers end with this process
         os.environ[MULTIPROCESS_ENV] = metrics_directory()
@@ -280,7 +281,7 @@ def run_serve(args: argparse.Namespace) -> int:
         # Views are a few KiB: compressing each one for each connection would cost more CPU
         # than the bandwidth it saves.
         "ws_per_message_deflate": False,
-        "log_config": log_config(),
+        "log_config": log_config(args.log_format),
     }
     if args.workers > 1:  # uvicorn's process manager (it ends with status 0 when stopped)
         uvicorn.run(app, workers=args.workers, **options)

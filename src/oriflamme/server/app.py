@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oriflamme import __version__
 
-from . import metrics
+from . import log_context, metrics
 from .deps import STATIC_DIR
 from .errors import ApiError, QuietLog, unavailable
 from .health import health_router
@@ -31,6 +31,7 @@ from .manager import TableManager
 from .metrics_routes import metrics_router
 from .pages import pages_router
 from .quotas import Quotas
+from .request_ids import RequestIds
 from .review import Review
 from .review_routes import review_router
 from .seat_status import status_router
@@ -94,6 +95,7 @@ def create_app(
     quotas: Quotas | None = None,
     api_docs: bool = False,
     body_timeout: float = BODY_TIMEOUT,
+    access_log: bool = False,
 ) -> FastAPI:
     """The server's app over ``store`` (a store, or its address: ``postgresql://…`` or an
     SQLite path, opened when the app starts and closed when it stops): bots pause ``bot_delay``
@@ -101,8 +103,10 @@ def create_app(
     (bursts of ``burst``); ``quotas`` bound what one address may create; a request's body must
     arrive within ``body_timeout`` seconds (0: no deadline). With ``tune_gc`` the
     garbage collector runs rarely while the app serves (the process's settings are restored
-    when it stops). ``api_docs`` serves Swagger UI at ``/docs`` (its scripts come from a CDN,
-    on this origin: off by default); the OpenAPI schema is always at ``/openapi.json``."""
+    when it stops). Every request gets an id (``request_ids``); with ``access_log`` each is
+    logged once answered (JSON logs). ``api_docs`` serves Swagger UI at ``/docs`` (its scripts
+    come from a CDN, on this origin: off by default); the OpenAPI schema is always at
+    ``/openapi.json``."""
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = await open_store(store) if isinstance(store, str) else store
@@ -135,6 +139,7 @@ def create_app(
     app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY}, timeout=body_timeout)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM, compresslevel=6)
+    app.add_middleware(RequestIds, access_log=access_log)  # outermost: ids for every answer
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -153,15 +158,18 @@ def create_app(
     async def database_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
         # Every request fails alike while the database is away: one line per 10 s says so.
         metrics.DB_ERRORS.inc()
-        quiet.warning("database", "request %s %s answered 503: %s", request.method,
-                      request.url.path, exc)
+        quiet.warning("database", "request %s %s answered 503 (request %s): %s",
+                      request.method, request.url.path, log_context.REQUEST_ID.get(), exc)
         return _error_response(unavailable())
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        quiet.error(request.url.path, "request %s %s failed", request.method, request.url.path,
-                    exc=exc)
-        return _error_response(ApiError(500, "internal_error", "the server failed"))
+        quiet.error(request.url.path, "request %s %s failed (request %s)", request.method,
+                    request.url.path, log_context.REQUEST_ID.get(), exc=exc)
+        answer = _error_response(ApiError(500, "internal_error", "the server failed"))
+        # Answered outside the middleware that stamps the others: stamp it here.
+        answer.headers["x-request-id"] = log_context.REQUEST_ID.get() or ""
+        return answer
 
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
     app.include_router(pages_router(static_dir))

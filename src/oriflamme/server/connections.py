@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import metrics
+from . import log_context, metrics
 from .addresses import Networks, client_key
 
 log = logging.getLogger("oriflamme.server")
@@ -68,12 +68,15 @@ class ConnectionLimits:
 def refusal(status: int, reason: str, code: str, message: str) -> bytes:
     """A whole HTTP response with the API's error body, after which the connection closes."""
     metrics.rejected(code)
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    request_id = log_context.new_request_id()
+    body = json.dumps({"error": {"code": code, "message": message, "request_id": request_id}})
     head = (
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        f"content-length: {len(body)}\r\nx-request-id: {request_id}\r\n"
+        "connection: close\r\n\r\n"
     )
-    return head.encode() + body
+    log.info("refused a connection: %s (request %s)", code, request_id)
+    return head.encode() + body.encode()
 
 
 class Census:

@@ -11,6 +11,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 from starlette.requests import HTTPConnection
 
+from . import log_context
 from .addresses import client_key, origin_digest
 from .errors import ApiError
 from .limits import PAGE_POLICY
@@ -35,6 +36,7 @@ def manager_of(connection: HTTPConnection) -> TableManager:
 
 async def table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Table:
     """The table the path names; ``404 unknown_table`` if none."""
+    log_context.about(table_id)
     return await manager_of(request).get(table_id)
 
 

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
+
+from . import log_context
 
 
 class ApiError(Exception):
-    """A refused request; rendered as ``{"error": {"code", "message"}}`` with ``status``."""
+    """A refused request; rendered as ``{"error": {"code", "message", "request_id"}}`` with
+    ``status`` (the id of the request or message refused, when there is one)."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
@@ -18,8 +22,17 @@ class ApiError(Exception):
         self.code = code
         self.message = message
 
-    def body(self) -> dict[str, dict[str, str]]:
-        return {"error": {"code": self.code, "message": self.message}}
+    def body(self) -> dict[str, dict[str, Any]]:
+        return error_body(self.code, self.message)
+
+
+def error_body(code: str, message: str) -> dict[str, dict[str, Any]]:
+    """The body of an error answer, with the id of the request being handled (if any)."""
+    detail: dict[str, Any] = {"code": code, "message": message}
+    request_id = log_context.REQUEST_ID.get()
+    if request_id is not None:
+        detail["request_id"] = request_id
+    return {"error": detail}
 
 
 def unknown_table() -> ApiError:

@@ -8,6 +8,8 @@
 ``ORIFLAMME_BODY_TIMEOUT``: seconds a request's body may take to arrive (0: no deadline; the
 connection-level limits, read by ``connections``, are ``ORIFLAMME_HEADER_TIMEOUT`` and
 ``ORIFLAMME_CONNECTIONS_PER_ADDRESS``);
+``ORIFLAMME_LOG_FORMAT``: ``json`` when ``serve --log-format json`` (the app then logs each
+request); ``ORIFLAMME_METRICS_FROM``: who besides loopback may read ``/metrics``;
 ``ORIFLAMME_SUPERVISOR``: the process id of ``serve`` when it runs several worker processes,
 which then end with it.
 """
@@ -21,6 +23,7 @@ from fastapi import FastAPI
 from .app import create_app
 from .lifeline import end_with
 from .limits import BODY_TIMEOUT
+from .log_format import LOG_FORMAT_ENV
 from .quotas import Quotas
 
 
@@ -45,5 +48,6 @@ def app_from_environment() -> FastAPI:
     api_docs = os.environ.get("ORIFLAMME_API_DOCS") == "1"
     body_timeout = float(os.environ.get("ORIFLAMME_BODY_TIMEOUT", BODY_TIMEOUT))
     return create_app(
-        url, bot_delay=bot_delay, quotas=quotas, api_docs=api_docs, body_timeout=body_timeout
+        url, bot_delay=bot_delay, quotas=quotas, api_docs=api_docs, body_timeout=body_timeout,
+        access_log=os.environ.get(LOG_FORMAT_ENV) == "json",
     )

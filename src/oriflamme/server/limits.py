@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import metrics
+from .errors import error_body
 
 MAX_BODY = 16 * 1024  #: bytes of one HTTP request body
 MAX_SAVE_BODY = 128 * 1024  #: bytes of a table's creation, which may carry a whole saved game
@@ -135,7 +136,7 @@ async def _refuse(send: Send, status: int, code: str, message: str, close: bool 
     """Answer the error; with ``close``, close the connection too (the rest of the request's
     body is not read)."""
     metrics.rejected(code)
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    body = json.dumps(error_body(code, message)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))

@@ -221,6 +221,9 @@ class RematchRequest(_Strict):
 class ErrorDetail(BaseModel):
     code: str
     message: str
+    request_id: str | None = Field(
+        default=None, description="the refused request's id, as in the logs (X-Request-ID)"
+    )
 
 
 class ErrorBody(BaseModel):

@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 
+from . import log_context
 from .announced import ALL, Announced
 from .broadcast import Broadcaster
 from .errors import ApiError, QuietLog, unknown_table
@@ -155,14 +156,16 @@ class TableRegistry:
         """Who ``token`` designates at ``table``; if nobody, the table is read again from
         storage first (a seat just joined through another server), at most once a second."""
         try:
-            return table.identify(token)
+            identity = table.identify(token)
         except ApiError:
             now = time.monotonic()
             if now - table.token_refreshed < TOKEN_REFRESH:
                 raise
             table.token_refreshed = now
             await self.refresh(table)
-            return table.identify(token)
+            identity = table.identify(token)
+        log_context.about(table.id, identity.seat)  # the log lines of this request say whose
+        return identity
 
     def on_change(self, change: Change) -> None:
         """Storage announced a committed change (by any server, this one included)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import metrics
+from . import log_context, metrics
 from .errors import UNAVAILABLE, ApiError, QuietLog
 from .limits import MAX_DEPTH, json_depth
 from .manager import TableManager
@@ -42,7 +42,11 @@ TRY_AGAIN_LATER = 1013
 
 
 def _error(code: str, message: str) -> dict[str, str]:
-    return {"type": "error", "code": code, "message": message}
+    error = {"type": "error", "code": code, "message": message}
+    request_id = log_context.REQUEST_ID.get()
+    if request_id is not None:
+        error["request_id"] = request_id
+    return error
 
 
 class Connection:
@@ -146,6 +150,8 @@ class Connection:
             message = await self._socket.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            log_context.begin()  # each message is a request of its own
+            log_context.about(self._table.id, self.identity.seat)
             if not self._bucket.take():
                 if not self._throttled:
                     metrics.rejected("too_many_requests")

@@ -1,11 +1,13 @@
 // HTTP API and WebSocket client of the game server (docs/server.md).
 
-/** An error answered by the server: {"error": {"code", "message"}} with a 4xx status. */
+/** An error answered by the server: {"error": {"code", "message", "request_id"}} with a 4xx
+ * or 5xx status; `requestId` finds its lines in the server's logs. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, requestId = null) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.requestId = requestId;
   }
 }
 
@@ -29,7 +31,8 @@ export async function request(method, url, body) {
   }
   if (!response.ok) {
     const err = data && data.error ? data.error : {};
-    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || "");
+    const requestId = err.request_id || response.headers.get("x-request-id");
+    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || "", requestId);
   }
   return data;
 }
@@ -190,7 +193,7 @@ export class GameSocket {
     }
     if (!message || typeof message !== "object") return;
     if (message.type === "view" && message.view) this.onView(message.view);
-    else if (message.type === "error") this.onError({ code: message.code, message: message.message });
+    else if (message.type === "error") this.onError({ code: message.code, message: message.message, requestId: message.request_id || null });
   }
 
   scheduleRetry() {

@@ -123,6 +123,7 @@ const STRINGS = {
     level_note_random: "Plays any allowed move at random",
     // errors
     error_generic: "Something went wrong.",
+    error_ref: "ref. {id}",
     error_network: "The server cannot be reached.",
     error_not_your_turn: "It is not your turn.",
     error_illegal_action: "That move is not allowed now.",
@@ -434,6 +435,7 @@ const STRINGS = {
     level_note_random: "Joue n’importe quel coup permis, au hasard",
     // errors
     error_generic: "Une erreur s’est produite.",
+    error_ref: "réf. {id}",
     error_network: "Le serveur est injoignable.",
     error_not_your_turn: "Ce n’est pas votre tour.",
     error_illegal_action: "Ce coup n’est pas permis maintenant.",

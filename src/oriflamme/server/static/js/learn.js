@@ -209,7 +209,7 @@ async function showStep(step) {
     }
     if (state.data) {
       render();
-      toastError(lt("load_failed", { message: error.message || error.code }));
+      toastError(lt("load_failed", { message: error.message || error.code }), error);
     } else {
       showLoadError(regions.coachText, error, () => showStep(step));
     }
@@ -276,7 +276,7 @@ async function explore(moves) {
     state.selected = null;
     markFresh(before, answer.view);
   } catch (error) {
-    toastError(error.message || error.code);
+    toastError(error.message || error.code, error);
   }
   state.busy = false;
   render();
@@ -313,7 +313,7 @@ async function playRealGame(settings, trigger) {
   } catch (error) {
     trigger.disabled = false;
     trigger.textContent = lt("play_real");
-    toastError(error.message || error.code);
+    toastError(error.message || error.code, error);
   }
 }
 

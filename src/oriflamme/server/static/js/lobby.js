@@ -348,7 +348,7 @@ async function submit(event) {
     showCreated(created);
     if (request.body.public) refreshOpenTables(); // the new table is listed now, not in 3 s
   } catch (error) {
-    toastError(errorText(error));
+    toastError(errorText(error), error);
   } finally {
     submitButton.disabled = false;
     submitButton.textContent = t("create_button");

@@ -16,7 +16,7 @@ import { rememberGame, knowsGame } from "./mygames.js";
 import { namedNodes } from "./names.js";
 import { renderPlayers, seatsOf } from "./players.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
-import { installLangSwitch, toast, toastError } from "./ui.js";
+import { errorRef, installLangSwitch, toast, toastError } from "./ui.js";
 import { renderHint } from "./hint.js";
 import { copyLink } from "./share.js";
 
@@ -79,12 +79,13 @@ function readLink() {
   return { tableId, token, seat: Boolean(params.get("seat")) };
 }
 
-function fatal(message) {
+function fatal(message, error = null) {
   const box = $("fatal-error");
+  const ref = errorRef(error);
   replace(box, [
     el("div", { className: "fatal-box" }, [
       el("h2", { text: t("fatal_title") }),
-      el("p", { text: message }),
+      el("p", { text: ref ? `${message} (${ref})` : message }),
       el("a", { className: "button-link", text: t("back_to_lobby"), attrs: { href: "/" } }),
     ]),
   ]);
@@ -107,7 +108,7 @@ async function refreshOverHttp() {
     return true;
   } catch (error) {
     if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
-      fatal(errorText(error.code, error.message));
+      fatal(errorText(error.code, error.message), error);
     }
     return false;
   }
@@ -192,7 +193,7 @@ function onView(view) {
 
 function onSocketError(error) {
   clearBusy();
-  toastError(errorText(error.code, error.message));
+  toastError(errorText(error.code, error.message), error);
   if (error.code === "stale") refreshOverHttp();
   else if (state.view) render();
 }
@@ -248,7 +249,7 @@ function send(action) {
     .catch((error) => {
       clearBusy();
       render();
-      toastError(errorText(error.code, error.message));
+      toastError(errorText(error.code, error.message), error);
       refreshOverHttp();
     });
 }
@@ -285,7 +286,7 @@ async function closeThisTable() {
     toast(t("closed_done"));
     refreshOverHttp();
   } catch (error) {
-    toastError(errorText(error.code, error.message));
+    toastError(errorText(error.code, error.message), error);
   }
 }
 
@@ -302,7 +303,7 @@ async function handToBot(seat) {
     toast(t("handed_to_bot", { name }));
     refreshOverHttp();
   } catch (error) {
-    toastError(errorText(error.code, error.message));
+    toastError(errorText(error.code, error.message), error);
   }
 }
 
@@ -317,7 +318,7 @@ async function playAgain() {
   } catch (error) {
     clearBusy();
     render();
-    toastError(errorText(error.code, error.message));
+    toastError(errorText(error.code, error.message), error);
     refreshOverHttp();
   }
 }

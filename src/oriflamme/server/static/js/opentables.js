@@ -251,7 +251,7 @@ async function join(tableId, seat) {
     const seatTaken = await joinTable(tableId, name, seat);
     window.location.href = seatTaken.url;
   } catch (error) {
-    toastError(error instanceof ApiError && error.code === "seat_taken" ? t("seat_taken") : errorText(error));
+    toastError(error instanceof ApiError && error.code === "seat_taken" ? t("seat_taken") : errorText(error), error);
     refresh();
   } finally {
     joining = false;

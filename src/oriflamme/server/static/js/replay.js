@@ -12,7 +12,7 @@ import { renderLog, resetLog, standInMark } from "./log.js";
 import { namedNodes } from "./names.js";
 import { renderPlayers, seatsOf } from "./players.js";
 import { installCardHelp } from "./tooltip.js";
-import { installLangSwitch, toastError } from "./ui.js";
+import { errorRef, installLangSwitch, toastError } from "./ui.js";
 import { getAnalysis, getFrames, startAnalysis } from "./review_api.js";
 import { percent, rt } from "./review_i18n.js";
 import { copyLink } from "./share.js";
@@ -49,11 +49,12 @@ function readLink() {
   };
 }
 
-function fatal(message) {
+function fatal(message, error = null) {
   const box = $("fatal-error");
+  const ref = errorRef(error);
   replace(box, [el("div", { className: "fatal-box" }, [
     el("h2", { text: t("fatal_title") }),
-    el("p", { text: message }),
+    el("p", { text: ref ? `${message} (${ref})` : message }),
     el("a", { className: "button-link", text: t("back_to_lobby"), attrs: { href: "/" } }),
   ])]);
   box.hidden = false;
@@ -90,7 +91,7 @@ async function loadAnalysis() {
   try {
     showAnalysis(await getAnalysis(state.tableId, state.game, state.token, getLang()));
   } catch (error) {
-    toastError(errorMessage(error));
+    toastError(errorMessage(error), error);
   }
 }
 
@@ -110,7 +111,7 @@ async function start() {
   try {
     await loadFrames();
   } catch (error) {
-    fatal(rt("load_failed", { message: errorMessage(error) }));
+    fatal(rt("load_failed", { message: errorMessage(error) }), error);
     return;
   }
   showShareableLink();
@@ -183,7 +184,7 @@ async function switchView(value) {
     await loadFrames();
     render();
   } catch (error) {
-    toastError(errorMessage(error));
+    toastError(errorMessage(error), error);
   }
 }
 
@@ -197,7 +198,7 @@ async function switchLang(lang) {
     render();
     await loadAnalysis();
   } catch (error) {
-    toastError(errorMessage(error));
+    toastError(errorMessage(error), error);
   }
 }
 

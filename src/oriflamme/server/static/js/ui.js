@@ -27,8 +27,16 @@ export function toast(message, kind = "info") {
   setTimeout(() => node.remove(), TOAST_MS);
 }
 
-export function toastError(message) {
-  toast(message, "error");
+/** Show an error; with the failed request's `error` (its `requestId`), its reference too, so
+ * that a player's report can be found in the server's logs. */
+export function toastError(message, error = null) {
+  const ref = errorRef(error);
+  toast(ref ? `${message} (${ref})` : message, "error");
+}
+
+/** "ref. 1a2b3c4d5e6f" of a failed request, or "" if the server gave it no id. */
+export function errorRef(error) {
+  return error && error.requestId ? t("error_ref", { id: error.requestId }) : "";
 }
 
 /** What to tell people about a failed request: its code's text in their language if there is
