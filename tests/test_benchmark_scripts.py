@@ -81,3 +81,17 @@ def test_a_short_fault_run_checks_every_acknowledged_action() -> None:
     assert int(counts["acknowledged and stored at their step"]) > 0
     assert int(counts["played by the bots"]) > 0
     assert counts["acknowledged but not stored"] == counts["games not finished"] == "0"
+
+
+def test_a_short_backup_during_play_run_measures_both_phases() -> None:
+    """#32: the benchmark of a backup beside a running server plays in both phases, backs up
+    at least once, and no move fails."""
+    done = run("server/backup_during_play.py", "--games", "50", "--seconds", "1",
+               "--tables", "1", "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert figures["without_backup"]["moves"] > 0 and figures["during_backups"]["moves"] > 0
+    assert figures["backups"]["count"] >= 1 and figures["backups"]["size_bytes"] > 0
+    assert figures["failed_moves"] == 0
+    refused = run("server/backup_during_play.py", "--seconds", "0")
+    assert refused.returncode == 2 and "--seconds" in refused.stderr

@@ -1,0 +1,255 @@
+"""#32 section 3: ``oriflamme db backup`` and ``restore``: a round trip SQLite -> file ->
+PostgreSQL -> file -> SQLite gives back every row (games, actions, who played them,
+analyses, accounts, ratings); bad files and non-empty targets are refused and nothing is
+written; a running server keeps serving during a backup of its own file."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+from oriflamme.server.storage import (
+    SeatRecord,
+    SqliteStore,
+    StoreError,
+    TableRecord,
+    Turn,
+    open_store,
+)
+from oriflamme.server.storage.backup import RUNTIME_TABLES, backup, restore
+from pgdb import fresh_database
+from servers import running_server
+from test_scale_out import create, post, view
+
+SEATS = (
+    SeatRecord(0, "human", "Ann", None, "a" * 64),
+    SeatRecord(1, "bot", "Blue bot (easy)", "easy", None),
+)
+
+
+def action(card: int) -> dict[str, object]:
+    return {"kind": "place", "card": card, "to": "end"}
+
+
+async def fill(url: str) -> None:
+    """Tables, games (one over), actions with their sources, an analysis, an account with a
+    session, a public table, and a presence row (not backed up)."""
+    store = await open_store(url)
+    try:
+        for number in range(3):
+            record = TableRecord(
+                f"t{number}", {"players": 2}, "fr" if number else "en", "c" * 64, "s" * 64,
+                SEATS, public=number == 2, clock=30.0 if number == 1 else None,
+                replay_key=f"key{number}",
+            )
+            await store.create_table(record, 2**62 + number, Turn(0, 0, False))
+            for step in range(number + 2):
+                await store.append_action(
+                    f"t{number}", 1, step, action(step), Turn(step + 1, step % 2, step % 2 == 1),
+                    source="player" if step % 2 == 0 else "bot",
+                )
+        await store.append_action("t0", 1, 2, action(9), Turn(3, None, False))  # over
+        await store.request_analysis("t0", 1, origin="o1")
+        await store.heartbeat("server-a", 20.0)
+    finally:
+        await store.close()
+
+
+def sqlite_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    db = sqlite3.connect(path)
+    names = [row[0] for row in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    )]
+    rows = {
+        name: sorted(db.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr)
+        for name in names if name not in RUNTIME_TABLES
+    }
+    db.close()
+    return rows
+
+
+def add_account(path: Path) -> None:
+    """An account and its session, as the accounts' tables hold them (written directly)."""
+    db = sqlite3.connect(path)
+    db.execute(
+        "INSERT INTO accounts (id, name, name_key, password_hash, created, admin)"
+        " VALUES ('acc1', 'Zoé', 'zoé', '$argon2id$v=19$m=1,t=1,p=1$c2FsdA$aGFzaA', 1.5, 1)"
+    )
+    db.execute(
+        "INSERT INTO sessions (id_hash, account_id, csrf, created, seen, expires)"
+        " VALUES ('h1', 'acc1', 'x', 1.0, 2.0, 3.0)"
+    )
+    db.execute("UPDATE seats SET account_id = 'acc1' WHERE table_id = 't0' AND seat = 0")
+    db.commit()
+    db.close()
+
+
+def test_a_round_trip_through_postgresql_gives_back_every_row(tmp_path: Path) -> None:
+    source = tmp_path / "games.sqlite3"
+    asyncio.run(fill(str(source)))
+    add_account(source)
+    first, second = tmp_path / "one.backup", tmp_path / "two.backup"
+    back = tmp_path / "back.sqlite3"
+    with fresh_database() as pg:
+        async def trip() -> None:
+            made = await backup(str(source), first)
+            assert dict(made.rows)["actions"] == 2 + 3 + 4 + 1
+            await restore(first, pg)
+            await backup(pg, second)
+            await restore(second, str(back))
+            # The games read alike from every copy.
+            stores = [await open_store(url) for url in (str(source), pg, str(back))]
+            try:
+                for table_id in ("t0", "t1", "t2"):
+                    loaded = [await store.load_table(table_id) for store in stores]
+                    assert loaded[0] is not None and loaded[0] == loaded[1] == loaded[2]
+                assert loaded[0][1].sources[:2] == ("player", "bot")
+                analyses = [await store.load_analysis("t0", 1) for store in stores]
+                assert analyses[0] is not None and analyses[0] == analyses[1] == analyses[2]
+            finally:
+                for store in stores:
+                    await store.close()
+
+        asyncio.run(trip())
+    original, copied = sqlite_rows(source), sqlite_rows(back)
+    assert original == copied
+    assert original["accounts"] and original["sessions"] and original["games"]
+    # The running server's own state stays out of backups.
+    with gzip.open(first, "rt") as lines:
+        tables = [json.loads(line).get("table") for line in lines if line.startswith('{"table"')]
+    assert not set(tables) & RUNTIME_TABLES and "presence" not in tables
+    assert tables.index("tables") < tables.index("seats") < tables.index("actions")
+    assert tables.index("accounts") < tables.index("sessions")
+
+
+def test_bad_backups_and_non_empty_targets_are_refused_and_nothing_is_written(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "games.sqlite3"
+    asyncio.run(fill(str(source)))
+    good = tmp_path / "good.backup"
+    asyncio.run(backup(str(source), good))
+    lines = gzip.decompress(good.read_bytes()).splitlines(keepends=True)
+
+    def written(name: str, content: bytes) -> Path:
+        path = tmp_path / name
+        path.write_bytes(gzip.compress(content))
+        return path
+
+    target = tmp_path / "new.sqlite3"
+    cases = {
+        "cut short": (written("cut", b"".join(lines[:-1])), "cut short"),
+        "not a backup": (written("other", b'{"hello": 1}\n'), "not an oriflamme backup"),
+        "not gzip": (tmp_path / "plain", "not a readable oriflamme backup"),
+        "a newer version": (
+            written("newer", lines[0].replace(b'"schema":9', b'"schema":99') + b"".join(lines[1:])),
+            "made with storage version 99",
+        ),
+        "a row too short": (
+            written("short", b"".join(lines[:3]) + b"[1]\n" + b"".join(lines[3:])),
+            "does not fit",
+        ),
+    }
+    (tmp_path / "plain").write_text("hello")
+    for what, (path, message) in cases.items():
+        with pytest.raises(StoreError, match=message):
+            asyncio.run(restore(path, str(target)))
+        assert not target.exists(), what  # nothing written, not even an empty file
+    # Into a database that holds games: refused, the games untouched.
+    before = sqlite_rows(source)
+    with pytest.raises(StoreError, match="already holds data"):
+        asyncio.run(restore(good, str(source)))
+    assert sqlite_rows(source) == before
+    # From the command line: one clear line, exit code 2.
+    done = subprocess.run(
+        [sys.executable, "-m", "oriflamme", "db", "restore", str(tmp_path / "cut"),
+         "--db", str(target)], capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2 and "cut short" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_restore_into_postgresql_that_fails_writes_nothing(tmp_path: Path) -> None:
+    source = tmp_path / "games.sqlite3"
+    asyncio.run(fill(str(source)))
+    good = tmp_path / "good.backup"
+    asyncio.run(backup(str(source), good))
+    # A row that breaks a key (the same action twice): the whole restore is undone.
+    lines = gzip.decompress(good.read_bytes()).splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith(b'{"table":"actions"'))
+    broken = [*lines[: start + 2], lines[start + 1], *lines[start + 2:]]
+    end = json.loads(broken[-1])
+    end["complete"]["actions"] += 1
+    broken[-1] = json.dumps(end).encode() + b"\n"
+    bad = tmp_path / "bad.backup"
+    bad.write_bytes(gzip.compress(b"".join(broken)))
+    with fresh_database() as pg:
+        with pytest.raises(StoreError, match="nothing was written"):
+            asyncio.run(restore(bad, pg))
+
+        async def count() -> int:
+            db = await asyncpg.connect(pg)
+            try:
+                return int(await db.fetchval("SELECT COUNT(*) FROM tables"))
+            finally:
+                await db.close()
+
+        assert asyncio.run(count()) == 0
+        asyncio.run(restore(good, pg))  # the empty database takes the good one
+        assert asyncio.run(count()) == 3
+
+
+def test_a_running_server_keeps_serving_during_a_backup(tmp_path: Path) -> None:
+    """Moves go on while ``oriflamme db backup`` reads the server's own file; the backup is a
+    consistent snapshot (its actions are a prefix of each game's)."""
+    db, log = tmp_path / "games.sqlite3", tmp_path / "server.log"
+    with running_server(db, log, "--bot-delay", "0") as (_, client):
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        table = create(client, seats, seed=8)
+        tokens = [seat["token"] for seat in table["seats"]]
+        stop, played = threading.Event(), [0]
+
+        def play() -> None:
+            while not stop.is_set():
+                for token in tokens:
+                    mine = view(client, table, token)
+                    if mine["legal"] and not mine.get("over"):
+                        body = {"token": token, "action": mine["legal"][0]["action"],
+                                "step": mine["step"]}
+                        answer = post(client, f"/api/tables/{table['table_id']}/actions", body)
+                        assert answer.status_code in (200, 409), answer.text
+                        played[0] += answer.status_code == 200
+
+        player = threading.Thread(target=play)
+        player.start()
+        try:
+            for number in range(3):
+                done = subprocess.run(
+                    [sys.executable, "-m", "oriflamme", "db", "backup",
+                     str(tmp_path / f"b{number}"), "--db", str(db)],
+                    capture_output=True, text=True, timeout=120,
+                )
+                assert done.returncode == 0, done.stderr
+                assert "Backed up" in done.stdout
+        finally:
+            stop.set()
+            player.join(timeout=60)
+        assert played[0] > 0
+        stored = view(client, table, tokens[0])["step"]
+    restored = tmp_path / "restored.sqlite3"
+    asyncio.run(restore(tmp_path / "b2", str(restored)))
+    copy = SqliteStore(restored)
+    try:
+        loaded = asyncio.run(copy.load_table(table["table_id"]))
+    finally:
+        copy.close_now()
+    assert loaded is not None and 0 < len(loaded[1].actions) <= stored
