@@ -20,11 +20,10 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_browser import DESKTOP
-
 from oriflamme.rules.cards import CardType
 from oriflamme.rules.texts import FAMILY_COLOURS
 from servers import free_port, running_server
+from test_browser import DESKTOP
 
 pytestmark = pytest.mark.e2e
 

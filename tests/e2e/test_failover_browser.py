@@ -24,10 +24,9 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_browser import DESKTOP
-
 from pgdb import fresh_database
 from servers import Proxy, running_server
+from test_browser import DESKTOP
 
 pytestmark = pytest.mark.e2e
 
