@@ -6,8 +6,8 @@
 # (tests/e2e) are skipped, unless CI is set: then they fail. `-m "not e2e"` leaves them out.
 # The PostgreSQL tests run on a cluster this script starts in a temporary folder
 # (scripts/postgres.sh); without PostgreSQL's server binaries they are skipped, unless CI is set.
-# The web client's unit tests (tests/test_web_client.py) run its modules in Node.js (`node`;
-# .ci/run installs Debian's nodejs): skipped without it, unless CI is set.
+# The web client's unit tests (tests/server/static/test_web_client.py) run its modules in
+# Node.js (`node`; .ci/run installs Debian's nodejs): skipped without it, unless CI is set.
 #
 # Both builds are tested (issue #13): the whole suite on pure Python (the editable install in
 # .venv), then the engine's tests on the mypyc-compiled build, installed as a user would
@@ -35,14 +35,19 @@ ORIFLAMME_EXPECT_BUILD=pure .venv/bin/python -m pytest "${WORKERS[@]}" "$@"
 
 # The compiled build: the rules, records, API, bots, adapters and command-line tests.
 COMPILED_TESTS=(
-  tests/test_build.py tests/test_rules_base.py tests/test_rules_embrasement.py
-  tests/test_rules_general.py tests/test_rules_own_ambush.py tests/test_rules_two_players.py
-  tests/test_perft.py tests/test_properties.py tests/test_deal.py tests/test_determinize.py
-  tests/test_records.py tests/test_api.py tests/test_labels.py tests/test_texts.py
-  tests/test_bots.py tests/test_greedy.py tests/test_ismcts.py tests/test_halving.py
-  tests/test_value.py tests/test_policy_bot.py tests/test_envs_encoding.py
-  tests/test_envs_openspiel.py tests/test_envs_pettingzoo.py tests/test_cli.py tests/test_docs.py
-  tests/test_card_tally.py tests/test_tournament.py tests/test_draws.py tests/test_learned.py
+  tests/test_build.py tests/test_api.py tests/test_docs.py
+  tests/rules/test_rules_base.py tests/rules/test_rules_embrasement.py
+  tests/rules/test_rules_general.py tests/rules/test_rules_own_ambush.py
+  tests/rules/test_rules_two_players.py tests/rules/test_perft.py tests/rules/test_properties.py
+  tests/rules/test_deal.py tests/rules/test_determinize.py tests/rules/test_records.py
+  tests/rules/test_labels.py tests/rules/test_texts.py tests/rules/test_card_tally.py
+  tests/rules/test_draws.py
+  tests/bots/test_bots.py tests/bots/test_greedy.py tests/bots/test_ismcts.py
+  tests/bots/test_halving.py tests/bots/test_value.py tests/bots/test_policy_bot.py
+  tests/bots/test_learned.py
+  tests/envs/test_envs_encoding.py tests/envs/test_envs_openspiel.py
+  tests/envs/test_envs_pettingzoo.py
+  tests/cli/test_cli.py tests/tournament/test_tournament.py
 )
 if [ "${ORIFLAMME_SKIP_COMPILED:-0}" = 1 ]; then
   echo "compiled build: skipped (ORIFLAMME_SKIP_COMPILED=1)"

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from played import finished_table
 from websockets.sync.client import connect
 
 HOST = "127.0.0.1"
@@ -222,21 +223,8 @@ class Learners:
 
 def finished_game(url: str, address: str) -> dict[str, Any]:
     """A 2-player game of two humans played to its end from ``address``."""
-    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
     with client_from(address, url) as client:
-        body = {"players": 2, "variant": "standard", "seats": seats}
-        table: dict[str, Any] = client.post("/api/tables", json=body).json()
-        tokens = [seat["token"] for seat in table["seats"]]
-        path = f"/api/tables/{table['table_id']}"
-        while True:
-            for token in tokens:
-                view = client.get(f"{path}/view", params={"token": token}).json()
-                if view["result"] is not None:
-                    return table
-                if view["legal"]:
-                    action = {"token": token, "action": view["legal"][0]["action"]}
-                    while client.post(f"{path}/actions", json=action).status_code == 429:
-                        time.sleep(0.05)
+        return finished_table(client)
 
 
 def analyses(url: str, count: int) -> dict[str, Any]:

@@ -30,7 +30,6 @@ try:
         Error,
         FilePayload,
         Page,
-        ViewportSize,
         expect,
     )
 except ImportError:
@@ -38,11 +37,11 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from sizes_and_seats import DESKTOP, PHONE
+
 pytestmark = pytest.mark.e2e
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-DESKTOP: ViewportSize = {"width": 1280, "height": 900}
-PHONE: ViewportSize = {"width": 375, "height": 812}
 GAME_TIMEOUT_S = 50.0
 MAX_DECISIONS = 300
 POLL_S = 0.03

@@ -34,8 +34,8 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from sizes_and_seats import DESKTOP, EASY_BOT
 from test_browser import (
-    DESKTOP,
     Record,
     check_end_screen,
     create_table,
@@ -141,7 +141,7 @@ def create_from(
     ``seats``).
 
     Returns the server's answer (links and tokens)."""
-    bot = {"kind": "bot", "level": "easy"}
+    bot = EASY_BOT
     seats = seats or [{"kind": "human", "name": name}, bot, bot]
     body = {"players": 3, "seats": seats, "save": save}
     response = httpx.post(f"{server_url}/api/tables", json=body, timeout=10)

@@ -20,11 +20,10 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_browser import DESKTOP
-
 from oriflamme.rules.cards import CardType
 from oriflamme.rules.texts import FAMILY_COLOURS
 from servers import free_port, running_server
+from sizes_and_seats import ANN, BEN, DESKTOP
 
 pytestmark = pytest.mark.e2e
 
@@ -88,7 +87,7 @@ def test_the_game_page_says_it_reconnects_while_its_server_is_away(
     port, same database), the banner goes and the page shows the game again."""
     db, port = tmp_path / "games.sqlite3", free_port()
     with running_server(db, tmp_path / "a.log", port=port) as (process, client):
-        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}]
+        seats = [ANN, BEN]
         table = client.post("/api/tables", json={"players": 2, "seats": seats}).json()
         link = f"{client.base_url}/t/{table['table_id']}?seat={table['seats'][0]['token']}"
         page = open_page(browser, link)

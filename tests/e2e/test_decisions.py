@@ -25,10 +25,9 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from sizes_and_seats import ANN, DESKTOP, EASY_BOT, PHONE
 from test_browser import (
     BOARD_SELECTOR,
-    DESKTOP,
-    PHONE,
     Record,
     attribute_selector,
     server_view,
@@ -126,11 +125,7 @@ SCENARIOS: dict[str, tuple[dict[str, Any], list[str], list[str]]] = {
         ["reveal", "corrupt"],
     ),
 }
-SEATS = [
-    {"kind": "human", "name": "Ann"},
-    {"kind": "bot", "level": "easy"},
-    {"kind": "bot", "level": "easy"},
-]
+SEATS = [ANN, EASY_BOT, EASY_BOT]
 
 
 def create_from_position(server_url: str, save: dict[str, Any]) -> str:

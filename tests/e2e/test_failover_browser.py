@@ -24,10 +24,9 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_browser import DESKTOP
-
 from pgdb import fresh_database
 from servers import Proxy, running_server
+from sizes_and_seats import ANN, BOB, DESKTOP
 
 pytestmark = pytest.mark.e2e
 
@@ -76,7 +75,7 @@ def test_the_page_reconnects_to_the_other_process_when_its_own_is_killed(
         balancer = Proxy(_address(a), _address(b))  # A while it answers, else B
         base = f"http://127.0.0.1:{balancer.port}"
         try:
-            seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+            seats = [ANN, BOB]
             body = {"players": 2, "seats": seats, "first_player": 1, "seed": 6}
             created = httpx.post(f"{base}/api/tables", json=body, timeout=10)
             assert created.status_code == 201, created.text

@@ -28,13 +28,11 @@ except ImportError:
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
 from scenarios import SHARED_VICTORY
+from sizes_and_seats import ANN, BEN, DESKTOP_SHORT, EASY_BOT, OPEN, PHONE, RANDOM_BOT
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 860}
-PHONE: ViewportSize = {"width": 375, "height": 812}
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-ANN = {"kind": "human", "name": "Ann"}
 Opener = Callable[..., Page]
 
 
@@ -45,7 +43,7 @@ def new_page(browser: Browser) -> Iterator[Opener]:
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
-    def open_page(viewport: ViewportSize = DESKTOP) -> Page:
+    def open_page(viewport: ViewportSize = DESKTOP_SHORT) -> Page:
         context = browser.new_context(
             viewport=viewport,
             locale="en-US",
@@ -65,7 +63,7 @@ def new_page(browser: Browser) -> Iterator[Opener]:
 
 
 def create(server_url: str, **fields: Any) -> dict[str, Any]:
-    body = {"players": 2, "seats": [ANN, {"kind": "human", "name": "Ben"}], **fields}
+    body = {"players": 2, "seats": [ANN, BEN], **fields}
     answer = httpx.post(f"{server_url}/api/tables", json=body, timeout=10)
     assert answer.status_code == 201, answer.text
     return dict(answer.json())
@@ -116,7 +114,7 @@ def screenshot(page: Page, name: str) -> None:
 def test_every_page_of_a_custom_deal_says_so(new_page: Opener, server_url: str) -> None:
     table = create(server_url, seed=777)
     notice = "Custom deal chosen by the creator: they may know every hidden card."
-    for seat, viewport in ((0, DESKTOP), (1, PHONE)):
+    for seat, viewport in ((0, DESKTOP_SHORT), (1, PHONE)):
         page = new_page(viewport)
         page.goto(f"{server_url}{table['seats'][seat]['url']}")
         expect(page.get_by_test_id("custom-deal")).to_have_text(notice)
@@ -143,7 +141,7 @@ def test_a_stranger_is_handed_over_only_once_away_and_is_told(
     new_page: Opener, server_url: str
 ) -> None:
     table = create(
-        server_url, public=True, seats=[ANN, {"kind": "open"}], absent_after=2
+        server_url, public=True, seats=[ANN, OPEN], absent_after=2
     )
     table_id = table["table_id"]
     creator = new_page()
@@ -194,7 +192,7 @@ def test_a_stranger_is_handed_over_only_once_away_and_is_told(
 
 
 def test_the_creator_fills_an_open_seat_saying_so(new_page: Opener, server_url: str) -> None:
-    table = create(server_url, public=True, seats=[ANN, {"kind": "open"}])
+    table = create(server_url, public=True, seats=[ANN, OPEN])
     creator = new_page(PHONE)
     as_creator(creator, server_url, table)
     creator.goto(f"{server_url}{table['seats'][0]['url']}")
@@ -211,13 +209,13 @@ def test_the_creator_fills_an_open_seat_saying_so(new_page: Opener, server_url: 
 def test_the_end_screen_shares_a_replay_link_not_a_seat(
     new_page: Opener, server_url: str
 ) -> None:
-    seats = [ANN, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy"}]
+    seats = [ANN, RANDOM_BOT, EASY_BOT]
     table = create(server_url, players=3, seats=seats, save=SHARED_VICTORY)
     ann = table["seats"][0]
-    for viewport in (DESKTOP, PHONE):
+    for viewport in (DESKTOP_SHORT, PHONE):
         page = new_page(viewport)
         page.goto(f"{server_url}{ann['url']}")
-        if viewport is DESKTOP:
+        if viewport is DESKTOP_SHORT:
             page.locator('[data-testid="legal-option"][data-kind="leave"]').click()
         end = page.get_by_test_id("end-screen")
         expect(end).to_be_visible()
@@ -231,7 +229,7 @@ def test_the_end_screen_shares_a_replay_link_not_a_seat(
         assert ann["token"] not in copied and table["creator_token"] not in copied
         assert parse_qs(urlsplit(copied).query)["token"] == query["token"]
         fits(page)
-        if viewport is DESKTOP:
+        if viewport is DESKTOP_SHORT:
             screenshot(page, "share-replay.png")
 
     # A stranger opens the shared link: the whole game, read only.

@@ -20,16 +20,16 @@ import httpx
 import pytest
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+    from playwright.sync_api import Browser, BrowserContext, Page, expect
 except ImportError:
     if os.environ.get("CI"):
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from sizes_and_seats import DESKTOP, PHONE
+
 pytestmark = pytest.mark.e2e
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 900}
-PHONE: ViewportSize = {"width": 375, "height": 812}
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCREENSHOT_WIDTH = 860
 #: The board's places where a move is made (the side list of options is not the board).

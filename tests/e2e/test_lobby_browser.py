@@ -26,14 +26,11 @@ except ImportError:
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
 from served import serving
+from sizes_and_seats import ANN, DESKTOP_SHORT, OPEN, PHONE_WIDE
 from test_review import DOCS, watch_errors
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 860}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-ANN = {"kind": "human", "name": "Ann"}
-OPEN = {"kind": "open"}
 FLOODER = "127.0.0.2"
 #: Other people's tables, each from an address of its own: two pages of the lobby.
 OTHERS = [f"127.0.0.{n}" for n in range(3, 15)]
@@ -128,7 +125,7 @@ def listed(page: Page) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("viewport", [DESKTOP_SHORT, PHONE_WIDE], ids=["desktop", "phone"])
 def test_the_create_form_comes_first_and_the_lobby_comes_in_pages(
     browser: Browser, lobby_url: str, flooded: dict[str, Any], viewport: ViewportSize
 ) -> None:
@@ -151,7 +148,7 @@ def test_the_create_form_comes_first_and_the_lobby_comes_in_pages(
     )
     assert flood_rows.count() <= 1  # the flooder's newest comes in turn with everyone's
     expect(page.get_by_test_id("lobby-page")).to_have_text("Page 1")
-    suffix = "" if viewport is DESKTOP else "-phone"
+    suffix = "" if viewport is DESKTOP_SHORT else "-phone"
     screenshot(page, f"lobby{suffix}.png")
     screenshot(page, f"lobby-open-tables{suffix}.png", "open-tables-section")
     page.get_by_test_id("lobby-next").click()
@@ -170,7 +167,7 @@ def test_the_create_form_comes_first_and_the_lobby_comes_in_pages(
 def test_an_entry_shows_bots_clock_stand_in_absence_and_hints_in_both_languages(
     browser: Browser, lobby_url: str, flooded: dict[str, Any]
 ) -> None:
-    page = browser.new_page(viewport=DESKTOP, locale="en-US")
+    page = browser.new_page(viewport=DESKTOP_SHORT, locale="en-US")
     errors = watch_errors(page)
     page.goto(f"{lobby_url}/")
     page.get_by_test_id("filter-hints").select_option("true")
@@ -218,7 +215,7 @@ def test_an_entry_shows_bots_clock_stand_in_absence_and_hints_in_both_languages(
 def test_a_new_public_table_appears_at_once(
     browser: Browser, lobby_url: str, flooded: dict[str, Any]
 ) -> None:
-    page = browser.new_page(viewport=DESKTOP, locale="en-US")
+    page = browser.new_page(viewport=DESKTOP_SHORT, locale="en-US")
     errors = watch_errors(page)
     page.clock.install()
     page.goto(f"{lobby_url}/")
@@ -256,7 +253,7 @@ def test_a_join_link_shows_its_table_even_unlisted(browser: Browser, lobby_url: 
     private = create_from(
         lobby_url, "127.0.0.41", public=False, players=2, seats=[ANN, OPEN], variant="standard"
     ).json()
-    page = browser.new_page(viewport=PHONE, locale="en-US")
+    page = browser.new_page(viewport=PHONE_WIDE, locale="en-US")
     errors = watch_errors(page)
     page.goto(f"{lobby_url}/?join={private['table_id']}")
     invited = page.get_by_test_id("invited-table").get_by_test_id("open-table")
@@ -280,7 +277,7 @@ def test_one_table_too_many_is_refused_in_the_players_language(
 ) -> None:
     while create_from(lobby_url, "127.0.0.1").status_code == 201:
         pass  # this address's tables fill its places in the lobby
-    page = browser.new_page(viewport=PHONE, locale="fr-FR")
+    page = browser.new_page(viewport=PHONE_WIDE, locale="fr-FR")
     page.goto(f"{lobby_url}/")
     expect(page.get_by_test_id("create-game")).to_have_text("Créer la partie")
     seats = page.get_by_test_id("seat-row")

@@ -23,7 +23,8 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from test_browser import DESKTOP, Record
+from sizes_and_seats import DESKTOP
+from test_browser import Record
 
 pytestmark = pytest.mark.e2e
 

@@ -29,17 +29,12 @@ except ImportError:
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
 from served import serving
+from sizes_and_seats import ANN, BEN, LAPTOP, OPEN, PHONE_WIDE, RANDOM_BOT
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
+SIZES = {"desktop": LAPTOP, "phone": PHONE_WIDE}
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-ANN = {"kind": "human", "name": "Ann"}
-BEN = {"kind": "human", "name": "Ben"}
-OPEN = {"kind": "open"}
-RANDOM_BOT = {"kind": "bot", "level": "random"}
 Opener = Callable[..., Page]
 
 
@@ -59,7 +54,7 @@ def new_page(browser: Browser) -> Iterator[Opener]:
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
-    def open_page(viewport: ViewportSize = DESKTOP, locale: str = "en-US") -> Page:
+    def open_page(viewport: ViewportSize = LAPTOP, locale: str = "en-US") -> Page:
         context = browser.new_context(viewport=viewport, locale=locale, reduced_motion="reduce")
         contexts.append(context)
         page = context.new_page()
@@ -204,7 +199,7 @@ def test_my_games_lists_every_seat_your_turn_first(new_page: Opener, url: str, s
 
 
 def test_the_creator_keeps_the_join_and_spectator_links(new_page: Opener, url: str) -> None:
-    page = new_page(DESKTOP)
+    page = new_page(LAPTOP)
     page.goto(f"{url}/")
     page.get_by_test_id("players-count").select_option("2")
     rows = page.get_by_test_id("seat-row")
@@ -267,7 +262,7 @@ def test_the_countdown_is_next_to_the_prompt(new_page: Opener, url: str, size: s
 
 def test_stand_in_moves_are_marked_and_recapped(new_page: Opener, url: str) -> None:
     table = create(url, clock={"per_decision": 2}, stand_in="random")
-    ann = new_page(DESKTOP)
+    ann = new_page(LAPTOP)
     ann.goto(f"{url}{table['seats'][0]['url']}")
     # Ann lets her clock run out: the stand-in plays; the log says so, and so does a recap.
     marked = ann.get_by_test_id("log").locator(".by-stand-in")
@@ -284,7 +279,7 @@ def test_stand_in_moves_are_marked_and_recapped(new_page: Opener, url: str) -> N
 
 def test_a_returning_player_sees_what_was_played_for_them(new_page: Opener, url: str) -> None:
     table = create(url, seats=[ANN, RANDOM_BOT], absent_after=2, stand_in="random", lang="fr")
-    ann = new_page(PHONE)
+    ann = new_page(PHONE_WIDE)
     ann.goto(f"{url}{table['seats'][0]['url']}")
     expect(ann.get_by_test_id("waiting")).to_have_text("Your turn")
     ann.close()
@@ -293,7 +288,7 @@ def test_a_returning_player_sees_what_was_played_for_them(new_page: Opener, url:
     while not api_view(url, table["table_id"], token)["stand_ins"]:
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    back = new_page(PHONE, locale="fr-FR")  # a French browser
+    back = new_page(PHONE_WIDE, locale="fr-FR")  # a French browser
     back.goto(f"{url}{table['seats'][0]['url']}")
     recap = back.get_by_test_id("stand-in-recap")
     expect(recap.get_by_test_id("stand-in-recap-text")).to_contain_text("le remplaçant a joué")
@@ -318,7 +313,7 @@ def test_the_replay_marks_the_stand_in_and_lists_lines_apart(new_page: Opener, u
     started = httpx.post(f"{url}/api/tables/{table['table_id']}/games/1/analysis",
                          params={"token": ghost}, timeout=10)
     assert started.status_code in (200, 202), started.text
-    page = new_page(DESKTOP)
+    page = new_page(LAPTOP)
     page.goto(f"{url}{seen['replay_url']}")
     expect(page.get_by_test_id("step-counter")).to_be_visible()
     frames = httpx.get(f"{url}/api/tables/{table['table_id']}/games/1/frames",
@@ -341,7 +336,7 @@ def test_the_replay_marks_the_stand_in_and_lists_lines_apart(new_page: Opener, u
     expect(page.get_by_test_id("win-readout")).to_have_text(re.compile(r"\d+\s?%$"))
     fits(page)
     screenshot(page, "replay-stand-in.png")
-    phone = new_page(PHONE)
+    phone = new_page(PHONE_WIDE)
     phone.goto(f"{url}{seen['replay_url']}")
     expect(phone.get_by_test_id("keys-help")).to_be_hidden()
     select = phone.get_by_test_id("view-select")
@@ -467,7 +462,7 @@ def luminance(colour: str) -> float:
 
 def test_close_the_table_is_readable_and_the_end_links_alike(new_page: Opener, url: str) -> None:
     table = create(url, seats=[ANN, OPEN], public=True)
-    page = new_page(DESKTOP)
+    page = new_page(LAPTOP)
     page.goto(f"{url}/")
     page.evaluate("([id, token]) => localStorage.setItem(`oriflamme.creator.${id}`, token)",
                   [table["table_id"], table["creator_token"]])
@@ -481,7 +476,7 @@ def test_close_the_table_is_readable_and_the_end_links_alike(new_page: Opener, u
     # The end screen's "Replay and analyse" looks like the buttons beside it.
     over = create(url, seats=[ANN, RANDOM_BOT], absent_after=2, stand_in="random")
     token = over["seats"][0]["token"]
-    came = new_page(DESKTOP)  # Ann comes and goes: the stand-in plays out her game
+    came = new_page(LAPTOP)  # Ann comes and goes: the stand-in plays out her game
     came.goto(f"{url}{over['seats'][0]['url']}")
     expect(came.get_by_test_id("waiting")).to_have_text("Your turn")
     came.close()

@@ -17,18 +17,17 @@ import httpx
 import pytest
 
 try:
-    from playwright.sync_api import Browser, Page, ViewportSize, expect
+    from playwright.sync_api import Browser, Page, expect
 except ImportError:
     if os.environ.get("CI"):
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
 from served import serving
+from sizes_and_seats import ANN, DESKTOP_SHORT, EASY_BOT, PHONE, RANDOM_BOT
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP: ViewportSize = {"width": 1280, "height": 860}
-PHONE: ViewportSize = {"width": 375, "height": 812}
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 ANALYSIS_TIMEOUT_MS = 120_000
 @pytest.fixture(scope="module")
@@ -43,9 +42,9 @@ def create(url: str, **fields: Any) -> dict[str, Any]:
     body = {
         "players": 3,
         "seats": [
-            {"kind": "human", "name": "Ann"},
-            {"kind": "bot", "level": "random"},
-            {"kind": "bot", "level": "easy"},
+            ANN,
+            RANDOM_BOT,
+            EASY_BOT,
         ],
         "seed": 11,
         **fields,
@@ -112,7 +111,7 @@ def screenshot(page: Page, name: str) -> None:
 def test_finish_replay_and_analyse_a_game(browser: Browser, review_url: str) -> None:
     table = create(review_url, players=3)
     seat = table["seats"][0]
-    page = browser.new_page(viewport=DESKTOP)
+    page = browser.new_page(viewport=DESKTOP_SHORT)
     errors = watch_errors(page)
     page.goto(f"{review_url}{seat['url']}")
     assert finish_by_clicking(page) > 5
@@ -196,7 +195,7 @@ def test_finish_replay_and_analyse_a_game(browser: Browser, review_url: str) -> 
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, width
     page.get_by_test_id("lang-en").click()
-    page.set_viewport_size(DESKTOP)
+    page.set_viewport_size(DESKTOP_SHORT)
     page.keyboard.press("Home")
     page.get_by_test_id("step-slider").fill(str(at_round_two))
     screenshot(page, "replay-everything.png")
@@ -208,7 +207,7 @@ def test_replay_of_two_families_and_embrasement(browser: Browser, review_url: st
     """Other set-ups replay too (played to the end by the API here)."""
     for fields in (
         {"players": 2, "variant": "two-families", "seats": [
-            {"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]},
+            ANN, RANDOM_BOT]},
         {"players": 3, "cards": "embrasement"},
     ):
         table = create(review_url, **fields)
@@ -239,7 +238,7 @@ def test_replay_of_two_families_and_embrasement(browser: Browser, review_url: st
 
 def test_a_hint_at_a_learning_table(browser: Browser, review_url: str) -> None:
     table = create(review_url, hints=True)
-    page = browser.new_page(viewport=DESKTOP)
+    page = browser.new_page(viewport=DESKTOP_SHORT)
     errors = watch_errors(page)
     page.goto(f"{review_url}{table['seats'][0]['url']}")
     expect(page.get_by_test_id("learning-tag")).to_be_visible()
@@ -256,7 +255,7 @@ def test_a_hint_at_a_learning_table(browser: Browser, review_url: str) -> None:
     hinted.click()
     page.wait_for_function("(step) => document.body.dataset.step !== step", arg=str(before))
     # A spectator sees that the table is a learning one, without the button.
-    spectator = browser.new_page(viewport=DESKTOP)
+    spectator = browser.new_page(viewport=DESKTOP_SHORT)
     spectator.goto(f"{review_url}{table['spectator_url']}")
     expect(spectator.get_by_test_id("learning-tag")).to_be_visible()
     expect(spectator.get_by_test_id("hint-button")).to_have_count(0)

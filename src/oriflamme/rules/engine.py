@@ -237,7 +237,7 @@ def _set_up(config: GameConfig, types: tuple[int, ...], first_player: int,
 # -- decisions ----------------------------------------------------------------------------------
 def placing_player(state: State) -> Player:
     """Who places next (R-PLACE-1). The hot paths spell this out rather than call it (marked
-    "placing_player, inlined"); tests/test_next_placer.py checks each copy against it."""
+    "placing_player, inlined"); tests/rules/test_next_placer.py checks each copy against it."""
     return (state.first_player + state.placed) % state.config.players
 
 

@@ -10,18 +10,18 @@ per-language tables of format strings; ``lang`` is ``"en"`` or ``"fr"``.
 
 >>> from oriflamme.rules.config import GameConfig
 >>> from oriflamme.rules.engine import new_state
->>> s = new_state(GameConfig(players=3), seed=1)
->>> decision_label(s, None, "en"), decision_label(s, None, "fr")
+>>> state = new_state(GameConfig(players=3), seed=1)
+>>> decision_label(state, None, "en"), decision_label(state, None, "fr")
 ('Red: choose a card to place', 'Rouge\\u202f: choisissez une carte à placer')
 >>> player_label(new_state(GameConfig(players=2), seed=1), 1, "fr")
 'Bleu & jaune'
->>> action_label(s, Action.place(3, END), None, "en")
+>>> action_label(state, Action.place(3, END), None, "en")
 'Place a card at the end of the Queue'
 
 Players are named by their colours unless the caller passes their ``names`` (one per player,
 used as given: a server's display names), which every function that names a player takes:
 
->>> decision_label(s, None, "en", names=("Ann", "Ben", "Cy"))
+>>> decision_label(state, None, "en", names=("Ann", "Ben", "Cy"))
 'Ann: choose a card to place'
 """
 
@@ -36,7 +36,7 @@ from .cards import CardType
 from .engine import Decision, decision
 from .events import EventKind
 from .observe import event_type_for, knows
-from .state import Event, State
+from .state import Card, CardTypeId, Event, Family, Player, State
 from .texts import LANGS, card_name, family_colour_name
 
 __all__ = [
@@ -286,52 +286,52 @@ def _of(noun: _Noun, lang: str) -> str:
     return _OF[lang][noun.article] + noun.text
 
 
-def _check_viewer(s: State, viewer: int | None) -> None:
-    if viewer is not None and not 0 <= viewer < s.config.players:
-        raise ValueError(f"viewer must be a player 0 to {s.config.players - 1} or None")
+def _check_viewer(state: State, viewer: Player | None) -> None:
+    if viewer is not None and not 0 <= viewer < state.config.players:
+        raise ValueError(f"viewer must be a player 0 to {state.config.players - 1} or None")
 
 
 #: The players' names a caller gives (one per player), or None: their colours.
 Names: TypeAlias = Sequence[str] | None
 
 
-def _check_names(s: State, names: Names) -> None:
-    if names is not None and len(names) != s.config.players:
-        raise ValueError(f"names must name the {s.config.players} players, not {len(names)}")
+def _check_names(state: State, names: Names) -> None:
+    if names is not None and len(names) != state.config.players:
+        raise ValueError(f"names must name the {state.config.players} players, not {len(names)}")
 
 
-def _colour(family: int, lang: str, feminine: bool) -> str:
+def _colour(family: Family, lang: str, feminine: bool) -> str:
     name = family_colour_name(family, lang)
     return _FEMININE_COLOURS[lang].get(name, name) if feminine else name
 
 
 # -- players and cards --------------------------------------------------------------------
-def family_label(s: State, family: int, lang: str) -> str:
+def family_label(state: State, family: Family, lang: str) -> str:
     """The family's colour as a name: ``"Red"`` / ``"Rouge"``."""
     _words(lang)
-    if not 0 <= family < s.config.families:
-        raise ValueError(f"family must be 0 to {s.config.families - 1}, not {family}")
+    if not 0 <= family < state.config.families:
+        raise ValueError(f"family must be 0 to {state.config.families - 1}, not {family}")
     return _capitalise(family_colour_name(family, lang))
 
 
-def player_label(s: State, player: int, lang: str, names: Names = None) -> str:
+def player_label(state: State, player: Player, lang: str, names: Names = None) -> str:
     """The player's name in ``names`` if given; else their colour (``"Red"``), or in the
     two-families variant their two colours: ``"Red & green"`` / ``"Rouge & vert"``. Players are
     never numbered on screen (the command line numbers seats from 0, like the API; one
     numbering only)."""
     _words(lang)
-    if not 0 <= player < s.config.players:
-        raise ValueError(f"player must be 0 to {s.config.players - 1}, not {player}")
+    if not 0 <= player < state.config.players:
+        raise ValueError(f"player must be 0 to {state.config.players - 1}, not {player}")
     if names is not None:
-        _check_names(s, names)
+        _check_names(state, names)
         return names[player]
-    if not s.config.two_families:
-        return family_label(s, player, lang)
-    first, second = (family_colour_name(f, lang) for f in s.config.player_families(player))
+    if not state.config.two_families:
+        return family_label(state, player, lang)
+    first, second = (family_colour_name(f, lang) for f in state.config.player_families(player))
     return _say(lang, "player.two", first=_capitalise(first), second=second)
 
 
-def _named(card_type: int, family: int | None, lang: str) -> _Noun:
+def _named(card_type: CardTypeId, family: Family | None, lang: str) -> _Noun:
     """A card of known type; with its family's colour unless ``family`` is None."""
     t = CardType(card_type)
     name = card_name(t, lang)
@@ -345,7 +345,7 @@ def _named(card_type: int, family: int | None, lang: str) -> _Noun:
     return _Noun(text, article, feminine)
 
 
-def _unnamed(family: int | None, lang: str, face_down: bool) -> _Noun:
+def _unnamed(family: Family | None, lang: str, face_down: bool) -> _Noun:
     """A card of hidden type: nothing in it depends on the type."""
     if family is None:
         text = _say(lang, "card.any")
@@ -356,99 +356,101 @@ def _unnamed(family: int | None, lang: str, face_down: bool) -> _Noun:
     return _Noun(text, _ARTICLES[lang]["indefinite"], True)
 
 
-def _card_noun(s: State, card: int, viewer: int | None, lang: str) -> _Noun:
-    family = s.card_family[card]
-    if not knows(s, viewer, card):
+def _card_noun(state: State, card: Card, viewer: Player | None, lang: str) -> _Noun:
+    family = state.card_family[card]
+    if not knows(state, viewer, card):
         return _unnamed(family, lang, face_down=True)
-    if s.face_up[card]:
-        return _named(s.card_type[card], family, lang)
-    own = _named(s.card_type[card], family if s.config.two_families else None, lang)
-    key = "card.own_down" if s.in_queue(card) else "card.own"
+    if state.face_up[card]:
+        return _named(state.card_type[card], family, lang)
+    own = _named(state.card_type[card], family if state.config.two_families else None, lang)
+    key = "card.own_down" if state.in_queue(card) else "card.own"
     return _Noun(_say(lang, key, name=own.text), "", own.feminine)
 
 
-def card_label(s: State, card: int, viewer: int | None, lang: str) -> str:
+def card_label(state: State, card: Card, viewer: Player | None, lang: str) -> str:
     """``"Red Soldier"`` / ``"Soldat rouge"`` when ``viewer`` may know the card; the viewer's
     own face-down card ``"your Spy (face down)"``; else ``"Blue face-down card"``."""
     _words(lang)
-    _check_viewer(s, viewer)
-    return _card_noun(s, card, viewer, lang).text
+    _check_viewer(state, viewer)
+    return _card_noun(state, card, viewer, lang).text
 
 
-def _queue_noun(s: State, card: int, viewer: int | None, lang: str) -> _Noun:
+def _queue_noun(state: State, card: Card, viewer: Player | None, lang: str) -> _Noun:
     """A card in the Queue; an unknown one gets its stack number, to tell it from others."""
-    noun = _card_noun(s, card, viewer, lang)
-    number = next((i + 1 for i, st in enumerate(s.queue) if card in st), 0)
-    if knows(s, viewer, card) or not number:
+    noun = _card_noun(state, card, viewer, lang)
+    number = next((i + 1 for i, st in enumerate(state.queue) if card in st), 0)
+    if knows(state, viewer, card) or not number:
         return noun
     return noun._replace(text=_say(lang, "card.in_stack", card=noun.text, n=number))
 
 
-def _actor_noun(s: State, card: int, card_type: int, player: int, lang: str) -> _Noun:
+def _actor_noun(
+    state: State, card: Card, card_type: CardTypeId, player: Player, lang: str
+) -> _Noun:
     """``card`` (``card_type`` -1 when not shown) in a sentence about ``player``: the colour is
     left out for the player's own family in the standard game ("Red placed Soldier")."""
-    family = s.card_family[card]
-    colour = None if not s.config.two_families and family == player else family
+    family = state.card_family[card]
+    colour = None if not state.config.two_families and family == player else family
     if card_type < 0:
         return _unnamed(colour, lang, face_down=False)
     return _named(card_type, colour, lang)
 
 
-def _known_type(s: State, card: int, viewer: int | None) -> int:
-    return s.card_type[card] if knows(s, viewer, card) else -1
+def _known_type(state: State, card: Card, viewer: Player | None) -> int:
+    return state.card_type[card] if knows(state, viewer, card) else -1
 
 
 # -- actions ------------------------------------------------------------------------------
-def _current(s: State) -> Decision:
-    d = decision(s)
+def _current(state: State) -> Decision:
+    d = decision(state)
     if d is None:
         raise ValueError("the game is over: there is no decision to label an action for")
     return d
 
 
-def _where(s: State, to: int, viewer: int | None, lang: str, in_queue: bool) -> str:
+def _where(state: State, to: int, viewer: Player | None, lang: str, in_queue: bool) -> str:
     if to == FRONT:
         return _say(lang, "where.front")
     if to == END:
         return _say(lang, "where.end")
-    noun = _queue_noun(s, to, viewer, lang) if in_queue else _card_noun(s, to, viewer, lang)
+    noun = _queue_noun(state, to, viewer, lang) if in_queue else _card_noun(state, to, viewer, lang)
     return _say(lang, "where.on", card=_the(noun))
 
 
-def _place_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
-    player = s.player_of(s.card_family[a.card])
-    card = _actor_noun(s, a.card, _known_type(s, a.card, viewer), player, lang)
-    where = _where(s, a.to, viewer, lang, in_queue=True)
+def _place_action(state: State, a: Action, viewer: Player | None, lang: str) -> str:
+    player = state.player_of(state.card_family[a.card])
+    card = _actor_noun(state, a.card, _known_type(state, a.card, viewer), player, lang)
+    where = _where(state, a.to, viewer, lang, in_queue=True)
     return _say(lang, "action.place", card=_the(card), where=where)
 
 
-def _reveal_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
-    t = _known_type(s, a.card, viewer)
-    card = _the(_actor_noun(s, a.card, t, s.player_of(s.card_family[a.card]), lang))
-    tokens = s.tokens[a.card]
+def _reveal_action(state: State, a: Action, viewer: Player | None, lang: str) -> str:
+    t = _known_type(state, a.card, viewer)
+    card = _the(_actor_noun(state, a.card, t, state.player_of(state.card_family[a.card]), lang))
+    tokens = state.tokens[a.card]
     if t < 0 or not tokens:
         return _say(lang, "action.reveal", card=card)
     fate = _count(lang, _TOKEN_FATE.get(CardType(t), "gain_tokens"), tokens)
     return _say(lang, "action.reveal_tokens", card=card, tokens=fate)
 
 
-def _fixed_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
+def _fixed_action(state: State, a: Action, viewer: Player | None, lang: str) -> str:
     return _say(lang, f"action.{a.kind.slug}")
 
 
-def _target_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
-    kind = _current(s).kind
+def _target_action(state: State, a: Action, viewer: Player | None, lang: str) -> str:
+    kind = _current(state).kind
     key = f"target.{kind.slug}"
     if key not in _words(lang):
         raise ValueError(f"a target action does not answer a {kind.slug} decision")
-    return _say(lang, key, card=_the(_queue_noun(s, a.card, viewer, lang)))
+    return _say(lang, key, card=_the(_queue_noun(state, a.card, viewer, lang)))
 
 
 def _player_action(
-    s: State, a: Action, viewer: int | None, lang: str, names: Names = None
+    state: State, a: Action, viewer: Player | None, lang: str, names: Names = None
 ) -> str:
-    key = "action.player_self" if a.to == _current(s).player else "action.player"
-    return _say(lang, key, player=player_label(s, a.to, lang, names))
+    key = "action.player_self" if a.to == _current(state).player else "action.player"
+    return _say(lang, key, player=player_label(state, a.to, lang, names))
 
 
 def _beside(stack: list[int], moving: int) -> int:
@@ -456,21 +458,21 @@ def _beside(stack: list[int], moving: int) -> int:
     return stack[-2] if stack[-1] == moving and len(stack) > 1 else stack[-1]
 
 
-def _move_action(s: State, a: Action, viewer: int | None, lang: str) -> str:
-    q = s.queue
+def _move_action(state: State, a: Action, viewer: Player | None, lang: str) -> str:
+    q = state.queue
     if a.to == 0:
         gap = _say(lang, "gap.front")
     elif a.to >= len(q):
         gap = _say(lang, "gap.end")
     else:
         left, right = (
-            _the(_queue_noun(s, _beside(q[j], a.card), viewer, lang)) for j in (a.to - 1, a.to)
+            _the(_queue_noun(state, _beside(q[j], a.card), viewer, lang)) for j in (a.to - 1, a.to)
         )
         gap = _say(lang, "gap.between", left=left, right=right)
     return _say(lang, "action.move", gap=gap)
 
 
-_ACTION_LABELS: Mapping[ActionKind, Callable[[State, Action, int | None, str], str]] = {
+_ACTION_LABELS: Mapping[ActionKind, Callable[[State, Action, Player | None, str], str]] = {
     ActionKind.PLACE: _place_action,
     ActionKind.REVEAL: _reveal_action,
     ActionKind.LEAVE: _fixed_action,
@@ -484,161 +486,165 @@ _ACTION_LABELS: Mapping[ActionKind, Callable[[State, Action, int | None, str], s
 
 
 def action_label(
-    s: State, action: Action, viewer: int | None, lang: str, names: Names = None
+    state: State, action: Action, viewer: Player | None, lang: str, names: Names = None
 ) -> str:
     """What ``action`` does, for the current decision: ``"Eliminate Blue Archer"``."""
     _words(lang)
-    _check_viewer(s, viewer)
-    _check_names(s, names)
+    _check_viewer(state, viewer)
+    _check_names(state, names)
     kind = ActionKind(action.kind)
     if kind is ActionKind.PLAYER:  # the only action that names a player
-        return _capitalise(_player_action(s, action, viewer, lang, names))
-    return _capitalise(_ACTION_LABELS[kind](s, action, viewer, lang))
+        return _capitalise(_player_action(state, action, viewer, lang, names))
+    return _capitalise(_ACTION_LABELS[kind](state, action, viewer, lang))
 
 
 # -- decisions ----------------------------------------------------------------------------
-def _who(s: State, d: Decision, viewer: int | None, lang: str, names: Names) -> str:
+def _who(state: State, d: Decision, viewer: Player | None, lang: str, names: Names) -> str:
     """Who decides: the player, or the player's card whose ability asks ("Blue's Soldier")."""
-    player = player_label(s, d.player, lang, names)
-    if not s.pending or d.kind is DecisionKind.REVEAL:
+    player = player_label(state, d.player, lang, names)
+    if not state.pending or d.kind is DecisionKind.REVEAL:
         return player
-    acting = s.pending[-1][1]
-    if not knows(s, viewer, acting):
+    acting = state.pending[-1][1]
+    if not knows(state, viewer, acting):
         return player
-    t = s.card_type[acting]
-    card = _actor_noun(s, acting, t, d.player, lang).text
+    t = state.card_type[acting]
+    card = _actor_noun(state, acting, t, d.player, lang).text
     who = _say(lang, "who.card", player=player, card=card)
     if d.ability >= 0 and d.ability != t:
         who = _say(lang, "who.as", who=who, ability=card_name(CardType(d.ability), lang))
     return who
 
 
-def _ask_slots(s: State, d: Decision, viewer: int | None, lang: str) -> dict[str, str]:
+def _ask_slots(state: State, d: Decision, viewer: Player | None, lang: str) -> dict[str, str]:
     if d.kind is DecisionKind.MOVE_TO:
-        return {"card": _the(_queue_noun(s, d.card, viewer, lang))}
+        return {"card": _the(_queue_noun(state, d.card, viewer, lang))}
     if d.kind is DecisionKind.PLACE_TWIN:
         return {"twin": card_name(CardType.TWIN, lang)}
     if d.kind is DecisionKind.TOKEN:
-        return {"left": _count(lang, "tokens_left", s.pending[-1][3])}
+        return {"left": _count(lang, "tokens_left", state.pending[-1][3])}
     return {}
 
 
-def decision_label(s: State, viewer: int | None, lang: str, names: Names = None) -> str:
+def decision_label(state: State, viewer: Player | None, lang: str, names: Names = None) -> str:
     """The prompt for the current decision: ``"Blue's Soldier: choose a card to eliminate"``."""
     _words(lang)
-    _check_viewer(s, viewer)
-    _check_names(s, names)
-    d = decision(s)
+    _check_viewer(state, viewer)
+    _check_names(state, names)
+    d = decision(state)
     if d is None:
         return _say(lang, "over")
-    what = _say(lang, f"ask.{d.kind.slug}", **_ask_slots(s, d, viewer, lang))
-    return _capitalise(_say(lang, "prompt", who=_who(s, d, viewer, lang, names), what=what))
+    what = _say(lang, f"ask.{d.kind.slug}", **_ask_slots(state, d, viewer, lang))
+    return _capitalise(_say(lang, "prompt", who=_who(state, d, viewer, lang, names), what=what))
 
 
 # -- events -------------------------------------------------------------------------------
-def _event_victim(s: State, e: Event, viewer: int | None, lang: str) -> _Noun:
+def _event_victim(state: State, e: Event, viewer: Player | None, lang: str) -> _Noun:
     """The event's card, named with its colour when its type may be shown."""
-    t = event_type_for(s, viewer, e)
-    family = s.card_family[e.card]
+    t = event_type_for(state, viewer, e)
+    family = state.card_family[e.card]
     return _named(t, family, lang) if t >= 0 else _unnamed(family, lang, face_down=True)
 
 
-def _event_actor(s: State, e: Event, viewer: int | None, lang: str) -> _Noun:
-    return _actor_noun(s, e.card, event_type_for(s, viewer, e), e.player, lang)
+def _event_actor(state: State, e: Event, viewer: Player | None, lang: str) -> _Noun:
+    return _actor_noun(state, e.card, event_type_for(state, viewer, e), e.player, lang)
 
 
-def _other_actor(s: State, e: Event, viewer: int | None, lang: str) -> _Noun:
+def _other_actor(state: State, e: Event, viewer: Player | None, lang: str) -> _Noun:
     """The card in ``e.other`` that acted for ``e.player``."""
-    return _actor_noun(s, e.other, _known_type(s, e.other, viewer), e.player, lang)
+    return _actor_noun(state, e.other, _known_type(state, e.other, viewer), e.player, lang)
 
 
-def _placed_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _placed_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {
-        "card": _the(_event_actor(s, e, viewer, lang)),
-        "where": _where(s, e.other, viewer, lang, in_queue=False),
+        "card": _the(_event_actor(state, e, viewer, lang)),
+        "where": _where(state, e.other, viewer, lang, in_queue=False),
     }
 
 
-def _revealed_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
-    return {"card": _the(_event_actor(s, e, viewer, lang))}
+def _revealed_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
+    return {"card": _the(_event_actor(state, e, viewer, lang))}
 
 
-def _left_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _left_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {
-        "card": _the(_event_actor(s, e, viewer, lang)),
+        "card": _the(_event_actor(state, e, viewer, lang)),
         "tokens": _count(lang, "tokens_on", e.amount),
     }
 
 
-def _eliminated_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _eliminated_event(
+    state: State, e: Event, viewer: Player | None, lang: str
+) -> dict[str, object]:
     return {
-        "card": _the(_event_victim(s, e, viewer, lang)),
-        "by": _the(_other_actor(s, e, viewer, lang)),
+        "card": _the(_event_victim(state, e, viewer, lang)),
+        "by": _the(_other_actor(state, e, viewer, lang)),
     }
 
 
-def _discarded_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
-    card = _event_victim(s, e, viewer, lang)
+def _discarded_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
+    card = _event_victim(state, e, viewer, lang)
     return {"card": _the(card), "e": _AGREEMENT[lang][card.feminine]}
 
 
-def _moved_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _moved_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     gap = _say(lang, "gap.front") if e.other == 0 else _say(lang, "gap.after", n=e.other)
-    return {"card": _the(_event_victim(s, e, viewer, lang)), "gap": gap}
+    return {"card": _the(_event_victim(state, e, viewer, lang)), "gap": gap}
 
 
-def _stole_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
-    return {"n": e.amount, "other": player_label(s, e.other, lang)}
+def _stole_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
+    return {"n": e.amount, "other": player_label(state, e.other, lang)}
 
 
-def _amount_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _amount_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     """A gain or loss, with its source card when that may be shown."""
-    shown = e.card >= 0 and event_type_for(s, viewer, e) >= 0
-    return {"n": e.amount, "source": _event_actor(s, e, viewer, lang).text if shown else ""}
+    shown = e.card >= 0 and event_type_for(state, viewer, e) >= 0
+    return {"n": e.amount, "source": _event_actor(state, e, viewer, lang).text if shown else ""}
 
 
-def _corrupted_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _corrupted_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {
-        "card": _the(_event_victim(s, e, viewer, lang)),
+        "card": _the(_event_victim(state, e, viewer, lang)),
         "colour": family_colour_name(e.other, lang),
     }
 
 
-def _copied_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _copied_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {
-        "card": _the(_card_noun(s, e.other, viewer, lang)),
-        "by": _the(_event_actor(s, e, viewer, lang)),
+        "card": _the(_card_noun(state, e.other, viewer, lang)),
+        "by": _the(_event_actor(state, e, viewer, lang)),
     }
 
 
-def _activated_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _activated_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {
-        "card": _the(_event_victim(s, e, viewer, lang)),
-        "by": _the(_other_actor(s, e, viewer, lang)),
+        "card": _the(_event_victim(state, e, viewer, lang)),
+        "by": _the(_other_actor(state, e, viewer, lang)),
     }
 
 
-def _replaced_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _replaced_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {
-        "card": _the(_event_actor(s, e, viewer, lang)),
-        "of_other": _of(_card_noun(s, e.other, viewer, lang), lang),
+        "card": _the(_event_actor(state, e, viewer, lang)),
+        "of_other": _of(_card_noun(state, e.other, viewer, lang), lang),
     }
 
 
-def _drew_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _drew_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {"cards": _count(lang, "cards", e.amount)}
 
 
-def _round_event(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _round_event(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {"n": e.amount}
 
 
-def _no_slots(s: State, e: Event, viewer: int | None, lang: str) -> dict[str, object]:
+def _no_slots(state: State, e: Event, viewer: Player | None, lang: str) -> dict[str, object]:
     return {}
 
 
 #: The words of each event kind, beyond the player: its template slots.
-_EVENT_SLOTS: Mapping[EventKind, Callable[[State, Event, int | None, str], dict[str, object]]] = {
+_EVENT_SLOTS: Mapping[
+    EventKind, Callable[[State, Event, Player | None, str], dict[str, object]]
+] = {
     EventKind.PLACED: _placed_event,
     EventKind.REVEALED: _revealed_event,
     EventKind.LEFT: _left_event,
@@ -659,39 +665,39 @@ _EVENT_SLOTS: Mapping[EventKind, Callable[[State, Event, int | None, str], dict[
 }
 
 
-def _event_key(s: State, e: Event, slots: Mapping[str, object]) -> str:
+def _event_key(state: State, e: Event, slots: Mapping[str, object]) -> str:
     kind = EventKind(e.kind)
     if kind is EventKind.TWIN_PLACED:
         return "event.placed"
     if kind in (EventKind.GAINED, EventKind.LOST) and slots["source"]:
         return f"event.{kind.slug}_from"
-    if kind is EventKind.CORRUPTED and s.config.two_families:
+    if kind is EventKind.CORRUPTED and state.config.two_families:
         return "event.corrupted_for"
     return f"event.{kind.slug}"
 
 
 def event_label(
-    s: State, event: Event, viewer: int | None, lang: str, names: Names = None
+    state: State, event: Event, viewer: Player | None, lang: str, names: Names = None
 ) -> str:
     """One log event as a sentence, e.g. ``"Red eliminated Blue Archer with Soldier"``."""
     _words(lang)
-    _check_viewer(s, viewer)
-    _check_names(s, names)
+    _check_viewer(state, viewer)
+    _check_names(state, names)
     kind = EventKind(event.kind)
-    slots = _EVENT_SLOTS[kind](s, event, viewer, lang)
+    slots = _EVENT_SLOTS[kind](state, event, viewer, lang)
     if kind is EventKind.STOLE:  # the other player named, too
-        slots["other"] = player_label(s, event.other, lang, names)
-    player = player_label(s, event.player, lang, names) if event.player >= 0 else ""
-    return _capitalise(_say(lang, _event_key(s, event, slots), player=player, **slots))
+        slots["other"] = player_label(state, event.other, lang, names)
+    player = player_label(state, event.player, lang, names) if event.player >= 0 else ""
+    return _capitalise(_say(lang, _event_key(state, event, slots), player=player, **slots))
 
 
 def log_lines(
-    s: State, viewer: int | None, lang: str, start: int = 0, names: Names = None
+    state: State, viewer: Player | None, lang: str, start: int = 0, names: Names = None
 ) -> list[str]:
     """The game log from event ``start`` on, one sentence per event, as ``viewer`` sees it."""
     _words(lang)
-    _check_viewer(s, viewer)
-    _check_names(s, names)
-    if s.log is None:
+    _check_viewer(state, viewer)
+    _check_names(state, names)
+    if state.log is None:
         return []
-    return [event_label(s, e, viewer, lang, names) for e in s.log[start:]]
+    return [event_label(state, e, viewer, lang, names) for e in state.log[start:]]

@@ -11,7 +11,7 @@ Two losses on a minibatch of self-play samples:
 
 The gradients are written out by hand for the network's shape (ReLU layers, two linear heads),
 which keeps training in NumPy: no deep-learning library is needed, on any machine the package
-runs on. ``tests/test_training.py`` checks them against finite differences.
+runs on. ``tests/training/test_training.py`` checks them against finite differences.
 """
 
 from __future__ import annotations

@@ -256,7 +256,7 @@ def test_public_view_needs_a_perspective_and_hides_own_cards() -> None:
 
 
 # -- the fast path: the same vectors, read from the raw state -----------------------------------
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def mid_ability_positions() -> list[Game]:

@@ -15,30 +15,17 @@ import asyncpg
 import httpx
 import pytest
 
+from scripts import ROOT, load_module
 from test_scale_out import two_servers
 
-PAIR = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+#: Tables played to their end as the benchmarks make them (finished_table).
+played = load_module(ROOT / "benchmarks" / "server" / "played.py", "played")
 
 
-def finished_table(client: httpx.Client, address: str) -> dict[str, Any]:
-    """A 2-player table of two humans played to its end (from ``address``: its own quota of
+def finished_from(client: httpx.Client, address: str) -> dict[str, Any]:
+    """A 2-player table of two humans played to its end from ``address`` (its own quota of
     requests a second)."""
-    headers = {"X-Forwarded-For": address}
-    body = {"players": 2, "variant": "standard", "seats": PAIR}
-    table: dict[str, Any] = client.post("/api/tables", json=body, headers=headers).json()
-    tokens = [seat["token"] for seat in table["seats"]]
-    path = f"/api/tables/{table['table_id']}"
-    while True:
-        for token in tokens:
-            view = client.get(f"{path}/view", params={"token": token}).json()
-            if view["result"] is not None:
-                return table
-            if view["legal"]:
-                action = {"token": token, "action": view["legal"][0]["action"]}
-                while (moved := client.post(f"{path}/actions", json=action, headers=headers)
-                       ).status_code == 429:
-                    time.sleep(0.05)
-                assert moved.status_code == 200, moved.text
+    return played.finished_table(client, headers={"X-Forwarded-For": address})
 
 
 def analysis(client: httpx.Client, table: dict[str, Any], address: str, ask: bool) -> Any:
@@ -57,7 +44,7 @@ def test_one_address_asking_through_two_servers_gets_its_quota_and_no_more(
     with two_servers(pg_url, tmp_path) as ((_, a), b), ThreadPoolExecutor(6) as pool:
         servers = (a, b)
         tables = list(
-            pool.map(lambda n: finished_table(servers[n % 2], f"192.0.2.{n + 1}"), range(7))
+            pool.map(lambda n: finished_from(servers[n % 2], f"192.0.2.{n + 1}"), range(7))
         )
         theirs, mine = tables[:6], tables[6]
         answers = list(

@@ -16,7 +16,7 @@ import pytest
 
 from test_web_client import i18n_tables, require_node
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SERVER = ROOT / "src" / "oriflamme" / "server"
 JS = SERVER / "static" / "js"
 #: Codes the client makes itself (api.js: the server cannot be reached).

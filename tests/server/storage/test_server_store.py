@@ -1,6 +1,6 @@
 """The SQLite store: group commits, a conflict fails only its own write, older files open.
 
-What every store does is tested on both backends in tests/test_storage.py."""
+What every store does is tested on both backends in tests/server/storage/test_storage.py."""
 
 from __future__ import annotations
 

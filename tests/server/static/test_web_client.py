@@ -26,7 +26,7 @@ from oriflamme.api import Game, new_game
 from oriflamme.rules.cards import BASE_SET, EMBRASEMENT_SET, CardType
 from oriflamme.rules.texts import FAMILY_COLOURS
 
-STATIC = Path(__file__).resolve().parents[1] / "src" / "oriflamme" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[3] / "src" / "oriflamme" / "server" / "static"
 JS = STATIC / "js"
 PAGES = ("index.html", "game.html", "replay.html", "learn.html", "rules-en.html", "rules-fr.html")
 ENTRY_MODULES = ("main.js", "lobby.js", "replay.js", "learn.js", "rules.js")

@@ -21,7 +21,7 @@ from oriflamme.rules.texts import (
     family_colour_name,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES_DOC = ROOT / "docs" / "rules.md"
 RULING_ID = re.compile(r"\bR-[A-Z0-9]+-\d+\b")
 

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from hidden_cards import placement_positions, rotated
 from oriflamme.api import Action, Game, new_game
 from oriflamme.bots import BotSpecError, HalvingBot, bot_move, make_bot, play_game
 from scenarios import options, render, setup
-from test_ismcts import CONFIGS, placement_positions, rotated, wins_against_random
+from test_ismcts import CONFIGS, wins_against_random
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['players']}p-{c['cards']}")

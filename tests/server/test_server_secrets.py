@@ -27,7 +27,7 @@ from oriflamme.server import create_app
 from oriflamme.server.quotas import Quotas
 from servers import running_server
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: An address of the documentation range (RFC 5737): the client every request comes from.
 ADDRESS = "203.0.113.77"
 SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}, {"kind": "open"}]

@@ -2,7 +2,7 @@
 the creator expects of it (``"expect": "open"`` or ``"away"``). An open seat is taken only while
 open; a player who joined only once away, or never connected, past the table's limits; the
 player whose seat was handed over is told so. Across server processes:
-tests/test_fair_play_scale.py.
+tests/server/test_fair_play_scale.py.
 """
 
 from __future__ import annotations
@@ -164,6 +164,6 @@ def test_hand_over_errors_are_documented() -> None:
     schema: dict[str, Any] = BotRequest.model_json_schema()
     assert schema["properties"]["expect"]["enum"] == ["open", "away"]
     assert "expect" in schema["required"]
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "server.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
     for code in ("seat_active", "seat_open", "seat_taken"):
         assert f"`{code}`" in docs

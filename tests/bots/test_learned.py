@@ -305,7 +305,7 @@ def test_the_same_choices_on_the_pure_and_the_compiled_build() -> None:
     on the build: NumPy does the network's arithmetic on both, in the same order."""
     import oriflamme
 
-    sources = Path(__file__).resolve().parents[1] / "src"
+    sources = Path(__file__).resolve().parents[2] / "src"
     if not (sources / "oriflamme" / "bots" / "guided.py").is_file():
         pytest.skip("the sources are not beside the tests")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

@@ -1,5 +1,5 @@
 """Open tables, the lobby, turn clocks and absent players (issue #16), through the HTTP API and
-the WebSocket of one server (SQLite). Across servers and restarts: tests/test_open_tables_scale.py.
+the WebSocket of one server (SQLite). Across servers and restarts: test_open_tables_scale.py.
 """
 
 from __future__ import annotations

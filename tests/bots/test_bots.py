@@ -361,7 +361,7 @@ def test_the_search_bots_are_registered_but_imported_when_first_made() -> None:
 #: Every built-in bot class, with small iteration budgets: ``hard``, ``expert`` and ``master``
 #: are search bots with time limits (so not reproducible choice for choice), ``learned`` is
 #: ``network`` with its shipped weights, and ``policy`` needs a weights file
-#: (tests/test_policy_bot.py).
+#: (tests/bots/test_policy_bot.py).
 COPYABLE = ["random", "greedy", "easy", "medium", "ismcts:iterations=40",
             "ismcts:iterations=40:opponents=greedy:value=fitted", "halving:iterations=40",
             "network", "guided:iterations=40", "guided:iterations=40:leaf=value:prior=on"]

@@ -34,9 +34,12 @@ from oriflamme.server.storage import (
     open_store,
 )
 from pgdb import fresh_database
+from scripts import ROOT, load_module
 
 Opener = Callable[[], Awaitable[Store]]
 PAIR = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+#: Tables played to their end as the benchmarks make them (finished_table).
+played = load_module(ROOT / "benchmarks" / "server" / "played.py", "played")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -150,22 +153,6 @@ def make_client(database: str) -> TestClient:
     return TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*"))  # type: ignore[arg-type]
 
 
-def finished_table(client: TestClient) -> dict[str, Any]:
-    """A 2-player table of two humans whose first game was played to its end."""
-    body = {"players": 2, "variant": "standard", "seats": PAIR}
-    table: dict[str, Any] = client.post("/api/tables", json=body).json()
-    tokens = [seat["token"] for seat in table["seats"]]
-    path = f"/api/tables/{table['table_id']}"
-    while True:
-        for token in tokens:
-            view = client.get(f"{path}/view", params={"token": token}).json()
-            if view["result"] is not None:
-                return table
-            if view["legal"]:
-                action = {"token": token, "action": view["legal"][0]["action"]}
-                assert client.post(f"{path}/actions", json=action).status_code == 200
-
-
 def ask_analysis(client: TestClient, table: dict[str, Any], address: str) -> Any:
     return client.post(
         f"/api/tables/{table['table_id']}/games/1/analysis",
@@ -179,7 +166,7 @@ def test_six_analyses_of_one_address_do_not_hold_back_another(database: str) -> 
     """The issue as written: six analyses queued by one address kept another user's
     analysis queued until all of them were done."""
     with make_client(database) as client:
-        tables = [finished_table(client) for _ in range(7)]
+        tables = [played.finished_table(client) for _ in range(7)]
         theirs, mine = tables[:6], tables[6]
         answers = [ask_analysis(client, table, "203.0.113.5") for table in theirs]
         assert [a.status_code for a in answers] == [202] * 3 + [429] * 3

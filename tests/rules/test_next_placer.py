@@ -3,7 +3,7 @@ players, R-PLACE-1); the engine's hot paths spell the formula out where a call w
 (``current_player``, ``legal_actions``, ``pick_legal``, ``random_action``, ``random_playout``,
 the round's end draws of the two-families variant, and the encoder's fast path). Each copy is
 checked against ``placing_player`` here, at every placement of real games in every set-up;
-the encoder's is checked by tests/test_envs_encoding.py (its fast path equals the encoding of
+the encoder's is checked by tests/envs/test_envs_encoding.py (its fast path equals the encoding of
 the observation, whose decision comes from ``placing_player``)."""
 
 from __future__ import annotations

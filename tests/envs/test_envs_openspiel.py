@@ -75,7 +75,7 @@ def play_random(state: Any, rng: random.Random, moves: int) -> None:
         state.apply_action(legal[rng.randrange(len(legal))])
 
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_module_examples() -> None:

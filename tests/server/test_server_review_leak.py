@@ -1,9 +1,9 @@
 """Hints and analyses use only the deciding seat's observation (R-INFO-1).
 
-As in the bots' test (``test_ismcts``): the same position with the hidden cards of the other
-seats dealt differently must get the same hint and the same analysis of a decision; dealing the
-seat's own hidden cards differently (which it knows) changes some answers, so the test would
-catch an adviser that read the hidden cards.
+As in the bots' test (tests/bots/test_ismcts.py; the positions come from tests/hidden_cards.py):
+the same position with the hidden cards of the other seats dealt differently must get the same
+hint and the same analysis of a decision; dealing the seat's own hidden cards differently (which
+it knows) changes some answers, so the test would catch an adviser that read the hidden cards.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from hidden_cards import placement_positions, rotated
 from oriflamme.api import Game
 from oriflamme.server import SqliteStore, create_app
 from oriflamme.server.analysis import review_step
-from test_ismcts import placement_positions, rotated
 
 HUMANS3 = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
 ITERATIONS = 60

@@ -14,7 +14,7 @@ import pytest
 from oriflamme.api import CARD_TEXTS, CardType
 from test_web_client import JS, STATIC, i18n_tables, js_files, source, strip_js_comments
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 RULING_ID = re.compile(r"\bR-[A-Z0-9]+-\d+\b")
 
 

@@ -1,4 +1,4 @@
-"""The one SQL store (storage/sql_*.py) on both backends, where tests/test_storage.py does not
+"""The one SQL store (storage/sql_*.py) on both backends, where test_storage.py (beside) does not
 look: a write whose later statement fails leaves nothing, lists of values of any length, a join
 refused leaves the table as it was, and PostgreSQL announces only what changed."""
 
