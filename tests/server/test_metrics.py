@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from oriflamme.server.app import create_app
+from scripts import ROOT
 from servers import running_server
 from test_scale_out import create, follow, post, view
 
@@ -161,7 +162,7 @@ def test_the_dashboard_and_the_docs_name_only_metrics_that_exist() -> None:
 
     from oriflamme.server import metrics
 
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     known = {
         value._name
         for value in vars(metrics).values()
