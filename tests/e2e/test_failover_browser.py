@@ -116,3 +116,51 @@ def test_the_page_reconnects_to_the_other_process_when_its_own_is_killed(
 def _address(client: httpx.Client) -> tuple[str, int]:
     url = client.base_url
     return url.host, int(url.port or 80)
+
+
+def test_a_rolling_restart_is_invisible_to_the_page(
+    browser: Browser, pg_url: str, tmp_path: Path
+) -> None:
+    """#32: the process serving the page is stopped with SIGTERM (a deploy): it closes the
+    page's socket with "Service Restart", the page reconnects through the balancer to the
+    other process at once, never shows the "reconnecting" banner, and a move clicked right
+    after is played."""
+    options = ("--bot-delay", "0", "--tables-per-hour", "0")
+    with (
+        running_server(pg_url, tmp_path / "a.log", *options) as (process_a, a),
+        running_server(pg_url, tmp_path / "b.log", *options) as (_, b),
+    ):
+        balancer = Proxy(_address(a), _address(b))
+        base = f"http://127.0.0.1:{balancer.port}"
+        try:
+            body = {"players": 2, "seats": [ANN, BOB], "first_player": 1, "seed": 6}
+            created = httpx.post(f"{base}/api/tables", json=body, timeout=10)
+            assert created.status_code == 201, created.text
+            table: dict[str, Any] = created.json()
+            context = browser.new_context(viewport=DESKTOP, locale="en-US")
+            page = context.new_page()
+            page.goto(base + table["seats"][0]["url"])
+            prompt = page.get_by_test_id("prompt")
+            expect(prompt).to_contain_text("choose", timeout=TIMEOUT_MS)
+            page.evaluate(WATCH_BANNER_JS)
+
+            process_a.send_signal(signal.SIGTERM)
+            assert process_a.wait(timeout=30) == 0
+            # Bob moves through B; the page, now on B, follows live: Ann's turn.
+            bob = table["seats"][1]["token"]
+            path = f"/api/tables/{table['table_id']}"
+            legal = b.get(f"{path}/view", params={"token": bob}).json()["legal"]
+            move = {"token": bob, "action": legal[0]["action"], "step": 0}
+            assert b.post(f"{path}/actions", json=move).status_code == 200
+            expect(prompt).to_have_class(YOUR_TURN, timeout=TIMEOUT_MS)
+            # Ann plays by clicking: the move reaches B.
+            page.locator('[data-testid="hand-card"][data-selectable="true"]').first.click()
+            page.locator('[data-action]:not([data-testid="hand-card"])').first.click()
+            expect(prompt).not_to_have_class(YOUR_TURN, timeout=TIMEOUT_MS)
+            assert b.get(f"{path}/view", params={"token": bob}).json()["step"] == 2
+            changes = page.evaluate("window.bannerChanges")
+            assert not any(c["shown"] for c in changes), changes  # never shown
+            expect(page.get_by_test_id("toast")).to_have_count(0)  # no error either
+            context.close()
+        finally:
+            balancer.close()

@@ -146,6 +146,15 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help="shortest pause before a bot's move is shown (default 0.8)",
     )
     parser.add_argument(
+        "--shutdown-grace",
+        type=seconds(0, 3600),
+        default=10.0,
+        metavar="SECONDS",
+        help="on SIGTERM, time the requests under way may take to finish before they are cut "
+        "(default 10; 0: no limit); WebSockets are told at once to reconnect elsewhere "
+        "(docs/server.md, 'Rolling restarts')",
+    )
+    parser.add_argument(
         "--log-format",
         choices=("text", "json"),
         default="text",
@@ -282,6 +291,7 @@ def run_serve(args: argparse.Namespace) -> int:
         # than the bandwidth it saves.
         "ws_per_message_deflate": False,
         "log_config": log_config(args.log_format),
+        "timeout_graceful_shutdown": args.shutdown_grace or None,
     }
     if args.workers > 1:  # uvicorn's process manager (it ends with status 0 when stopped)
         uvicorn.run(app, workers=args.workers, **options)

@@ -22,6 +22,7 @@ from oriflamme import __version__
 
 from . import log_context, metrics
 from .deps import STATIC_DIR
+from .draining import watch_stop
 from .errors import ApiError, QuietLog, unavailable
 from .health import health_router
 from .lessons.routes import lessons_router
@@ -112,6 +113,14 @@ def create_app(
         opened = await open_store(store) if isinstance(store, str) else store
         manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
         review = app.state.review = Review(manager, rate, burst)
+        app.state.draining = False
+
+        def drain() -> None:
+            if not app.state.draining:
+                log.info("stopping: draining this server process")
+            app.state.draining = True
+
+        unwatch = watch_stop(drain)
         try:
             await manager.start()
             review.start()
@@ -121,6 +130,7 @@ def create_app(
             else:
                 yield
         finally:
+            unwatch()
             await review.stop()
             await manager.stop()
             if isinstance(store, str):

@@ -231,7 +231,9 @@ class ErrorBody(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok"]
+    status: Literal["ok", "draining"] = Field(
+        description="ok, or draining: this process was asked to stop (answered with 503)"
+    )
     server: str = Field(description="this server process's id (several may share a database)")
     bots_playing: int = Field(description="bot decisions this process is thinking about")
 

@@ -43,6 +43,8 @@ LEASE = 6.0
 RENEW = 2.0
 #: Seconds between looks for unclaimed bot decisions.
 SCAN = 1.0
+#: Seconds a stopping server lets the bot decisions under way finish (then hands them over).
+FINISH = 2.0
 #: Pauses (seconds) before a failed decision is tried again: 5 s, then doubling up to 2 min.
 BACKOFF = (5.0, 120.0)
 
@@ -103,10 +105,18 @@ class BotScheduler:
         self._wake = asyncio.Event()
         #: Whether bot decisions wait for a worker (then the search levels think less).
         self.overloaded = False
+        #: Stopping: no decision is started any more.
+        self._stopping = False
 
-    async def stop(self) -> None:
-        """Stop thinking, and give up the claims so that another server (or this one, started
-        again) plays those decisions at once rather than when the claims expire."""
+    async def stop(self, finish: float = FINISH) -> None:
+        """Start no more decisions; let those under way finish for ``finish`` seconds (a
+        process that drains stores what it has started); then stop thinking, and give up the
+        remaining claims so that another server (or this one, started again) plays those
+        decisions at once rather than when the claims expire."""
+        self._stopping = True
+        under_way = list(self._playing.values())
+        if under_way and finish > 0:
+            await asyncio.wait(under_way, timeout=finish)
         playing = dict(self._playing)
         for task in playing.values():
             task.cancel()
@@ -140,6 +150,8 @@ class BotScheduler:
             self._wake.clear()
 
     async def _scan(self) -> None:
+        if self._stopping:
+            return
         await self._release_postponed()
         free = self._capacity - len(self._playing)
         if free <= 0:
@@ -162,7 +174,7 @@ class BotScheduler:
         """The table changed here: play its bot's decision at once if this server has room (if
         not, or if another server claims it first, a scan finds it)."""
         seat = table.game.current_player
-        if seat is None or table.seats[seat].kind != BOT:
+        if self._stopping or seat is None or table.seats[seat].kind != BOT:
             return
         turn = BotTurn(table.id, table.game_number, len(table.game.history))
         if _key(turn) in self._playing or len(self._playing) >= self._capacity:

@@ -112,6 +112,12 @@ const SILENCE_LIMIT_MS = 50000;
 const MAX_BACKOFF_MS = 10000;
 /** 4000 + 401 (bad token), 403 (forbidden), 404 (unknown table): retrying cannot help. */
 const FATAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
+/** "Service Restart": the server process is being replaced (a rolling restart); another
+ * process takes the connection at once. */
+const SERVICE_RESTART = 1012;
+/** After a restart, reconnect quietly (no "reconnecting" banner) for this long. */
+const QUIET_SWITCH_MS = 4000;
+const QUIET_RETRY_MS = 250;
 
 /**
  * A WebSocket to /ws/{table_id} that reconnects with exponential backoff.
@@ -134,6 +140,8 @@ export class GameSocket {
     this.retryTimer = null;
     this.pingTimer = null;
     this.lastMessageAt = 0;
+    /** Until when a reconnection is a switch of server process, not shown as an outage. */
+    this.quietUntil = 0;
   }
 
   url() {
@@ -147,7 +155,8 @@ export class GameSocket {
   }
 
   connect() {
-    this.onStatus(this.attempt === 0 ? "connecting" : "reconnecting", this.attempt);
+    const quiet = this.attempt === 0 || Date.now() < this.quietUntil;
+    this.onStatus(quiet ? "connecting" : "reconnecting", quiet ? 0 : this.attempt);
     let socket;
     try {
       socket = new WebSocket(this.url());
@@ -175,6 +184,11 @@ export class GameSocket {
       if (FATAL_CLOSE_CODES.has(event.code)) {
         this.stop();
         this.onFatal(event.code);
+      } else if (event.code === SERVICE_RESTART && !this.stopped) {
+        // The server asked: reconnect now, to whichever process answers, without a banner.
+        this.quietUntil = Date.now() + QUIET_SWITCH_MS;
+        this.attempt = 0;
+        this.connect();
       } else if (!this.stopped) {
         this.scheduleRetry();
       }
@@ -199,8 +213,9 @@ export class GameSocket {
   scheduleRetry() {
     this.attempt += 1;
     const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(this.attempt - 1, 6));
-    const delay = base / 2 + Math.random() * (base / 2);
-    this.onStatus("reconnecting", this.attempt);
+    const quiet = Date.now() < this.quietUntil;
+    const delay = quiet ? QUIET_RETRY_MS : base / 2 + Math.random() * (base / 2);
+    this.onStatus(quiet ? "connecting" : "reconnecting", quiet ? 0 : this.attempt);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }

@@ -22,6 +22,8 @@ import { copyLink } from "./share.js";
 
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
+/** Pause before an action whose request failed on the network is posted again. */
+const NETWORK_RETRY_MS = 500;
 const SOCKET_RETRY_AFTER_FATAL_MS = 15000;
 const RESIZE_SETTLE_MS = 150;
 const RECAP_LINES = 12;
@@ -58,6 +60,7 @@ const state = {
   selected: null,
   busy: false,
   sentStep: null,
+  pending: null, // the action sent and not yet seen applied: {action, step, gameNumber, resent}
   busyTimer: null,
   freshIds: new Set(),
   endDismissed: false,
@@ -192,6 +195,12 @@ function onView(view) {
 }
 
 function onSocketError(error) {
+  if (error.code === "stale" && state.pending && state.pending.resent) {
+    // The action sent again after a reconnection had been applied before: nothing to say.
+    clearBusy();
+    refreshOverHttp();
+    return;
+  }
   clearBusy();
   toastError(errorText(error.code, error.message), error);
   if (error.code === "stale") refreshOverHttp();
@@ -203,8 +212,16 @@ function onSocketStatus(status, attempt) {
   regions.banner.hidden = !reconnecting;
   document.body.classList.toggle("offline", reconnecting);
   if (status === "open" && state.busy) {
-    clearBusy();
-    if (state.view) render();
+    if (state.pending && !state.pending.resent) {
+      // The connection was replaced while an action was on its way (a server restart): send it
+      // again, pinned to its step, so that it is applied once (a second copy is "stale").
+      state.pending.resent = true;
+      const { action, step, gameNumber } = state.pending;
+      state.socket.send({ type: "act", action, step, game_number: gameNumber });
+    } else {
+      clearBusy();
+      if (state.view) render();
+    }
   }
   if (reconnecting && attempt % HTTP_CHECK_EVERY === 0) refreshOverHttp();
 }
@@ -220,6 +237,7 @@ function errorText(code, message) {
 
 function clearBusy() {
   state.busy = false;
+  state.pending = null;
   state.sentStep = null;
   clearTimeout(state.busyTimer);
 }
@@ -242,13 +260,28 @@ function send(action) {
   setBusy();
   hideCardHelp();
   const { step, game_number: gameNumber } = state.view;
+  state.pending = { action, step, gameNumber, resent: false };
   render();
   if (state.socket.send({ type: "act", action, step, game_number: gameNumber })) return;
+  postOnce(action, step, gameNumber, true);
+}
+
+/** Post an action pinned to its step; after a network failure (a server process switching)
+ * once more, a copy already applied being answered "stale", which is then no error. */
+function postOnce(action, step, gameNumber, retry) {
   postAction(state.tableId, state.token, action, step, gameNumber)
     .then(onView)
     .catch((error) => {
+      if (retry && error.code === "network") {
+        setTimeout(() => postOnce(action, step, gameNumber, false), NETWORK_RETRY_MS);
+        return;
+      }
       clearBusy();
       render();
+      if (!retry && error.code === "stale") {
+        refreshOverHttp();
+        return;
+      }
       toastError(errorText(error.code, error.message), error);
       refreshOverHttp();
     });
