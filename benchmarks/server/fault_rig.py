@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -95,8 +96,11 @@ class Cluster:
 class Servers:
     """``count`` server processes on the database ``url``, each on a port of its own."""
 
-    def __init__(self, url: str, count: int, folder: Path, bot_delay: float) -> None:
+    def __init__(
+        self, url: str, count: int, folder: Path, bot_delay: float, extra: Sequence[str] = ()
+    ) -> None:
         self.url = url
+        self.extra = tuple(extra)  #: more options of every ``serve``
         self.folder = folder
         self.bot_delay = bot_delay
         self.ports = [free_port() for _ in range(count)]
@@ -111,7 +115,7 @@ class Servers:
     def start(self, i: int) -> None:
         command = [sys.executable, "-m", "oriflamme", "serve", "--port", str(self.ports[i]),
                    "--db", self.url, "--bot-delay", str(self.bot_delay),
-                   "--tables-per-hour", "0", "--bot-tables", "0"]
+                   "--tables-per-hour", "0", "--bot-tables", "0", *self.extra]
         with self.log(i).open("ab") as out:
             self.processes[i] = subprocess.Popen(command, stdout=out, stderr=out,
                                                  start_new_session=True)

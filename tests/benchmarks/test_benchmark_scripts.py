@@ -95,3 +95,22 @@ def test_a_short_backup_during_play_run_measures_both_phases() -> None:
     assert figures["failed_moves"] == 0
     refused = run("server/backup_during_play.py", "--seconds", "0")
     assert refused.returncode == 2 and "--seconds" in refused.stderr
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM"), reason="needs SIGTERM")
+def test_a_short_rolling_restart_run_checks_every_acknowledged_action() -> None:
+    """#32: benchmarks/server/rolling_restart.py, small: both processes restarted in turn while
+    seats play; every acknowledged action stored once, no client error, exits 0."""
+    if not any(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and not shutil.which("initdb"):
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL's server binaries are needed (CI installs them)")
+        pytest.skip("PostgreSQL's server binaries are not installed")
+    done = run("server/rolling_restart.py", "--tables", "3", "--warm-up", "2", "--settle", "2",
+               "--think", "0.2", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["ok"] and figures["exit_statuses"] == [0, 0]
+    assert figures["actions_acknowledged"] > 0 and figures["sockets_moved"] >= 3
+    assert figures["acknowledged_not_stored_as_sent"] == 0 and figures["client_errors"] == []
+    refused = run("server/rolling_restart.py", "--tables", "0")
+    assert refused.returncode == 2 and "--tables" in refused.stderr
