@@ -276,6 +276,7 @@ def test_bad_explorations_are_refused_with_the_move_named(client: TestClient) ->
     assert answer.json()["error"] == {
         "code": "illegal_action",
         "message": f"moves[1]: reveal {illegal['card']} is not a legal move now",
+        "request_id": answer.headers["x-request-id"],  # #32: the request's id in the logs
     }
     answer = explore(client, 3, [{"kind": "place", "card": 1}])
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "malformed_action"
