@@ -28,8 +28,9 @@ own ``State.begin()`` deals 4), so it is compared with this engine's 3-player ba
 Each in-process figure is the fastest of 5 trials (the least disturbed by other work); whole
 processes take the fastest of ``--repeat`` runs. The different measures are taken in turn, so
 that a change of load hits them all alike. ``--ours PYTHON`` (repeatable) measures other builds
-of this engine, e.g. a pure and a compiled install (``oriflamme --version`` names the build);
-``PYTHONPATH`` is passed only to the python running this script.
+of this engine, e.g. a pure and a compiled install (``oriflamme --version`` names the build),
+or a build of before issue #27 (whose timings were ``oriflamme.benchmark``) beside one of
+now; ``PYTHONPATH`` is passed only to the python running this script.
 """
 
 from __future__ import annotations
@@ -84,7 +85,10 @@ play({games}, random.Random(0))
 OURS_RATE = """
 import json
 from oriflamme.api import GameConfig
-from oriflamme.bench.engine import measure_loop, measure_playouts
+try:
+    from oriflamme.bench.engine import measure_loop, measure_playouts
+except ImportError:  # a build of before issue #27, for a before/after comparison
+    from oriflamme.benchmark import measure_loop, measure_playouts
 from oriflamme.build import build_name
 config = GameConfig(players=3, cards="base")
 measure = measure_playouts if {which!r} == "playouts" else measure_loop
