@@ -64,7 +64,7 @@ function playerPanel(seat, obs, ctx) {
       className: `conn-dot ${seat.connected ? "online" : "offline"}`,
       testid: "connection",
       title: seat.connected ? t("online") : t("offline"),
-      attrs: { "aria-label": seat.connected ? t("online") : t("offline") },
+      attrs: { role: "img", "aria-label": seat.connected ? t("online") : t("offline") },
     }));
   }
   if (seat.away) {
