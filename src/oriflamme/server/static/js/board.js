@@ -175,7 +175,8 @@ function stackDescription(stack, index, ctx) {
   const top = stack[stack.length - 1];
   const label = (ctx.view.cards && ctx.view.cards[String(top.id)]) || t("face_down_card");
   const parts = [label];
-  if (top.tokens > 0) parts.push(t(top.tokens === 1 ? "a11y_token" : "a11y_tokens", { count: top.tokens }));
+  if (top.tokens === 1) parts.push(t("a11y_token"));
+  if (top.tokens > 1) parts.push(t("a11y_tokens", { count: top.tokens }));
   if (top.corrupted_by !== null && top.corrupted_by !== undefined) {
     parts.push(t("corrupted_by", { colour: t(`colour_${colourOf(top.corrupted_by)}`) }));
   }

@@ -23,7 +23,7 @@ export function roveBoard(regions) {
  * Make `region` one Tab stop: the item it had last (`data-roving-current`), else the first,
  * gets tabindex 0, the others -1. Call after each render of the region.
  */
-export function rove(region) {
+function rove(region) {
   if (!region) return;
   region.dataset.roving = region.dataset.roving || region.dataset.testid || "region";
   const items = itemsOf(region);

@@ -401,11 +401,23 @@ function render() {
   regions.showResults.hidden = !(view.result || obs.result) || !state.endDismissed;
   scrollToAction(ctx);
   const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you && (view.legal || []).length > 0;
-  roveBoard(regions);
+  keyboardStops(ctx.you !== null);
   restoreFocus(focused, regions.prompt);
   tickClocks(state.clockOffset);
   announceChanges(view, freshLines, yourTurn);
   document.title = yourTurn ? `● ${t("your_turn")} — Oriflamme` : "Oriflamme";
+}
+
+/**
+ * The board's Tab stops, for a seat: the prompt (where the focus returns after a move), the
+ * log, the options, the hands and the Queue. A spectator's page has none (nothing to act on).
+ */
+function keyboardStops(player) {
+  for (const [node, index] of [[regions.prompt, "-1"], [regions.log.parentElement, "0"]]) {
+    if (player) node.setAttribute("tabindex", index);
+    else node.removeAttribute("tabindex");
+  }
+  if (player) roveBoard(regions);
 }
 
 /** Tell screen readers the new log lines, then "your turn" once per decision (polite). */
