@@ -121,6 +121,17 @@ def keyboard_to(page: Page, selector: str, matches: str) -> dict[str, Any]:
     raise AssertionError(f"the keyboard never reached {selector}")
 
 
+def tab_to_region(page: Page, region: str) -> dict[str, Any]:
+    """From the prompt, press Tab until the focus is in ``region``; what has the focus then."""
+    page.get_by_test_id("prompt").focus()
+    for _ in range(MAX_KEYS_PER_MOVE):
+        page.keyboard.press("Tab")
+        now = focused(page)
+        if now is not None and now["region"] == region:
+            return now
+    raise AssertionError(f"Tab never reached {region}")
+
+
 def decide_by_keyboard(page: Page, rng: random.Random, record: Record) -> None:
     turn = wait_for_turn([page], time.monotonic() + 20)
     assert turn is not None
@@ -188,9 +199,7 @@ def test_the_tab_order_is_prompt_options_hand_queue(
     page.goto(f"{server_url}{table['seats'][0]['url']}")
     expect(page.locator('[data-testid="hand-card"][data-selectable="true"]').first).to_be_visible()
     # A card chosen from the keyboard: the Queue's places then take a stop too.
-    page.get_by_test_id("prompt").focus()
-    while (now := focused(page)) is None or now["region"] != "hand-0":
-        page.keyboard.press("Tab")
+    tab_to_region(page, "hand-0")
     page.keyboard.press("Enter")
     expect(page.locator('[data-testid="drop-end"][data-action]')).to_have_count(1)
     page.get_by_test_id("prompt").focus()
@@ -203,10 +212,7 @@ def test_the_tab_order_is_prompt_options_hand_queue(
     # One stop each: the options, the log, the hand (after its "Cancel"), the Queue.
     assert stops == ["legal-options", "log-scroll", "cancel-selection", "hand-0", "queue"], stops
     # Within a region the arrow keys move: along the hand, to its next card.
-    page.get_by_test_id("prompt").focus()
-    while (now := focused(page)) is None or now["region"] != "hand-0":
-        page.keyboard.press("Tab")
-    first = now["card"]
+    first = tab_to_region(page, "hand-0")["card"]
     page.keyboard.press("ArrowRight")
     second = focused(page)
     assert second is not None and second["region"] == "hand-0" and second["card"] != first
