@@ -373,7 +373,7 @@ const STRINGS = {
     tokens_title: "{count} Influence sur cette carte",
     a11y_token: "1 jeton d’Influence",
     a11y_tokens: "{count} jetons d’Influence",
-    a11y_queue_position: "File, position {n} : {card}",
+    a11y_queue_position: "File, position {n} : {card}",
     a11y_resolving: "en cours de résolution",
     a11y_hand: "Votre main",
     clock_warning: "Plus que {time} pour décider",
