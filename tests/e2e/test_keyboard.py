@@ -243,7 +243,7 @@ def test_every_stack_of_the_queue_has_a_name(context: BrowserContext, server_url
     ]
     page.get_by_test_id("lang-fr").focus()
     page.keyboard.press("Enter")
-    expect(stacks.nth(0)).to_have_attribute("aria-label", re.compile(r"^File, position 1 : "))
+    expect(stacks.nth(0)).to_have_attribute("aria-label", re.compile("^File, position 1\u202f: "))
     # The reveal and leave buttons sit in a card that is a group, not an image.
     reveal = page.get_by_test_id("reveal-button")
     expect(reveal).to_have_count(1)
