@@ -8,6 +8,9 @@
 # (scripts/postgres.sh); without PostgreSQL's server binaries they are skipped, unless CI is set.
 # The web client's unit tests (tests/server/static/test_web_client.py) run its modules in
 # Node.js (`node`; .ci/run installs Debian's nodejs): skipped without it, unless CI is set.
+# The accessibility audits (tests/e2e/test_accessibility.py) inject axe-core, pinned in
+# tools/axe/package-lock.json and installed here with npm (`npm ci`; .ci/run installs Debian's
+# npm): without it they are skipped with a message, unless CI is set: then they fail.
 #
 # Both builds are tested (issue #13): the whole suite on pure Python (the editable install in
 # .venv), then the engine's tests on the mypyc-compiled build, installed as a user would
@@ -23,6 +26,12 @@ ORIFLAMME_PURE=1 .venv/bin/python -m pip install --quiet -e '.[test,ray,rl]'
 .venv/bin/python -m mypy
 # The layer map of docs/architecture.md (pyproject.toml's import-linter contracts).
 .venv/bin/lint-imports --no-cache
+if command -v npm >/dev/null 2>&1; then
+  npm ci --prefix tools/axe --no-audit --no-fund --loglevel=error
+else
+  echo "npm not found: the accessibility audits (axe-core) will not run (apt-get install npm)" >&2
+  if [ -n "${CI:-}" ]; then exit 1; fi
+fi
 # A throwaway PostgreSQL cluster for the PostgreSQL tests (stopped and removed on exit).
 source scripts/postgres.sh
 trap pg_stop EXIT

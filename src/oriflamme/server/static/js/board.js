@@ -1,7 +1,7 @@
 // The Queue: stacks of cards in resolution order, with the drop zones and targets of a decision.
 
 import { actionKey, button, el, replace, svg } from "./dom.js";
-import { cardElement, coin, corruptionBadge } from "./cards.js";
+import { cardElement, coin, colourOf, corruptionBadge } from "./cards.js";
 import { placementKey } from "./decision.js";
 import { t } from "./i18n.js";
 
@@ -12,7 +12,12 @@ import { t } from "./i18n.js";
 export function makeActionable(node, action, ctx) {
   node.dataset.action = actionKey(action);
   node.classList.add("actionable");
+  delete node.dataset.inspect;
   if (node.tagName !== "BUTTON") {
+    // A card or stack names what it is (aria-label); as a control it says what it does first.
+    const what = node.getAttribute("aria-label");
+    const does = ctx.labelOf(action);
+    if (does) node.setAttribute("aria-label", what ? `${does} (${what})` : does);
     node.setAttribute("role", "button");
     node.tabIndex = 0;
     node.addEventListener("keydown", (event) => {
@@ -127,6 +132,9 @@ function stackElement(stack, index, ctx, placing) {
     dataset: { stackIndex: index, topCard: top.id, dest: placementKey(top.id), size: stack.length },
   });
   node.style.setProperty("--stack-size", String(stack.length));
+  node.setAttribute("role", "group");
+  node.setAttribute("aria-label", stackDescription(stack, index, ctx));
+  node.dataset.inspect = "true"; // a Tab stop of the Queue for reading, unless a card in it acts
   if (isCursor) {
     node.classList.add("is-cursor");
     node.append(el("div", { className: "cursor-marker", testid: "cursor", text: "▼", title: t("cursor_title") }));
@@ -147,13 +155,34 @@ function stackElement(stack, index, ctx, placing) {
   }
   node.append(el("div", { className: "stack-index", text: index + 1 }));
 
+  if (pile.querySelector(".actionable")) delete node.dataset.inspect;
   const placeAction = placing ? placing.get(placementKey(top.id)) : null;
   if (placeAction) {
+    for (const inner of pile.querySelectorAll("[data-inspect]")) delete inner.dataset.inspect;
     node.classList.add("drop-target");
     node.title = ctx.labelOf(placeAction);
     makeActionable(node, placeAction, ctx);
   }
   return node;
+}
+
+/**
+ * What a screen reader says of a stack: "Queue position 3: Blue face-down card, 1 Influence
+ * token", with how many cards it holds and whether it is resolving or next.
+ */
+function stackDescription(stack, index, ctx) {
+  const obs = ctx.view.observation;
+  const top = stack[stack.length - 1];
+  const label = (ctx.view.cards && ctx.view.cards[String(top.id)]) || t("face_down_card");
+  const parts = [label];
+  if (top.tokens === 1) parts.push(t("a11y_token"));
+  if (top.tokens > 1) parts.push(t("a11y_tokens", { count: top.tokens }));
+  if (top.corrupted_by !== null && top.corrupted_by !== undefined) {
+    parts.push(t("corrupted_by", { colour: t(`colour_${colourOf(top.corrupted_by)}`) }));
+  }
+  if (stack.length > 1) parts.push(t("stack_count", { count: stack.length }));
+  if (obs.phase === "resolution" && obs.cursor === index) parts.push(t("a11y_resolving"));
+  return t("a11y_queue_position", { n: index + 1, card: parts.join(", ") });
 }
 
 function queueCard(card, depth, ctx) {
@@ -195,6 +224,7 @@ function queueCard(card, depth, ctx) {
       ["reveal-button", t("reveal"), analysis.reveal.reveal],
       ["leave-button", t("leave"), analysis.reveal.leave],
     ], ctx));
+    node.setAttribute("role", "group"); // an image may not hold buttons
   }
   return node;
 }

@@ -24,7 +24,11 @@ export function renderHand(root, ctx) {
         el("span", { text: t(`colour_${colour}`) }),
       ]));
     }
-    const cards = el("div", { className: "hand-cards" });
+    const cards = el("div", {
+      className: "hand-cards",
+      dataset: { roving: `hand-${family.family}` },
+      attrs: { role: "group", "aria-label": t("a11y_hand") },
+    });
     for (const card of family.hand || []) cards.append(handCard(card, ctx, false));
     for (const card of family.reserve || []) {
       if (ctx.analysis.twin === card.id) cards.append(handCard(card, ctx, true));
@@ -78,6 +82,7 @@ function handCard(card, ctx, isTwin) {
     node.append(el("span", { className: "reserve-tag", text: t("reserve") }));
   }
   const placeable = ctx.analysis.placements.has(card.id);
+  node.dataset.inspect = "true"; // reachable with the keyboard, to read it (keyboard.js)
   if (!placeable) {
     if (ctx.analysis.placements.size > 0) node.classList.add("not-placeable");
     return node;

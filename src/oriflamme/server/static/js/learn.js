@@ -12,6 +12,7 @@ import { boardContext, highlight, renderBoard } from "./learn_board.js";
 import { exploreLesson, forgetProgress, getLessonStep, getLessons, readProgress, writeProgress } from "./learn_api.js";
 import { applyLearnI18n, lt } from "./learn_i18n.js";
 import { resetLog } from "./log.js";
+import { installKeyboard, roveBoard } from "./keyboard.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
 import { installLangSwitch, toastError } from "./ui.js";
 
@@ -69,6 +70,7 @@ async function start() {
   setLang(initialLang());
   translatePage();
   installCardHelp();
+  installKeyboard({ onEscape: () => { if (state.selected !== null) select(null); } });
   installLangSwitch(switchLang);
   window.addEventListener("popstate", route);
   loadCardTexts();
@@ -358,6 +360,7 @@ function render() {
   document.body.dataset.step = String(state.step);
   document.body.classList.toggle("exploring", Boolean(state.explore));
   renderBoard(regions, ctx);
+  roveBoard(regions);
   renderCoach(view);
   const onLesson = !state.explore && !state.stray;
   const target = highlight(

@@ -9,7 +9,7 @@ let shownLines = [];
 /**
  * Render the log lines into `list` (an <ol>), keeping it scrolled to the newest line; players
  * are marked in their colours (`seats`), and the lines the stand-in's moves wrote (`standIns`:
- * line index -> why it played) say so.
+ * line index -> why it played) say so. Returns how many lines are new (to announce them).
  */
 export function renderLog(list, lines, seats = [], standIns = new Map()) {
   const scroller = list.parentElement || list;
@@ -27,6 +27,7 @@ export function renderLog(list, lines, seats = [], standIns = new Map()) {
   replace(list, items);
   shownLines = (lines || []).slice();
   if (atBottom || fresh > 0) scrollToNewest(scroller, list);
+  return fresh;
 }
 
 /**

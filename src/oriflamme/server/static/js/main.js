@@ -19,6 +19,8 @@ import { hideCardHelp, installCardHelp } from "./tooltip.js";
 import { errorRef, installLangSwitch, toast, toastError } from "./ui.js";
 import { renderHint } from "./hint.js";
 import { copyLink } from "./share.js";
+import { announce } from "./announce.js";
+import { focusedIdentity, installKeyboard, restoreFocus, roveBoard } from "./keyboard.js";
 
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
@@ -70,6 +72,7 @@ const state = {
   seatLink: false, // the page was opened with a seat's link (not a spectator's)
   newLink: false, // ... that this browser did not hold before: say once to keep it
   recapSeen: -1, // the last step of the stand-in's moves the player was shown
+  announcedTurn: null, // the game and step whose "your turn" was announced
 };
 
 // ---------------------------------------------------------------- start
@@ -122,6 +125,7 @@ async function start() {
   applyI18n(document);
   installCardHelp();
   installLangSwitch(switchLang);
+  installKeyboard({ onEscape: () => { if (state.selected !== null) select(null); } });
   regions.showResults.addEventListener("click", () => {
     state.endDismissed = false;
     render();
@@ -405,6 +409,7 @@ function buildContext() {
 }
 
 function render() {
+  const focused = focusedIdentity();
   const ctx = buildContext();
   const view = ctx.view;
   const obs = view.observation;
@@ -422,16 +427,42 @@ function render() {
   renderHand(regions.hand, ctx);
   fitCardNames(document);
   renderOptions(ctx);
-  renderLog(regions.log, view.log || [], view.seats, standInLines(view));
+  const freshLines = renderLog(regions.log, view.log || [], view.seats, standInLines(view));
   renderKeepLink(ctx);
   renderStandInRecap(ctx);
   renderEndScreen(regions.end, ctx);
   renderHint(ctx, state.tableId, state.token, render);
   regions.showResults.hidden = !(view.result || obs.result) || !state.endDismissed;
   scrollToAction(ctx);
-  tickClocks(state.clockOffset);
   const yourTurn = ctx.you !== null && obs.decision && obs.decision.player === ctx.you && (view.legal || []).length > 0;
+  keyboardStops(ctx.you !== null);
+  restoreFocus(focused, regions.prompt);
+  tickClocks(state.clockOffset);
+  announceChanges(view, freshLines, yourTurn);
   document.title = yourTurn ? `● ${t("your_turn")} — Oriflamme` : "Oriflamme";
+}
+
+/**
+ * The board's Tab stops, for a seat: the prompt (where the focus returns after a move), the
+ * log, the options, the hands and the Queue. A spectator's page has none (nothing to act on).
+ */
+function keyboardStops(player) {
+  for (const [node, index] of [[regions.prompt, "-1"], [regions.log.parentElement, "0"]]) {
+    if (player) node.setAttribute("tabindex", index);
+    else node.removeAttribute("tabindex");
+  }
+  if (player) roveBoard(regions);
+}
+
+/** Tell screen readers the new log lines, then "your turn" once per decision (polite). */
+function announceChanges(view, freshLines, yourTurn) {
+  const lines = [...regions.log.children].slice(-Math.min(freshLines, 5));
+  for (const line of lines) announce(line.textContent);
+  const turn = `${view.game_number}:${view.step}`;
+  if (yourTurn && state.announcedTurn !== turn && !state.busy) {
+    state.announcedTurn = turn;
+    announce(`${t("your_turn")}. ${regions.prompt.textContent}`);
+  }
 }
 
 /**
@@ -486,7 +517,7 @@ function renderStatus(ctx) {
     el("span", { text, testid: "status-text" }),
     canClose ? button(t("close_table"), { className: "link-button danger-link", testid: "close-table", on: { click: closeThisTable } }) : null,
   ]);
-  const clock = deadlineClock(view);
+  const clock = deadlineClock(view, Boolean(yourTurn));
   regions.deadline.hidden = clock === null;
   replace(regions.deadline, [clock]);
   const handCount = obs.families
@@ -499,14 +530,14 @@ function renderStatus(ctx) {
  * The deciding seat's countdown next to the prompt, on every screen size: when the stand-in may
  * play the current decision (the clock's end, or sooner the end of an absence or no-show limit).
  */
-function deadlineClock(view) {
+function deadlineClock(view, mine) {
   const due = view.deadline;
   if (!due || view.observation.phase === "over") return null;
   return el("span", {
     className: "clock prompt-clock",
     testid: "prompt-clock",
     title: standInWhy(due.reason),
-    dataset: { deadline: String(due.at), reason: due.reason },
+    dataset: { deadline: String(due.at), reason: due.reason, mine: mine ? "true" : null },
   });
 }
 

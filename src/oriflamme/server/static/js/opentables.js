@@ -270,7 +270,10 @@ export function startOpenTables() {
   $("lobby-next").addEventListener("click", nextPage);
   $("lobby-previous").addEventListener("click", previousPage);
   $("jump-to-open-tables").addEventListener("click", () => {
-    $("open-tables-section").scrollIntoView({ behavior: "smooth", block: "start" });
+    $("open-tables-section").scrollIntoView({
+      behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth",
+      block: "start",
+    });
   });
   refresh();
   window.setInterval(() => {

@@ -64,7 +64,7 @@ function playerPanel(seat, obs, ctx) {
       className: `conn-dot ${seat.connected ? "online" : "offline"}`,
       testid: "connection",
       title: seat.connected ? t("online") : t("offline"),
-      attrs: { "aria-label": seat.connected ? t("online") : t("offline") },
+      attrs: { role: "img", "aria-label": seat.connected ? t("online") : t("offline") },
     }));
   }
   if (seat.away) {
@@ -75,9 +75,13 @@ function playerPanel(seat, obs, ctx) {
   }
 
   const influence = (obs.influence || [])[seat.seat] ?? 0;
+  const score = coin(influence, "influence-coin");
+  // Read as "5 Influence" with its label: not "on this card", a card's coin's name.
+  score.removeAttribute("aria-label");
+  score.removeAttribute("title");
   const stats = el("div", { className: "player-stats" }, [
     el("span", { className: "influence", testid: "influence", title: t("influence") }, [
-      coin(influence, "influence-coin"),
+      score,
       el("span", { className: "stat-label", text: t("influence") }),
     ]),
   ]);

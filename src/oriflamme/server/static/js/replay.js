@@ -17,6 +17,7 @@ import { getAnalysis, getFrames, startAnalysis } from "./review_api.js";
 import { percent, rt } from "./review_i18n.js";
 import { copyLink } from "./share.js";
 import { winChart } from "./winchart.js";
+import { roveBoard } from "./keyboard.js";
 
 const POLL_MS = 800;
 const ALL = "all";
@@ -275,6 +276,7 @@ function render() {
   renderPlayers($("scores"), ctx);
   renderQueue($("queue"), ctx);
   renderHands(ctx);
+  roveBoard({ hand: $("hand-cards"), queue: $("queue") }); // each a Tab stop (the arrows step)
   fitCardNames(document);
   const lines = [];
   const standIns = new Map();

@@ -17,7 +17,7 @@ let current = null;
 
 function tooltipNode() {
   if (!tip) {
-    tip = el("div", { className: "card-tooltip", testid: "card-tooltip", attrs: { role: "tooltip", hidden: true } });
+    tip = el("div", { className: "card-tooltip", testid: "card-tooltip", attrs: { role: "tooltip", hidden: true, id: "card-tooltip" } });
     document.body.append(tip);
   }
   return tip;
@@ -152,4 +152,23 @@ export function installCardHelp() {
     if (event.target instanceof Element && event.target.closest(".card")) event.preventDefault();
   });
   window.addEventListener("scroll", hideCardHelp, true);
+  // The keyboard: a card (or a stack, its top card) focused from the keyboard shows its help,
+  // read with it (aria-describedby); Escape or leaving hides it (WCAG 1.4.13).
+  document.addEventListener("focusin", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (!target || !target.matches(":focus-visible")) return;
+    const card = target.closest(".card") || target.querySelector(".stack-cards > .card:last-child");
+    if (!card) return;
+    show(card);
+    target.setAttribute("aria-describedby", "card-tooltip");
+  });
+  document.addEventListener("focusout", (event) => {
+    if (event.target instanceof Element && event.target.getAttribute("aria-describedby") === "card-tooltip") {
+      event.target.removeAttribute("aria-describedby");
+      hideCardHelp();
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") hideCardHelp();
+  });
 }

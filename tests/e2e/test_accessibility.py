@@ -1,0 +1,223 @@
+"""Accessibility audits (issue #31, WCAG 2.2 AA): axe-core in Chromium on every page of the
+client, at desktop and phone widths, in English and in French.
+
+Each page state below is audited four times (desktop/phone x EN/FR), and every violation of
+impact "serious" or "critical" fails the test: the lobby and its create form, a waiting table
+(with "Close the table"), a game page at each kind of decision, the end screen, the replay with
+its analysis, ``/learn`` (the list and a lesson's step) and ``/rules``. All violations of a test
+are reported at once. docs/accessibility.md says what axe covers and what it cannot.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, expect
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
+
+from axe_audit import Audit, axe_source
+from served import serving
+from test_browser import DESKTOP, PHONE, create_table, server_view
+from test_decisions import SCENARIOS, create_from_position
+from test_review import finish_by_clicking
+
+pytestmark = pytest.mark.e2e
+
+TIMEOUT_S = 20.0
+ANALYSIS_TIMEOUT_MS = 120_000
+#: Switches the page to a language (the lobby, game, replay and learn pages have buttons).
+Switch = Callable[[Page, str], None]
+
+
+def click_language(page: Page, lang: str) -> None:
+    # A click from script: the end screen covers the top bar (it is a dialog of its own).
+    page.get_by_test_id(f"lang-{lang}").evaluate("(button) => button.click()")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+def audit_everywhere(page: Page, audit: Audit, where: str, switch: Switch = click_language) -> None:
+    """Audit the page as it is at desktop and phone widths, in English and French; leave it at
+    desktop width in English."""
+    for lang, viewport in (("en", DESKTOP), ("fr", DESKTOP), ("fr", PHONE), ("en", PHONE)):
+        page.set_viewport_size(viewport)
+        switch(page, lang)
+        # The re-render after the switch, and the 0.15 s colour transitions of the buttons.
+        page.wait_for_timeout(300)
+        audit.check(page, f"{where} ({lang}, {viewport['width']} px)")
+    page.set_viewport_size(DESKTOP)
+
+
+@pytest.fixture(scope="module")
+def audit_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``oriflamme serve`` with instant bots, no quotas and a small analysis budget."""
+    axe_source()  # skipped (or failed in CI) at once when axe-core is not installed
+    env = {"ORIFLAMME_REVIEW_ITERATIONS": "60"}
+    options = ["--tables-per-hour", "0", "--public-tables", "0"]
+    with serving(tmp_path_factory.mktemp("a11y-server"), options, env) as url:
+        yield url
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    # bypass_csp: the page's Content-Security-Policy would refuse the injected axe script.
+    made = browser.new_context(viewport=DESKTOP, locale="en-US", bypass_csp=True)
+    yield made
+    made.close()
+
+
+def red_decides(audit_url: str, link: str) -> None:
+    deadline = time.monotonic() + TIMEOUT_S
+    while server_view(audit_url, link)["observation"]["decision"]["player"] != 0:
+        assert time.monotonic() < deadline, "red never got to decide"
+        time.sleep(0.05)
+
+
+def test_the_lobby_and_its_create_form(context: BrowserContext, audit_url: str) -> None:
+    audit = Audit()
+    page = context.new_page()
+    page.goto(f"{audit_url}/")
+    expect(page.get_by_test_id("create-game")).to_be_visible()
+    audit_everywhere(page, audit, "lobby")
+    row = page.locator('[data-testid="seat-row"][data-seat="1"]')
+    row.get_by_test_id("seat-kind").select_option("bot")
+    expect(row.get_by_test_id("seat-level")).to_be_visible()
+    audit_everywhere(page, audit, "create form with a bot seat")
+    create_table(page, audit_url, ["Alice"], "base")
+    audit_everywhere(page, audit, "the table created (invite links)")
+    audit.assert_clean()
+
+
+def test_a_waiting_table_that_its_creator_may_close(
+    context: BrowserContext, audit_url: str
+) -> None:
+    body = {"players": 2, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "open"}]}
+    answer = httpx.post(f"{audit_url}/api/tables", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    table = answer.json()
+    page = context.new_page()
+    page.goto(f"{audit_url}/")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem(`oriflamme.creator.${id}`, token)",
+        [table["table_id"], table["creator_token"]],
+    )
+    page.goto(f"{audit_url}{table['seats'][0]['url']}")
+    expect(page.get_by_test_id("close-table")).to_be_visible()
+    audit = Audit()
+    audit_everywhere(page, audit, "waiting table")
+    audit.assert_clean()
+
+
+def test_a_game_page_at_each_kind_of_decision(context: BrowserContext, audit_url: str) -> None:
+    audit = Audit()
+    page = context.new_page()
+    # Placing: the hand, then the Queue's drop zones once a card is chosen.
+    (link,) = create_table(page, audit_url, ["Alice"], "base")
+    page.goto(link)
+    red_decides(audit_url, link)
+    expect(page.locator('[data-testid="hand-card"][data-selectable="true"]').first).to_be_visible()
+    audit_everywhere(page, audit, "place: choose a card")
+    page.locator('[data-testid="hand-card"][data-selectable="true"]').first.click()
+    expect(page.get_by_test_id("drop-end")).to_have_class(re.compile(r"\blegal\b"))
+    audit_everywhere(page, audit, "place: choose where")
+    # Every other kind of decision, from the positions of test_decisions.py.
+    for name, (save, clicks, _) in SCENARIOS.items():
+        link = create_from_position(audit_url, save)
+        page.goto(link)
+        for step, kind in enumerate(clicks):
+            red_decides(audit_url, link)
+            page.wait_for_function(
+                "() => !document.body.classList.contains('busy')"
+                " && document.querySelector('[data-testid=\"legal-option\"]') !== null"
+            )
+            audit_everywhere(page, audit, f"{name}: decision {step + 1} ({kind})")
+            on_board = f"[data-action*='\"kind\":\"{kind}\"']:not([data-testid=legal-option])"
+            page.locator(on_board).first.click()
+            page.wait_for_function("() => !document.body.classList.contains('busy')")
+    audit.assert_clean()
+
+
+def test_the_end_screen_and_the_replay_with_its_analysis(
+    context: BrowserContext, audit_url: str
+) -> None:
+    body = {
+        "players": 3,
+        "seats": [
+            {"kind": "human", "name": "Ann"},
+            {"kind": "bot", "level": "random"},
+            {"kind": "bot", "level": "easy"},
+        ],
+        "seed": 11,
+    }
+    answer = httpx.post(f"{audit_url}/api/tables", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    page = context.new_page()
+    page.goto(f"{audit_url}{answer.json()['seats'][0]['url']}")
+    assert finish_by_clicking(page) > 0
+    expect(page.get_by_test_id("replay-link")).to_be_visible()
+    audit = Audit()
+    audit_everywhere(page, audit, "end screen")
+    page.get_by_test_id("replay-link").click()
+    expect(page.get_by_test_id("step-counter")).to_contain_text("/")
+    audit_everywhere(page, audit, "replay")
+    page.get_by_test_id("analyse-button").click()
+    expect(page.get_by_test_id("costly-moves")).to_be_visible(timeout=ANALYSIS_TIMEOUT_MS)
+    page.get_by_test_id("costly-move").first.locator("button").click()
+    expect(page.get_by_test_id("move-verdict")).to_be_visible()
+    audit_everywhere(page, audit, "replay with its analysis")
+    audit.assert_clean()
+
+
+def test_learn_and_rules(context: BrowserContext, audit_url: str) -> None:
+    audit = Audit()
+    page = context.new_page()
+    page.goto(f"{audit_url}/learn")
+    expect(page.get_by_test_id("lesson-card").first).to_be_visible()
+    audit_everywhere(page, audit, "/learn")
+    card = page.locator('[data-testid="lesson-card"][data-lesson="base"]')
+    card.get_by_test_id("lesson-open").click()
+    expect(page.locator("body[data-step]:not(.busy)")).to_have_count(1)
+    audit_everywhere(page, audit, "/learn, the first step of a lesson")
+    page.get_by_test_id("lesson-next").click()
+    expect(page.locator('body[data-step="1"]:not(.busy)')).to_have_count(1)
+    audit_everywhere(page, audit, "/learn, the second step of a lesson")
+
+    def rules_in(page: Page, lang: str) -> None:
+        page.goto(f"{audit_url}/rules?lang={lang}")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator('[data-testid="gallery-card"]').first).to_be_visible()
+
+    audit_everywhere(page, audit, "/rules", rules_in)
+    audit.assert_clean()
+
+
+def test_the_audit_fails_on_a_serious_violation(context: BrowserContext, audit_url: str) -> None:
+    """The audit itself: an unnamed button and grey-on-white text are found."""
+    page = context.new_page()
+    page.goto(f"{audit_url}/")
+    page.evaluate(
+        """() => {
+          const b = document.createElement("button");
+          b.dataset.testid = "unnamed";
+          document.querySelector("main").append(b);
+          const p = document.createElement("p");
+          p.textContent = "faint";
+          p.style.cssText = "color: #ddd; background: #fff";
+          document.querySelector("main").append(p);
+        }"""
+    )
+    audit = Audit()
+    audit.check(page, "lobby with an unnamed button")
+    found = {v["id"] for v in audit.found["lobby with an unnamed button"]}
+    assert {"button-name", "color-contrast"} <= found, audit.report()
+    with pytest.raises(AssertionError, match="button-name"):
+        audit.assert_clean()
