@@ -17,6 +17,7 @@ from oriflamme.build import build_name
 
 from .common import CliError, LineSource, file_path, seconds, whole
 from .db import add_parser as add_db_parser
+from .ratings import add_parser as add_ratings_parser
 from .serve import add_parser as add_serve_parser
 from .tournament import add_parser as add_tournament_parser
 from .train import add_parser as add_train_parser
@@ -247,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_parser(commands)
     add_serve_parser(commands)
     add_db_parser(commands)
+    add_ratings_parser(commands)
     return parser
 
 
@@ -302,6 +304,10 @@ def main(
             from .db import run_db
 
             return run_db(args)
+        if args.command == "ratings":
+            from .ratings import run_ratings
+
+            return run_ratings(args)
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     except (CliError, ConfigError, RecordError, BotSpecError) as exc:

@@ -18,6 +18,7 @@ from . import sources
 from .broadcast import Broadcaster
 from .errors import ApiError
 from .presence import Presence
+from .rating_outcome import outcome
 from .registry import TableRegistry
 from .storage import Store, StoreConflict
 from .tables import BOT, HUMAN, Identity, Role, Table, parse_action, stale
@@ -114,7 +115,7 @@ class Moves:
         stand_in = sources.parse(source)[0] == sources.STAND_IN
         await self._store.append_action(
             table.id, table.game_number, step, action.to_json(), table.turn(after), stand_in,
-            source=source,
+            source=source, finished=outcome(table, after, source),
         )
         if len(table.game.history) == step:
             table.moved(after, source)

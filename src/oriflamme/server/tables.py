@@ -324,6 +324,10 @@ class Table:
         self._creator_hash = record.creator_hash
         self.origin = record.origin
         self.hints = record.hints
+        #: Its finished games update the players' ratings (``rating_model``).
+        self.rated = record.rated
+        #: The reputation an account needs to join an open seat (None: any).
+        self.min_reputation = record.min_reputation
         #: When this server last used the table (``time.monotonic()``): idle ones leave memory.
         self.touched = time.monotonic()
         self._spectator_hash = record.spectator_hash
