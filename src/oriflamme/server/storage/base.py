@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .accounts import AccountStore
+
 
 class StoreError(RuntimeError):
     """Storage that cannot be used: a wrong address or login, a newer schema, … (the message
@@ -34,6 +36,10 @@ class StoreUnavailable(StoreError):
 
 class StoreConflict(RuntimeError):
     """A write that contradicts what is stored (e.g. a second action at the same index)."""
+
+
+class AccountNameTaken(StoreConflict):
+    """An account already has this name, or one that reads the same (``names.name_key``)."""
 
 
 class QuotaReached(RuntimeError):
@@ -270,7 +276,7 @@ class Change:
         return Change(parts[3], parts[0], game, step, action, source)
 
 
-class Store(Protocol):
+class Store(AccountStore, Protocol):
     """What the server needs from storage: SQLite (one server) or PostgreSQL (any number).
 
     Every method may raise :class:`StoreUnavailable` when the database cannot be reached.
