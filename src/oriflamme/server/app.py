@@ -1,7 +1,7 @@
 """The FastAPI application (see docs/server.md): its lifespan (the store, the table manager and
 the review service started and stopped with it), middleware and error handlers; the routes are
-the routers of ``pages``, ``table_routes``, ``review``, ``lobby``, ``seat_status``, ``lessons``
-and ``health``."""
+the routers of ``pages``, ``table_routes``, ``review``, ``lobby``, ``seat_status``, ``lessons``,
+``health`` and ``accounts``; the CSRF rule is ``accounts.csrf``'s middleware."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from oriflamme import __version__
 
+from .accounts.csrf import CsrfGuard
+from .accounts.passkey_routes import passkeys_router
+from .accounts.routes import accounts_router
 from .deps import STATIC_DIR
 from .errors import ApiError, QuietLog, unavailable
 from .health import health_router
@@ -128,6 +131,7 @@ def create_app(
         redoc_url=None,
         swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if api_docs else None,
     )
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY}, timeout=body_timeout)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM, compresslevel=6)
@@ -166,5 +170,7 @@ def create_app(
     app.include_router(lessons_router(static_dir, rate, burst))
     app.include_router(tables_router(rate, burst))
     app.include_router(health_router())
+    app.include_router(accounts_router())
+    app.include_router(passkeys_router())
 
     return app

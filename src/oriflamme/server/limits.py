@@ -77,7 +77,7 @@ class BodyLimit:
         limit = self.larger.get(scope["path"], self.limit)
         too_large = f"a request body is at most {limit} bytes"
         if _declared_length(scope) > limit:  # refused before a byte of it is read
-            await _refuse(send, 413, "too_large", too_large, close=True)
+            await refuse(send, 413, "too_large", too_large, close=True)
             return
         body = bytearray()
         try:
@@ -88,12 +88,12 @@ class BodyLimit:
                         return  # the client left
                     body += message.get("body", b"")
                     if len(body) > limit:
-                        await _refuse(send, 413, "too_large", too_large, close=True)
+                        await refuse(send, 413, "too_large", too_large, close=True)
                         return
                     if not message.get("more_body", False):
                         break
         except TimeoutError:
-            await _refuse(
+            await refuse(
                 send,
                 408,
                 "request_timeout",
@@ -102,7 +102,7 @@ class BodyLimit:
             )
             return
         if json_depth(bytes(body)) > MAX_DEPTH:
-            await _refuse(
+            await refuse(
                 send, 400, "bad_json", f"a JSON body is nested at most {MAX_DEPTH} levels deep"
             )
             return
@@ -129,7 +129,7 @@ def _declared_length(scope: Scope) -> int:
     return 0
 
 
-async def _refuse(send: Send, status: int, code: str, message: str, close: bool = False) -> None:
+async def refuse(send: Send, status: int, code: str, message: str, close: bool = False) -> None:
     """Answer the error; with ``close``, close the connection too (the rest of the request's
     body is not read)."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()

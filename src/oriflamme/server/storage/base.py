@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..rating_model import RatedGame
+from .accounts import AccountStore
 from .rating_records import PlayersStore
 
 
@@ -37,6 +38,10 @@ class StoreUnavailable(StoreError):
 
 class StoreConflict(RuntimeError):
     """A write that contradicts what is stored (e.g. a second action at the same index)."""
+
+
+class AccountNameTaken(StoreConflict):
+    """An account already has this name, or one that reads the same (``names.name_key``)."""
 
 
 class QuotaReached(RuntimeError):
@@ -281,7 +286,7 @@ class Change:
         return Change(parts[3], parts[0], game, step, action, source)
 
 
-class Store(PlayersStore, Protocol):
+class Store(AccountStore, PlayersStore, Protocol):
     """What the server needs from storage: SQLite (one server) or PostgreSQL (any number).
 
     Every method may raise :class:`StoreUnavailable` when the database cannot be reached.
