@@ -59,13 +59,7 @@ async def execute(store: Store, text: str, *values: object) -> None:
 
 
 async def add_account(store: Store, account_id: str, name: str) -> None:
-    await execute(
-        store,
-        "INSERT INTO accounts (id, name, name_key, created) VALUES ({0}, {1}, {2}, 0)",
-        account_id,
-        name,
-        name.casefold(),
-    )
+    await store.create_account(account_id, name, None)
 
 
 def rated_table(

@@ -31,6 +31,7 @@ from .limits import BODY_TIMEOUT, MAX_SAVE_BODY, BodyLimit, SecurityHeaders
 from .lobby import lobby_router
 from .manager import TableManager
 from .pages import pages_router
+from .player_routes import player_router
 from .quotas import Quotas
 from .review import Review
 from .review_routes import review_router
@@ -166,6 +167,7 @@ def create_app(
     app.include_router(pages_router(static_dir))
     app.include_router(review_router(static_dir))
     app.include_router(lobby_router())
+    app.include_router(player_router(static_dir))
     app.include_router(status_router())
     app.include_router(lessons_router(static_dir, rate, burst))
     app.include_router(tables_router(rate, burst))

@@ -182,6 +182,8 @@ class LobbyEntry:
     absent_after: float | None = None
     #: Where it stands in the lobby's order (a page ends after an entry: the next starts here).
     place: LobbyPlace | None = None
+    rated: bool = False
+    min_reputation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,8 +85,8 @@ class AccountGame:
     rated: bool
     #: Each seat's name (in seat order).
     names: tuple[str, ...]
-    #: Finished games: the seat's player left it, its rank (1 = best), whether it won, and
-    #: the table's replay secret (for the replay link; never sent).
+    #: Finished games: the seat's player left it, its rank (1 = best), whether it won; the
+    #: table's secret (for the replay link and the owner's seat link; never sent).
     left: bool = False
     rank: int | None = None
     won: bool = False
@@ -138,8 +138,10 @@ class PlayersStore(Protocol):
         """The account's finished games and wins, by number of players."""
         ...
 
-    async def account_id_by_name(self, name: str) -> tuple[str, str] | None:
-        """The id and name of the account called ``name`` (compared by name key)."""
+    async def claim_seat(self, table_id: str, seat: int, account_id: str, name: str) -> bool:
+        """The human seat nobody owns becomes the account's, under its ``name`` (no other
+        seat of the table may have that name, nor the account another seat); False if it
+        may not."""
         ...
 
     async def leave_seat(self, table_id: str, seat: int, name: str, level: str) -> bool:

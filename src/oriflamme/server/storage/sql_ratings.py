@@ -250,7 +250,7 @@ class RatingsSql(SqlRunner):
         )
         rows = yield q.statement(
             f"SELECT s.table_id, g.number, s.seat, CASE WHEN {mine} THEN 1 ELSE 0 END,"
-            " COALESCE(g.turn_since, t.created), t.config, t.rated FROM "
+            " COALESCE(g.turn_since, t.created), t.config, t.rated, t.replay_key FROM "
             f"{where} ORDER BY 4 DESC, 5 DESC, s.table_id LIMIT {q(limit)} OFFSET {q(offset)}"
         )
         q = Sql(d)
@@ -259,9 +259,9 @@ class RatingsSql(SqlRunner):
         games = [
             AccountGame(
                 str(t), int(g), int(seat), False, bool(turn), float(at), json.loads(config),
-                bool(rated), names.get(str(t), ()),
+                bool(rated), names.get(str(t), ()), replay_key=str(key or ""),
             )
-            for t, g, seat, turn, at, config, rated in rows
+            for t, g, seat, turn, at, config, rated, key in rows
         ]
         return games, int(total[0][0])
 
@@ -304,14 +304,26 @@ class RatingsSql(SqlRunner):
             names.setdefault(str(table_id), []).append(str(name))
         return {t: tuple(n) for t, n in names.items()}
 
-    async def account_id_by_name(self, name: str) -> tuple[str, str] | None:
-        q = Sql(self.dialect)
-        rows = await self._read_one(
-            q.statement(f"SELECT id, name FROM accounts WHERE name_key = {q(name_key(name))}")
-        )
-        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+    # -- owning a seat, leaving a game ---------------------------------------------------------
+    async def claim_seat(self, table_id: str, seat: int, account_id: str, name: str) -> bool:
+        return await self._write(self._claim_seat(table_id, seat, account_id, name))
 
-    # -- leaving a game -----------------------------------------------------------------------
+    def _claim_seat(self, table_id: str, seat: int, account_id: str, name: str) -> Plan[bool]:
+        d = self.dialect
+        yield from lock_table(d, table_id)
+        q = Sql(d)
+        key, account = q(name_key(name)), q(account_id)
+        done = yield q.statement(
+            f"UPDATE seats SET account_id = {account}, name = {q(name)}, name_key = {key}"
+            f" WHERE table_id = {q(table_id)} AND seat = {q(seat)} AND kind = 'human'"
+            " AND account_id IS NULL AND NOT EXISTS (SELECT 1 FROM seats o"
+            " WHERE o.table_id = seats.table_id AND o.seat <> seats.seat"
+            f" AND (o.name_key = {key} OR o.account_id = {account})) RETURNING seat"
+        )
+        if done:
+            yield seat_changed(table_id)
+        return bool(done)
+
     async def leave_seat(self, table_id: str, seat: int, name: str, level: str) -> bool:
         return await self._write(self._leave_seat(table_id, seat, name, level))
 
