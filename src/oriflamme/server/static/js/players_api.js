@@ -1,0 +1,35 @@
+// The server's API of players across tables (docs/server.md, "Ratings", "Seats of accounts").
+
+import { ApiError, request } from "./api.js";
+
+const enc = encodeURIComponent;
+
+/** The signed-in account ({name, csrf, …}), or null for a guest. */
+export async function currentAccount() {
+  try {
+    return await request("GET", "/api/account");
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export function getLeaderboard(pool, page = 1) {
+  return request("GET", `/api/leaderboard?pool=${enc(pool)}&page=${page}`);
+}
+
+export function getProfile(name) {
+  return request("GET", `/api/players/${enc(name)}`);
+}
+
+export function getAccountGames(status, page = 1) {
+  return request("GET", `/api/account/games?status=${enc(status)}&page=${page}`);
+}
+
+export function claimSeat(tableId, token) {
+  return request("POST", `/api/tables/${enc(tableId)}/claim`, { token });
+}
+
+export function leaveGame(tableId, token) {
+  return request("POST", `/api/tables/${enc(tableId)}/leave`, { token });
+}
