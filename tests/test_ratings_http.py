@@ -294,3 +294,9 @@ def test_leaving_hands_the_seat_to_the_stand_in_and_ranks_last(client: TestClien
     profile = client.get("/api/players/Alice").json()
     assert (profile["finished"], profile["left"], profile["reputation"]) == (1, 1, 0.0)
     assert profile["ratings"] == {}
+
+
+def test_whoami_answers_guests_and_players_alike(client: TestClient) -> None:
+    assert client.get("/api/whoami").json() == {"name": None}
+    sign_up(client, "Alice")
+    assert client.get("/api/whoami").json() == {"name": "Alice"}

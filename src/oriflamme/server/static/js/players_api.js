@@ -1,17 +1,13 @@
 // The server's API of players across tables (docs/server.md, "Ratings", "Seats of accounts").
 
-import { ApiError, request } from "./api.js";
+import { request } from "./api.js";
 
 const enc = encodeURIComponent;
 
-/** The signed-in account ({name, csrf, …}), or null for a guest. */
+/** The signed-in account ({name}), or null for a guest (asked without a failed request). */
 export async function currentAccount() {
-  try {
-    return await request("GET", "/api/account");
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  }
+  const found = await request("GET", "/api/whoami");
+  return found && found.name ? { name: found.name } : null;
 }
 
 export function getLeaderboard(pool, page = 1) {
