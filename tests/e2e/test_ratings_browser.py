@@ -33,8 +33,9 @@ def account_request(page: Page, path: str, name: str) -> None:
     """Sign up or in from the page itself (its cookie is the browser's), then reload."""
     status = page.evaluate(
         """async ([path, name, password]) => {
-          const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-                                       body: JSON.stringify({name, password})});
+          const headers = {"Content-Type": "application/json"};
+          const body = JSON.stringify({name, password});
+          const r = await fetch(path, {method: "POST", headers, body});
           return r.status;
         }""",
         [path, name, PASSWORD],
