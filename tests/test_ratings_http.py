@@ -4,6 +4,7 @@ and profiles, and `oriflamme ratings rebuild` on the games they played."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -300,3 +301,17 @@ def test_whoami_answers_guests_and_players_alike(client: TestClient) -> None:
     assert client.get("/api/whoami").json() == {"name": None}
     sign_up(client, "Alice")
     assert client.get("/api/whoami").json() == {"name": "Alice"}
+
+
+def test_the_rebuild_command_says_what_is_wrong_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["ratings"]) != 0
+    assert main(["ratings", "rebuild", "--db", str(tmp_path / "missing" / "x.sqlite3")]) != 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 2 and all(line.startswith("oriflamme ratings: error:") for line in lines)
+    assert not (tmp_path / "missing").exists()  # nothing created by a mistyped path
+    # A database without rated games has nothing to rebuild, and nothing differs.
+    asyncio.run(SqliteStore(tmp_path / "new.sqlite3").close())
+    assert main(["ratings", "rebuild", "--check", "--db", str(tmp_path / "new.sqlite3")]) == 0
+    assert "0 rated games replayed" in capsys.readouterr().out

@@ -45,11 +45,17 @@ def run_ratings(args: argparse.Namespace) -> int:
     if args.ratings_command != "rebuild":
         raise CliError("say what to do: 'oriflamme ratings rebuild'")
     import asyncio  # imported when used: start-up stays short
+    from pathlib import Path
+
+    from oriflamme.server.storage import is_postgres_url
 
     from .serve import database
 
+    url = database(args)
+    if not is_postgres_url(url) and not Path(url.removeprefix("sqlite:")).expanduser().is_file():
+        raise CliError(f"no game database at {url} (see --db)")
     try:
-        return asyncio.run(_rebuild(database(args), args.check))
+        return asyncio.run(_rebuild(url, args.check))
     except StoreError as exc:
         raise CliError(str(exc)) from None
 
