@@ -188,8 +188,8 @@ def test_a_deleted_account_leaves_its_seats_to_nobody(store_url: str) -> None:
         await store.store_challenge("c1", Challenge("register", "a1", "abc"), 60)
         assert await store.account_seats("a1") == [("T1", 0)]
 
-        assert await store.delete_account("a1", "deleted player")
-        assert not await store.delete_account("a1", "deleted player")
+        assert await store.delete_account("a1", "deleted player") == ["T1"]
+        assert await store.delete_account("a1", "deleted player") is None
         assert await store.account("a1") is None
         assert await store.session("h1") is None
         assert await store.passkey("cred") is None

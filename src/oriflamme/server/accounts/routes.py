@@ -196,7 +196,12 @@ def accounts_router() -> APIRouter:
         called "deleted player" (replays stay valid)."""
         store = store_of(request)
         await check_own_password(store, account, body.password)
-        await store.delete_account(account.account_id, DELETED_PLAYER)
+        renamed = await store.delete_account(account.account_id, DELETED_PLAYER) or []
+        registry = request.app.state.manager.registry
+        for table_id in renamed:  # this server's copies (storage tells the other servers)
+            table = registry.cached(table_id)
+            if table is not None:
+                await registry.refresh(table)
         answer = JSONResponse(Done().model_dump())
         clear_session_cookie(answer, request)
         return answer
