@@ -28,7 +28,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     )
 
     def sub(name: str, help: str, named: bool = True) -> argparse.ArgumentParser:
-        action = actions.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+        action: argparse.ArgumentParser = actions.add_parser(
+            name, help=help, description=help[0].upper() + help[1:] + "."
+        )
         action.add_argument(
             "--db", default=None, metavar="DB",
             help=f"the server's database (as 'oriflamme serve --db'; default: ${DB_ENV} if set,"
