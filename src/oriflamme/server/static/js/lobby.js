@@ -9,6 +9,7 @@ import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
 import { errorText, installLangSwitch, toast, toastError } from "./ui.js";
 import { refresh as refreshOpenTables, renderOpenTables, startOpenTables } from "./opentables.js";
 import { rememberGame, renderMyGames } from "./mygames.js";
+import { installAccountBar, renderAccountBar } from "./account_bar.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
@@ -469,6 +470,7 @@ function switchLang(lang) {
   renderOpenTables();
   loadCardNames(lang);
   showMyGames();
+  renderAccountBar();
 }
 
 function showMyGames() {
@@ -497,6 +499,7 @@ function start() {
   startOpenTables();
   loadCardNames(getLang());
   showMyGames();
+  installAccountBar();
 }
 
 start();
