@@ -1,6 +1,7 @@
 """The accounts' HTTP API (docs/server.md, "Accounts and sessions"):
 
-- ``POST /api/account/signup``, ``/signin``, ``/signout``; ``GET /api/account``;
+- ``POST /api/account/signup``, ``/signin``, ``/signout``; ``GET /api/account`` (``401
+  signed_out`` for a guest) and ``GET /api/account/session`` (``{"account": null}`` for one);
 - ``GET /api/account/sessions``, ``POST /api/account/sessions/revoke``;
 - ``POST /api/account/password``, ``/delete``; ``GET /api/account/export``.
 
@@ -18,7 +19,14 @@ from fastapi.responses import JSONResponse
 
 from ..errors import ApiError
 from ..storage import AccountNameTaken, AccountRecord, SessionRecord, Store
-from .current import address_of, answers, ensure_active, require_account, store_of
+from .current import (
+    address_of,
+    answers,
+    ensure_active,
+    require_account,
+    signed_in,
+    store_of,
+)
 from .export import account_export
 from .models import (
     DELETED_PLAYER,
@@ -29,6 +37,7 @@ from .models import (
     RevokeRequest,
     SessionOut,
     SessionsOut,
+    SignedInOut,
     SignInRequest,
     SignOutRequest,
     SignUpRequest,
@@ -145,6 +154,14 @@ def accounts_router() -> APIRouter:
         out = account_out(account, session)
         out.has_password = await store.password_hash(account.account_id) is not None
         return out
+
+    @router.get("/session", response_model=SignedInOut)
+    async def session_state(request: Request, response: Response) -> SignedInOut:
+        """The signed-in account, or ``null`` for a guest (for pages: always 200)."""
+        account = await signed_in(request, response)
+        if account is None:
+            return SignedInOut(account=None)
+        return SignedInOut(account=await whoami(request, account))
 
     @router.get("/sessions", response_model=SessionsOut, responses=answers(401))
     async def sessions(request: Request, account: AccountDep) -> SessionsOut:

@@ -40,15 +40,9 @@ function signedIn(account) {
 
 /** The signed-in account, or null for a guest. */
 export async function getAccount() {
-  try {
-    return signedIn(await call("GET", "/api/account"));
-  } catch (error) {
-    if (error.status === 401) {
-      csrf = null;
-      return null;
-    }
-    throw error;
-  }
+  const { account } = await call("GET", "/api/account/session");
+  csrf = account ? account.csrf : null;
+  return account;
 }
 
 export async function signUp(name, password) {
