@@ -15,6 +15,7 @@ from oriflamme.api import ConfigError, RecordError
 from oriflamme.bots import BotSpecError, known_bots
 from oriflamme.build import build_name
 
+from .accounts import add_parser as add_accounts_parser
 from .common import CliError, LineSource, file_path, seconds, whole
 from .db import add_parser as add_db_parser
 from .ratings import add_parser as add_ratings_parser
@@ -249,6 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_parser(commands)
     add_db_parser(commands)
     add_ratings_parser(commands)
+    add_accounts_parser(commands)
     return parser
 
 
@@ -308,6 +310,10 @@ def main(
             from .ratings import run_ratings
 
             return run_ratings(args)
+        if args.command == "accounts":
+            from .accounts import run_accounts
+
+            return run_accounts(args)
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     except (CliError, ConfigError, RecordError, BotSpecError) as exc:

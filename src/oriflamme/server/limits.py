@@ -129,15 +129,18 @@ def _declared_length(scope: Scope) -> int:
     return 0
 
 
-async def refuse(send: Send, status: int, code: str, message: str, close: bool = False) -> None:
+async def refuse(
+    send: Send, status: int, code: str, message: str, close: bool = False, prefix: str = "http"
+) -> None:
     """Answer the error; with ``close``, close the connection too (the rest of the request's
-    body is not read)."""
+    body is not read). ``prefix="websocket"``: the answer to a WebSocket upgrade, refused."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    kind = "websocket.http.response" if prefix == "websocket" else "http.response"
+    await send({"type": f"{kind}.start", "status": status, "headers": headers})
+    await send({"type": f"{kind}.body", "body": body})
 
 
 class SecurityHeaders:

@@ -38,10 +38,10 @@ class CsrfGuard:
         if (kind == "http" and scope["method"] in STATE_CHANGING) or kind == "websocket":
             connection = HTTPConnection(scope)
             if not await self._allowed(connection, kind == "websocket"):
-                if kind == "websocket":  # closed before it is accepted: an HTTP 403
+                if kind == "http" or "websocket.http.response" in scope.get("extensions", {}):
+                    await refuse(send, 403, "csrf", MESSAGE, prefix=kind)
+                else:  # closed before it is accepted: the server answers 403 itself
                     await send({"type": "websocket.close", "code": 1008, "reason": "csrf"})
-                else:
-                    await refuse(send, 403, "csrf", MESSAGE)
                 return
         await self.app(scope, receive, send)
 

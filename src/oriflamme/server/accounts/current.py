@@ -4,9 +4,13 @@ guest) and :func:`require_account` (``401 signed_out`` for a guest), and the che
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Request, Response
 
+from ..addresses import origin_digest
 from ..errors import ApiError
+from ..protocol import ErrorBody
 from ..storage import AccountRecord, Store
 from .sessions import current_session, renew_if_due
 
@@ -16,6 +20,16 @@ def store_of(request: Request) -> Store:
     re-exports these dependencies)."""
     store: Store = request.app.state.manager.store
     return store
+
+
+def address_of(request: Request) -> str:
+    """A digest of the client's address (as ``deps.origin_of``, which imports this module)."""
+    return origin_digest(request.client.host if request.client else "?")
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI description of a route's error answers (as ``deps.error_answers``)."""
+    return {status: {"model": ErrorBody} for status in statuses}
 
 
 def signed_out() -> ApiError:

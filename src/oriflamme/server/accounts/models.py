@@ -72,6 +72,10 @@ class AccountOut(BaseModel):
     has_password: bool = True
 
 
+class SignedInOut(BaseModel):
+    account: AccountOut | None = Field(description="null for a guest")
+
+
 class SessionOut(BaseModel):
     id: str
     created: float

@@ -11,10 +11,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request, Response
 
-from ..deps import error_answers, origin_of
 from ..errors import ApiError
 from ..storage import AccountRecord
-from .current import ensure_active, require_account, store_of
+from .current import address_of, answers, ensure_active, require_account, store_of
 from .models import (
     AccountOut,
     CeremonyOut,
@@ -36,7 +35,7 @@ CREDENTIAL_ID = Path(pattern=r"^[A-Za-z0-9_-]{1,1024}$", description="the passke
 def passkeys_router() -> APIRouter:
     router = APIRouter(prefix="/api/account", tags=["accounts"])
 
-    @router.get("/passkeys", response_model=PasskeysOut, responses=error_answers(401))
+    @router.get("/passkeys", response_model=PasskeysOut, responses=answers(401))
     async def passkeys(request: Request, account: AccountDep) -> PasskeysOut:
         """The account's passkeys."""
         found = await store_of(request).account_passkeys(account.account_id)
@@ -46,7 +45,7 @@ def passkeys_router() -> APIRouter:
         ])
 
     @router.post(
-        "/passkeys/options", response_model=CeremonyOut, responses=error_answers(401, 409)
+        "/passkeys/options", response_model=CeremonyOut, responses=answers(401, 409)
     )
     async def register_options(request: Request, account: AccountDep) -> CeremonyOut:
         """Begin adding a passkey: options for ``navigator.credentials.create``."""
@@ -55,7 +54,7 @@ def passkeys_router() -> APIRouter:
 
     @router.post(
         "/passkeys", status_code=201, response_model=PasskeyOut,
-        responses=error_answers(400, 401, 409),
+        responses=answers(400, 401, 409),
     )
     async def register(
         body: RegisterPasskeyRequest, request: Request, account: AccountDep
@@ -70,7 +69,7 @@ def passkeys_router() -> APIRouter:
         return PasskeyOut(id=passkey.credential_id, label=passkey.label, created=created, used=None)
 
     @router.post(
-        "/passkeys/{credential_id}/delete", response_model=Done, responses=error_answers(401, 404)
+        "/passkeys/{credential_id}/delete", response_model=Done, responses=answers(401, 404)
     )
     async def delete_passkey(
         request: Request, account: AccountDep,
@@ -82,23 +81,23 @@ def passkeys_router() -> APIRouter:
         return Done(count=1)
 
     @router.post(
-        "/passkey-signin/options", response_model=CeremonyOut, responses=error_answers(429)
+        "/passkey-signin/options", response_model=CeremonyOut, responses=answers(429)
     )
     async def sign_in_options(request: Request) -> CeremonyOut:
         """Begin a sign-in with a passkey: options for ``navigator.credentials.get``."""
         store = store_of(request)
-        await check_address(store, limits_of(request), origin_of(request))
+        await check_address(store, limits_of(request), address_of(request))
         ceremony, options = await begin_sign_in(store, request)
         return CeremonyOut(ceremony=ceremony, options=options)
 
     @router.post(
-        "/passkey-signin", response_model=AccountOut, responses=error_answers(400, 401, 403, 429)
+        "/passkey-signin", response_model=AccountOut, responses=answers(400, 401, 403, 429)
     )
     async def sign_in(
         body: PasskeySignInRequest, request: Request, response: Response
     ) -> AccountOut:
         """Finish a sign-in with a passkey (a new session cookie)."""
-        store, limits, origin = store_of(request), limits_of(request), origin_of(request)
+        store, limits, origin = store_of(request), limits_of(request), address_of(request)
         await check_address(store, limits, origin)
         account = await finish_sign_in(store, request, body.ceremony, body.credential)
         if account is None:

@@ -1,6 +1,7 @@
 """The accounts' HTTP API (docs/server.md, "Accounts and sessions"):
 
-- ``POST /api/account/signup``, ``/signin``, ``/signout``; ``GET /api/account``;
+- ``POST /api/account/signup``, ``/signin``, ``/signout``; ``GET /api/account`` (``401
+  signed_out`` for a guest) and ``GET /api/account/session`` (``{"account": null}`` for one);
 - ``GET /api/account/sessions``, ``POST /api/account/sessions/revoke``;
 - ``POST /api/account/password``, ``/delete``; ``GET /api/account/export``.
 
@@ -16,10 +17,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
-from ..deps import error_answers, manager_of, origin_of
 from ..errors import ApiError
 from ..storage import AccountNameTaken, AccountRecord, SessionRecord, Store
-from .current import ensure_active, require_account, store_of
+from .current import (
+    address_of,
+    answers,
+    ensure_active,
+    require_account,
+    signed_in,
+    store_of,
+)
 from .export import account_export
 from .models import (
     DELETED_PLAYER,
@@ -30,6 +37,7 @@ from .models import (
     RevokeRequest,
     SessionOut,
     SessionsOut,
+    SignedInOut,
     SignInRequest,
     SignOutRequest,
     SignUpRequest,
@@ -85,7 +93,7 @@ def accounts_router() -> APIRouter:
 
     @router.post(
         "/signup", status_code=201, response_model=AccountOut,
-        responses=error_answers(403, 409, 422),
+        responses=answers(403, 409, 422),
     )
     async def sign_up(body: SignUpRequest, request: Request, response: Response) -> AccountOut:
         """Create an account and sign in (a session cookie)."""
@@ -106,10 +114,10 @@ def accounts_router() -> APIRouter:
         session = await start_session(store, response, request, account)
         return account_out(account, session)
 
-    @router.post("/signin", response_model=AccountOut, responses=error_answers(401, 403, 429))
+    @router.post("/signin", response_model=AccountOut, responses=answers(401, 403, 429))
     async def sign_in(body: SignInRequest, request: Request, response: Response) -> AccountOut:
         """Sign in with a name and password (a new session cookie)."""
-        store, limits, origin = store_of(request), limits_of(request), origin_of(request)
+        store, limits, origin = store_of(request), limits_of(request), address_of(request)
         await check_sign_in(store, limits, body.name, origin)
         account = await store.account_by_name(body.name)
         stored = None if account is None else await store.password_hash(account.account_id)
@@ -138,7 +146,7 @@ def accounts_router() -> APIRouter:
         clear_session_cookie(answer, request)
         return answer
 
-    @router.get("", response_model=AccountOut, responses=error_answers(401))
+    @router.get("", response_model=AccountOut, responses=answers(401))
     async def whoami(request: Request, account: AccountDep) -> AccountOut:
         """The signed-in account and its CSRF token; ``401 signed_out`` for a guest."""
         store = store_of(request)
@@ -147,7 +155,15 @@ def accounts_router() -> APIRouter:
         out.has_password = await store.password_hash(account.account_id) is not None
         return out
 
-    @router.get("/sessions", response_model=SessionsOut, responses=error_answers(401))
+    @router.get("/session", response_model=SignedInOut)
+    async def session_state(request: Request, response: Response) -> SignedInOut:
+        """The signed-in account, or ``null`` for a guest (for pages: always 200)."""
+        account = await signed_in(request, response)
+        if account is None:
+            return SignedInOut(account=None)
+        return SignedInOut(account=await whoami(request, account))
+
+    @router.get("/sessions", response_model=SessionsOut, responses=answers(401))
     async def sessions(request: Request, account: AccountDep) -> SessionsOut:
         """The account's active sessions, the most recently used first."""
         store = store_of(request)
@@ -160,7 +176,7 @@ def accounts_router() -> APIRouter:
             for s in await store.account_sessions(account.account_id)
         ])
 
-    @router.post("/sessions/revoke", response_model=Done, responses=error_answers(401, 404, 422))
+    @router.post("/sessions/revoke", response_model=Done, responses=answers(401, 404, 422))
     async def revoke(body: RevokeRequest, request: Request, account: AccountDep) -> Done:
         """End one session of the account (``session``), or every other (``others``)."""
         store = store_of(request)
@@ -175,7 +191,7 @@ def accounts_router() -> APIRouter:
                 raise ApiError(404, "unknown_session", "the account has no such session")
         return Done(count=count)
 
-    @router.post("/password", response_model=Done, responses=error_answers(401, 403, 422))
+    @router.post("/password", response_model=Done, responses=answers(401, 403, 422))
     async def change_password(
         body: ChangePasswordRequest, request: Request, account: AccountDep
     ) -> Done:
@@ -191,22 +207,27 @@ def accounts_router() -> APIRouter:
         count = await store.delete_sessions(account.account_id, keep=mine.id_hash)
         return Done(count=count)
 
-    @router.post("/delete", response_model=Done, responses=error_answers(401, 403, 422))
+    @router.post("/delete", response_model=Done, responses=answers(401, 403, 422))
     async def delete(body: DeleteAccountRequest, request: Request, account: AccountDep) -> Any:
         """Delete the account: its sessions and passkeys go; its seats in stored games stay,
         called "deleted player" (replays stay valid)."""
         store = store_of(request)
         await check_own_password(store, account, body.password)
-        await store.delete_account(account.account_id, DELETED_PLAYER)
+        renamed = await store.delete_account(account.account_id, DELETED_PLAYER) or []
+        registry = request.app.state.manager.registry
+        for table_id in renamed:  # this server's copies (storage tells the other servers)
+            table = registry.cached(table_id)
+            if table is not None:
+                await registry.refresh(table)
         answer = JSONResponse(Done().model_dump())
         clear_session_cookie(answer, request)
         return answer
 
-    @router.get("/export", responses=error_answers(401))
+    @router.get("/export", responses=answers(401))
     async def export(request: Request, account: AccountDep) -> JSONResponse:
         """Everything the server keeps about the account, as JSON: its profile, sessions,
         passkeys, ratings and its finished games as replay records."""
-        data = await account_export(manager_of(request), account)
+        data = await account_export(request.app.state.manager, account)
         return JSONResponse(data, headers={
             "Content-Disposition": 'attachment; filename="oriflamme-account.json"',
             "Cache-Control": "no-store",

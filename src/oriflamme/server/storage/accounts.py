@@ -104,10 +104,10 @@ class AccountStore(Protocol):
         """Up to ``limit`` accounts by name key, from the one after the key ``after`` on."""
         ...
 
-    async def delete_account(self, account_id: str, shown_as: str) -> bool:
+    async def delete_account(self, account_id: str, shown_as: str) -> list[str] | None:
         """Delete an account, its sessions, passkeys and ceremonies; its seats in stored games
-        keep their place but belong to nobody and are called ``shown_as``. False if there was
-        no such account."""
+        keep their place but belong to nobody and are called ``shown_as`` (the change of those
+        tables is announced). The ids of those tables, or None if there was no such account."""
         ...
 
     async def account_seats(self, account_id: str) -> list[tuple[str, int]]:

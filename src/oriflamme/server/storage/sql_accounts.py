@@ -107,10 +107,10 @@ class AccountsSql(SqlRunner):
         ))
         return [account_of(row) for row in rows]
 
-    async def delete_account(self, account_id: str, shown_as: str) -> bool:
+    async def delete_account(self, account_id: str, shown_as: str) -> list[str] | None:
         return await self._write(self._delete_account(account_id, shown_as))
 
-    def _delete_account(self, account_id: str, shown_as: str) -> Plan[bool]:
+    def _delete_account(self, account_id: str, shown_as: str) -> Plan[list[str] | None]:
         d = self.dialect
         q = Sql(d)
         # The seats stay (the games and their replays do not change), owned by nobody; the
@@ -128,7 +128,7 @@ class AccountsSql(SqlRunner):
             yield q.statement(f"DELETE FROM {table} WHERE account_id = {q(account_id)}")
         q = Sql(d)
         rows = yield q.statement(f"DELETE FROM accounts WHERE id = {q(account_id)} RETURNING id")
-        return bool(rows)
+        return tables if rows else None
 
     async def account_seats(self, account_id: str) -> list[tuple[str, int]]:
         q = Sql(self.dialect)

@@ -20,6 +20,11 @@ export async function loadAccount() {
   return account;
 }
 
+/** The account the top bar signed in or out (null: a guest). */
+export function useAccount(found) {
+  account = found && found.name ? { name: found.name } : null;
+}
+
 export function signedInAccount() {
   return account;
 }

@@ -9,7 +9,8 @@ import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
 import { errorText, installLangSwitch, toast, toastError } from "./ui.js";
 import { refresh as refreshOpenTables, renderOpenTables, startOpenTables } from "./opentables.js";
 import { rememberGame } from "./mygames.js";
-import { loadAccount, ownSeat, ownSeatLabel, ratedOptions, renderGames, renderRatedOptions, signedInAccount } from "./account_lobby.js";
+import { loadAccount, ownSeat, ownSeatLabel, ratedOptions, renderGames, renderRatedOptions, signedInAccount, useAccount } from "./account_lobby.js";
+import { installAccountBar, renderAccountBar } from "./account_bar.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
@@ -483,6 +484,7 @@ function switchLang(lang) {
   loadCardNames(lang);
   renderRatedOptions($("rated-options"));
   showMyGames();
+  renderAccountBar();
 }
 
 function showMyGames() {
@@ -511,6 +513,12 @@ function start() {
   startOpenTables();
   loadCardNames(getLang());
   loadAccount().then(() => {
+    renderRatedOptions($("rated-options"));
+    renderSeats();
+    showMyGames();
+  });
+  installAccountBar((found) => {
+    useAccount(found);
     renderRatedOptions($("rated-options"));
     renderSeats();
     showMyGames();
