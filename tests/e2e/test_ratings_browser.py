@@ -29,19 +29,14 @@ PASSWORD = "a long enough passphrase 42"
 SHOTS = os.environ.get("ORIFLAMME_RATING_SHOTS")
 
 
-def account_request(page: Page, path: str, name: str) -> None:
-    """Sign up or in from the page itself (its cookie is the browser's), then reload."""
-    status = page.evaluate(
-        """async ([path, name, password]) => {
-          const headers = {"Content-Type": "application/json"};
-          const body = JSON.stringify({name, password});
-          const r = await fetch(path, {method: "POST", headers, body});
-          return r.status;
-        }""",
-        [path, name, PASSWORD],
-    )
-    assert status in (200, 201), status
-    page.reload()
+def account_dialog(page: Page, button: str, name: str) -> None:
+    """Sign up or in by clicking the top bar's button and filling its dialog."""
+    page.get_by_test_id(button).click()
+    dialog = page.get_by_test_id("account-dialog")
+    dialog.get_by_test_id("account-name").fill(name)
+    dialog.get_by_test_id("account-password").fill(PASSWORD)
+    dialog.get_by_test_id("account-submit").click()
+    expect(page.get_by_test_id("account-link")).to_have_text(name)
 
 
 def create_rated_table(page: Page, rated: bool = True) -> None:
@@ -83,7 +78,7 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         record.watch(page)
         page.goto(f"{server_url}/")
         expect(page.get_by_test_id("rated")).to_be_disabled()  # a guest cannot rate
-        account_request(page, "/api/account/signup", "Aline")
+        account_dialog(page, "sign-up", "Aline")
         create_rated_table(page)
         page.get_by_test_id("open-my-seat").click()
         expect(page.get_by_test_id("player")).to_have_count(3)
@@ -117,7 +112,7 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         create_rated_table(page, rated=False)
         other = second.new_page()
         other.goto(f"{server_url}/")
-        account_request(other, "/api/account/signin", "Aline")
+        account_dialog(other, "sign-in", "Aline")
         game = other.locator('[data-testid="my-game"][data-your-turn="true"]')
         expect(game).to_have_count(1)
         shoot(other, "my-games", shots)
