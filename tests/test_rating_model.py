@@ -112,3 +112,12 @@ def test_a_game_without_accounts_at_an_unrated_table_has_no_outcome() -> None:
     table.rated = True
     found = outcome(table, after, "player")
     assert found is not None and found.seats[0].player == "guest"
+
+
+def test_an_accounts_seat_handed_to_a_bot_ranks_last() -> None:
+    table, after = _finished_table(0.0)
+    table.seats[0] = SeatRecord(0, "bot", "Red bot (easy)", "easy", "a" * 64, account_id="a")
+    found = outcome(table, after, "bot")
+    assert found is not None
+    assert found.seats[0].player == "account:a" and found.seats[0].left
+    assert found.seats[0].rank == max(s.rank for s in found.seats)

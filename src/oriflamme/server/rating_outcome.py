@@ -41,7 +41,12 @@ def outcome(table: Table, after: Game, source: str | None) -> RatedGame | None:
     for seat in table.seats:
         if seat.account_id is not None:
             players.append(account_player(seat.account_id))
-            gone = seat.left_at is not None or 2 * by_stand_in[seat.seat] > decided[seat.seat]
+            # Left, handed to a bot by the creator (away too long), or mostly played for.
+            gone = (
+                seat.left_at is not None
+                or seat.kind == BOT
+                or 2 * by_stand_in[seat.seat] > decided[seat.seat]
+            )
         elif seat.kind == BOT:
             players.append(bot_player(seat.level or "random"))
             gone = False
