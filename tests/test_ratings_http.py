@@ -175,6 +175,9 @@ def test_a_rated_game_updates_the_leaderboard_the_profile_and_my_games(
     assert entries["random"]["bot"] and entries["random"]["games"] == 1
     assert [e["rank"] for e in board["entries"]] == [1, 2]
     assert client.get("/api/leaderboard", params={"pool": "2p"}).json()["entries"] == []
+    second = client.get("/api/leaderboard", params={"page": 2, "per_page": 1}).json()
+    assert second["total"] == 2 and [e["rank"] for e in second["entries"]] == [2]
+    assert second["entries"][0]["name"] == board["entries"][1]["name"]
     profile = client.get("/api/players/alice").json()
     assert profile["name"] == "Alice" and profile["reputation"] == 1.0
     rated = profile["ratings"]["3-5p"]

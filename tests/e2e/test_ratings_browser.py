@@ -121,6 +121,9 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         other.get_by_test_id("my-games-ongoing").click()
         game.get_by_test_id("my-game-link").click()
         expect(other.get_by_test_id("player")).to_have_count(3)
+        # Her reputation next to her name (one game finished, not left).
+        mine_panel = other.locator('[data-testid="player"][data-seat="0"]')
+        expect(mine_panel.get_by_test_id("seat-reputation")).to_have_text("100% finished")
         turn = wait_for_turn([other], time.monotonic() + 30)
         assert turn is not None
         step = int(other.evaluate("() => document.body.dataset.step"))
