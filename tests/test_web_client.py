@@ -28,8 +28,11 @@ from oriflamme.rules.texts import FAMILY_COLOURS
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "oriflamme" / "server" / "static"
 JS = STATIC / "js"
-PAGES = ("index.html", "game.html", "replay.html", "learn.html", "rules-en.html", "rules-fr.html")
-ENTRY_MODULES = ("main.js", "lobby.js", "replay.js", "learn.js", "rules.js")
+PAGES = (
+    "index.html", "game.html", "replay.html", "learn.html", "rules-en.html", "rules-fr.html",
+    "account.html",
+)
+ENTRY_MODULES = ("main.js", "lobby.js", "replay.js", "learn.js", "rules.js", "account.js")
 NODE = shutil.which("node")
 
 
