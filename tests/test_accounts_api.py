@@ -287,6 +287,16 @@ def test_sign_in_is_throttled_per_account_then_per_address(client: TestClient) -
     assert counts == {address: 30, name_throttle_key("ann"): 10}
 
 
+def test_account_posts_are_throttled_per_address_like_the_others(tmp_path: Path) -> None:
+    app = create_app(SqliteStore(tmp_path / "g.sqlite3"), bot_delay=0, tune_gc=False,
+                     rate=0.001, burst=3)
+    with TestClient(app) as client:
+        answers = [sign_in(client, "Ann", "wrong password") for _ in range(3)]
+        assert [a.status_code for a in answers] == [401, 401, 401]
+        assert error(sign_up(client)) == (429, "too_many_requests")
+        assert client.get("/api/account/session").json() == {"account": None}  # reads are not
+
+
 # -- sessions, password, deletion, export ----------------------------------------------------
 def test_sessions_are_listed_and_revoked(tmp_path: Path) -> None:
     with make_client(tmp_path) as one, make_client(tmp_path) as two, make_client(tmp_path) as three:

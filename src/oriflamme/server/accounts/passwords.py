@@ -79,6 +79,12 @@ def _dummy_hash() -> str:
     return HASHER.hash(secrets.token_urlsafe(16))
 
 
+async def warm_up() -> None:
+    """Make the dummy hash now (when the server starts), so that not even the first sign-in
+    with an unknown name takes longer than one with a wrong password."""
+    await asyncio.to_thread(_dummy_hash)
+
+
 async def verify_password(stored: str | None, password: str) -> bool:
     """Whether ``password`` matches the hash ``stored``. With None (no such account, or one
     without a password) a dummy hash is checked all the same, so that the answer takes as long
