@@ -287,6 +287,38 @@ def test_sign_in_is_throttled_per_account_then_per_address(client: TestClient) -
     assert counts == {address: 30, name_throttle_key("ann"): 10}
 
 
+#: Every POST route of the accounts, with a body to send (tests/test_server_throttle.py checks
+#: that the list is complete).
+ACCOUNT_POSTS: dict[str, dict[str, Any] | None] = {
+    "/api/account/signup": {"name": "Ann", "password": PASSWORD},
+    "/api/account/signin": {"name": "Ann", "password": PASSWORD},
+    "/api/account/signout": None,
+    "/api/account/sessions/revoke": {"others": True},
+    "/api/account/password": {"current": PASSWORD, "new": "another good one"},
+    "/api/account/delete": {"password": "wrong password"},
+    "/api/account/passkeys/options": None,
+    "/api/account/passkeys": {"ceremony": "x", "credential": {}},
+    "/api/account/passkeys/{credential_id}/delete": None,
+    "/api/account/passkey-signin/options": None,
+    "/api/account/passkey-signin": {"ceremony": "x", "credential": {}},
+}
+
+
+@pytest.mark.parametrize("path", ACCOUNT_POSTS)
+def test_account_posts_are_throttled_per_address_like_the_others(
+    tmp_path: Path, path: str
+) -> None:
+    app = create_app(SqliteStore(tmp_path / "g.sqlite3"), bot_delay=0, tune_gc=False,
+                     rate=1e-9, burst=2)
+    url = path.replace("{credential_id}", "abc")
+    with TestClient(app) as client:
+        client.headers["Origin"] = ORIGIN
+        for _ in range(2):
+            assert client.post(url, json=ACCOUNT_POSTS[path]).status_code != 429
+        assert error(client.post(url, json=ACCOUNT_POSTS[path])) == (429, "too_many_requests")
+        assert client.get("/api/account/session").status_code == 200  # reads are not limited
+
+
 # -- sessions, password, deletion, export ----------------------------------------------------
 def test_sessions_are_listed_and_revoked(tmp_path: Path) -> None:
     with make_client(tmp_path) as one, make_client(tmp_path) as two, make_client(tmp_path) as three:

@@ -46,13 +46,3 @@ def test_one_server_on_sqlite_has_no_cross_server_figures() -> None:
     assert result["cross_server_ms"] == {"p50": 0.0, "p99": 0.0, "max": 0.0}
     played(result)
     assert result["errors"] == {} and result["server_log_errors"] == 0
-
-
-def test_sign_ins_during_the_load_are_measured() -> None:
-    result = run("--sign-ins", "5")
-    played(result)
-    signs = result["sign_ins"]
-    assert isinstance(signs, dict) and signs["rate_asked"] == 5.0
-    assert signs["errors"] == {} and 0 < signs["p50"] <= signs["max"]
-    assert 0 < signs["accepted_per_s"] <= 5.0
-    assert result["server_log_errors"] == 0

@@ -300,11 +300,6 @@ def test_leaving_hands_the_seat_to_the_stand_in_and_ranks_last(client: TestClien
     assert profile["ratings"] == {}
 
 
-def test_whoami_answers_guests_and_players_alike(client: TestClient) -> None:
-    assert client.get("/api/whoami").json() == {"name": None}
-    sign_up(client, "Alice")
-    assert client.get("/api/whoami").json() == {"name": "Alice"}
-
 
 def test_the_rebuild_command_says_what_is_wrong_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

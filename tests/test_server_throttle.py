@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from oriflamme.server import create_app
 from oriflamme.server.quotas import Quotas
+from test_accounts_api import ACCOUNT_POSTS
 from test_server_api import HUMANS3, play_to_end, seat_token
 
 #: The allowance of the throttled server: two requests, then (practically) none.
@@ -205,10 +206,13 @@ def test_every_route_that_changes_or_thinks_is_rate_limited(
 
 def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
     """A new POST route needs its rate-limit test here (creation: test_server_api; exploring a
-    lesson, which has its own allowance: test_lessons)."""
+    lesson, which has its own allowance: test_lessons; the accounts' routes:
+    test_accounts_api)."""
     paths = throttled.get("/openapi.json").json()["paths"]
     posts = {path for path, methods in paths.items() if "post" in methods}
-    assert posts == {
+    accounts = {path for path in posts if path.startswith("/api/account/")}
+    assert accounts == set(ACCOUNT_POSTS)
+    assert posts - accounts == {
         "/api/tables",
         "/api/tables/{table_id}/actions",
         "/api/tables/{table_id}/join",

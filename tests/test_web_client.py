@@ -30,10 +30,11 @@ STATIC = Path(__file__).resolve().parents[1] / "src" / "oriflamme" / "server" / 
 JS = STATIC / "js"
 PAGES = (
     "index.html", "game.html", "replay.html", "learn.html", "rules-en.html", "rules-fr.html",
-    "leaderboard.html", "player.html",
+    "leaderboard.html", "player.html", "account.html",
 )
 ENTRY_MODULES = (
-    "main.js", "lobby.js", "replay.js", "learn.js", "rules.js", "leaderboard.js", "profile.js"
+    "main.js", "lobby.js", "replay.js", "learn.js", "rules.js", "leaderboard.js", "profile.js",
+    "account.js",
 )
 NODE = shutil.which("node")
 

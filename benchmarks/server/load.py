@@ -1,7 +1,7 @@
 """Server load benchmark: many all-human tables played by random WebSocket clients.
 
 Run: ``python benchmarks/server/load.py [--games 200] [--seconds 60] [--players 3] [--think 0]
-[--servers N] [--db postgresql://…] [--sign-ins 50]``
+[--servers N] [--db postgresql://…]``
 
 Starts the real server (``oriflamme serve --bot-delay 0``) on 127.0.0.1 with a temporary SQLite
 database, or ``--servers`` processes on one ``--db`` (a PostgreSQL database for more than one;
@@ -14,8 +14,7 @@ servers the seats of a table connect to different servers (seat ``i`` of table `
 Latencies of an action, from sending ``act``: to the first view past it on the same connection
 (``latency_ms``); to every connection of the table having it (``all_connections_ms``); and, for
 each connection on another server than the actor's, to that connection having it
-(``cross_server_ms``). With ``--sign-ins RATE``, accounts sign in ``RATE`` times a second during
-the measure (``signins.py``), and their latencies are reported too. See docs/benchmarks.md.
+(``cross_server_ms``). See docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -44,7 +43,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from signins import SignIns, make_accounts, sign_in_at
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -58,7 +56,6 @@ HTTP_RATE, HTTP_BURST = 15.0, 10.0  #: below the server's 20 POSTs/s (bursts of 
 WS_RATE, WS_BURST = 15.0, 10.0  #: below the server's 20 messages/s (bursts of 20) per socket
 CONNECT_AT_ONCE = 50  #: WebSocket handshakes in flight at once
 HTTP_RETRIES = 20  #: attempts of one HTTP request refused with 429
-SIGN_IN_ACCOUNTS = 50  #: accounts the sign-ins take turns with (``--sign-ins``)
 
 
 class Bucket:
@@ -522,14 +519,8 @@ async def measure(
     )
     created = time.monotonic()
     players = await open_players(client, [s for t in tables for s in t], stats, traces, rng)
-    accounts = await make_accounts(base_urls[0], SIGN_IN_ACCOUNTS) if args.sign_ins else []
     start = connected = time.monotonic()
     window = Window(start, start + args.seconds, args.think, not args.no_rematch)
-    signing = asyncio.create_task(
-        sign_in_at(base_urls, accounts, args.sign_ins, start, start + args.seconds)
-        if args.sign_ins
-        else asyncio.sleep(0, SignIns())
-    )
     tasks: set[asyncio.Task[None]] = set()
     load_before = load_average()
     pids = [process.pid for process in processes]
@@ -549,7 +540,6 @@ async def measure(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
-    signed = await signing
     measured = min(elapsed, args.seconds)
     for player in players:
         if player.finished is not None:
@@ -607,12 +597,6 @@ async def measure(
         "client_cpu_percent": round(100 * own_cpu / elapsed, 1),
         "load_average": {"before": load_before, "after": load_after},
         "cpus": os.cpu_count(),
-        "sign_ins": {
-            "rate_asked": args.sign_ins,
-            "accepted_per_s": round(len(signed.latencies) / measured, 1),
-            **spread(signed.latencies),
-            "errors": dict(signed.errors),
-        },
     }
 
 
@@ -643,13 +627,6 @@ def summary(result: dict[str, Any]) -> str:
         f" {result['client_cpu_percent']}%; {result['cpus']} CPUs, load average"
         f" {result['load_average']['before']} -> {result['load_average']['after']}",
     ]
-    if result["sign_ins"]["rate_asked"]:
-        signs = result["sign_ins"]
-        lines.append(
-            f"sign-ins: {signs['accepted_per_s']}/s accepted of {signs['rate_asked']}/s asked,"
-            f" ms p50 {signs['p50']}  p99 {signs['p99']}  max {signs['max']};"
-            f" errors: {signs['errors'] or 'none'}"
-        )
     if "server_log_errors" in result:
         lines.append(f"errors in the server's log: {result['server_log_errors']}")
     return "\n".join(lines)
@@ -688,16 +665,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-rematch", action="store_true", help="play each table's game once")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moves")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument(
-        "--sign-ins",
-        type=float,
-        default=0.0,
-        metavar="RATE",
-        help="accounts signing in RATE times a second during the measure (0: none)",
-    )
     args = parser.parse_args(argv)
-    if not 0 <= args.sign_ins <= 1000:
-        parser.error("--sign-ins is between 0 and 1000 a second")
     if args.games < 1 or not 0 < args.seconds <= 3600 or args.think < 0:
         parser.error("--games ≥ 1, 0 < --seconds ≤ 3600 and --think ≥ 0 are required")
     if args.url is not None and urlsplit(args.url).hostname not in (HOST, "localhost"):

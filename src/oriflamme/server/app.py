@@ -21,7 +21,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from oriflamme import __version__
 
 from .accounts.csrf import CsrfGuard
+from .accounts.current import posts_limited
 from .accounts.passkey_routes import passkeys_router
+from .accounts.passwords import warm_up
 from .accounts.routes import accounts_router
 from .deps import STATIC_DIR
 from .errors import ApiError, QuietLog, unavailable
@@ -110,6 +112,7 @@ def create_app(
         manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
         review = app.state.review = Review(manager, rate, burst)
         try:
+            await warm_up()
             await manager.start()
             review.start()
             if tune_gc:
@@ -172,7 +175,8 @@ def create_app(
     app.include_router(lessons_router(static_dir, rate, burst))
     app.include_router(tables_router(rate, burst))
     app.include_router(health_router())
-    app.include_router(accounts_router())
-    app.include_router(passkeys_router())
+    account_posts = posts_limited(rate, burst)
+    app.include_router(accounts_router(account_posts))
+    app.include_router(passkeys_router(account_posts))
 
     return app

@@ -91,10 +91,6 @@ class GamesPage(BaseModel):
     per_page: int
 
 
-class WhoAmI(BaseModel):
-    name: str | None = Field(description="the signed-in account's name; null for a guest")
-
-
 class ClaimResponse(BaseModel):
     table_id: str
     seat: int

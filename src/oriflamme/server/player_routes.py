@@ -1,6 +1,5 @@
 """Players across tables (docs/server.md, "Ratings", "Reputation", "Seats of accounts"):
 
-- ``GET /api/whoami`` — the signed-in account's name (null for a guest);
 - ``GET /api/leaderboard?pool=…`` — a pool's ratings, best first, bot levels included;
 - ``GET /api/players/{name}`` — a player's public profile: ratings with their history,
   reputation, games played and won by player count, recent finished games;
@@ -25,7 +24,6 @@ from .deps import (
     STATIC_DIR,
     AccountDep,
     ManagerDep,
-    SignedInDep,
     TableDep,
     error_answers,
     page,
@@ -43,7 +41,6 @@ from .player_protocol import (
     Profile,
     RatingPointOut,
     TokenRequest,
-    WhoAmI,
 )
 from .protocol import TableSummary
 from .rating_model import POOLS, account_player
@@ -90,16 +87,6 @@ def game_out(game: AccountGame, account_id: str, key: str | None = None) -> Game
 
 def player_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     router = APIRouter()
-
-    @router.get(
-        "/api/whoami",
-        response_model=WhoAmI,
-        summary="Who this browser is: an account's name, or null for a guest",
-    )
-    async def whoami(account: SignedInDep) -> WhoAmI:
-        """What the pages ask to show a signed-in player's parts (200 for a guest too, unlike
-        ``GET /api/account``, so that a guest's page logs no failed request)."""
-        return WhoAmI(name=None if account is None else account.name)
 
     @router.get(
         "/api/leaderboard",

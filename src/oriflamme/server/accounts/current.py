@@ -4,14 +4,16 @@ guest) and :func:`require_account` (``401 signed_out`` for a guest), and the che
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request, Response
 
-from ..addresses import origin_digest
-from ..errors import ApiError
+from ..addresses import client_key, origin_digest
+from ..errors import ApiError, too_many_requests
 from ..protocol import ErrorBody
 from ..storage import AccountRecord, Store
+from ..throttle import BucketsByKey
 from .sessions import current_session, renew_if_due
 
 
@@ -30,6 +32,20 @@ def address_of(request: Request) -> str:
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI description of a route's error answers (as ``deps.error_answers``)."""
     return {status: {"model": ErrorBody} for status in statuses}
+
+
+def posts_limited(rate: float, burst: float) -> Callable[[Request], Awaitable[None]]:
+    """A dependency that refuses (``429 too_many_requests``) the POSTs of an address beyond
+    ``rate`` a second (bursts of ``burst``), as the tables' routes do: a sign-up or sign-in
+    costs an argon2 hash."""
+    by_ip = BucketsByKey(rate, burst)
+
+    async def throttle(request: Request) -> None:
+        host = request.client.host if request.client else "?"
+        if request.method == "POST" and not by_ip.take(client_key(host)):
+            raise too_many_requests()
+
+    return throttle
 
 
 def signed_out() -> ApiError:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request, Response
@@ -32,8 +33,10 @@ AccountDep = Annotated[AccountRecord, Depends(require_account)]
 CREDENTIAL_ID = Path(pattern=r"^[A-Za-z0-9_-]{1,1024}$", description="the passkey's id")
 
 
-def passkeys_router() -> APIRouter:
-    router = APIRouter(prefix="/api/account", tags=["accounts"])
+def passkeys_router(limit: Callable[[Request], Awaitable[None]]) -> APIRouter:
+    """The routes; ``limit`` throttles their POSTs per address (shared by the accounts'
+    routers: ``current.posts_limited``)."""
+    router = APIRouter(prefix="/api/account", tags=["accounts"], dependencies=[Depends(limit)])
 
     @router.get("/passkeys", response_model=PasskeysOut, responses=answers(401))
     async def passkeys(request: Request, account: AccountDep) -> PasskeysOut:

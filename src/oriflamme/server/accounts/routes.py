@@ -12,6 +12,7 @@ of this package.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -88,8 +89,10 @@ async def check_own_password(store: Store, account: AccountRecord, password: str
         raise ApiError(403, "bad_password", "this is not the account's password")
 
 
-def accounts_router() -> APIRouter:
-    router = APIRouter(prefix="/api/account", tags=["accounts"])
+def accounts_router(limit: Callable[[Request], Awaitable[None]]) -> APIRouter:
+    """The routes; ``limit`` throttles their POSTs per address (shared by the accounts'
+    routers: ``current.posts_limited``)."""
+    router = APIRouter(prefix="/api/account", tags=["accounts"], dependencies=[Depends(limit)])
 
     @router.post(
         "/signup", status_code=201, response_model=AccountOut,

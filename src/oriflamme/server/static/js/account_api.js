@@ -61,7 +61,6 @@ export async function signOut(everywhere = false) {
 
 export const getSessions = () => call("GET", "/api/account/sessions");
 export const revokeSession = (session) => call("POST", "/api/account/sessions/revoke", { session });
-export const revokeOtherSessions = () => call("POST", "/api/account/sessions/revoke", { others: true });
 export const changePassword = (current, next) => call("POST", "/api/account/password", { current, new: next });
 export const deleteAccount = (password) => call("POST", "/api/account/delete", { password });
 export const getPasskeys = () => call("GET", "/api/account/passkeys");

@@ -114,11 +114,6 @@ function set(found) {
   onChange(account);
 }
 
-/** The signed-in account (null for a guest), as the bar last learnt it. */
-export function currentAccount() {
-  return account;
-}
-
 /** Put the account area in the top bar; `changed(account)` is told of every sign-in or out. */
 export async function installAccountBar(changed = () => {}) {
   const right = document.querySelector(".topbar-right");

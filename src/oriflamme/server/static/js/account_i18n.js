@@ -61,23 +61,8 @@ const STRINGS = {
     delete_button: "Delete my account",
     delete_confirm: "Delete your account for good?",
     deleted: "Your account was deleted.",
-    error_name_taken: "An account already has this name, or one that looks the same.",
-    error_bad_credentials: "Wrong name or password.",
-    error_password_too_short: "A password has at least 8 characters.",
-    error_password_too_long: "A password has at most 256 characters.",
-    error_password_too_common: "This password is among the most common ones: choose another.",
-    error_too_many_attempts: "Too many failed sign-ins: wait a few minutes, then try again.",
-    error_account_suspended: "This account is suspended. Ask the server’s administrator.",
-    error_csrf: "This page is out of date: reload it and try again.",
-    error_signed_out: "You are signed out: sign in again.",
-    error_bad_password: "This is not your password.",
-    error_bad_passkey: "This passkey does not belong to an account here.",
-    error_bad_ceremony: "The passkey request expired: try again.",
-    error_passkey_refused: "The passkey could not be checked: try again.",
-    error_passkey_known: "This passkey is already registered.",
-    error_too_many_passkeys: "An account has at most 20 passkeys.",
-    error_unknown_session: "This session has already ended.",
-    error_passkey_cancelled: "The passkey was not used.",
+    account_name_taken: "An account already has this name, or one that looks the same.",
+    passkey_cancelled: "The passkey was not used.",
   },
   fr: {
     account_region: "Votre compte",
@@ -88,12 +73,12 @@ const STRINGS = {
     my_account: "Mon compte",
     name_label: "Nom",
     password_label: "Mot de passe",
-    password_help: "Au moins 8 caractères ; les mots de passe courants sont refusés.",
+    password_help: "Au moins 8 caractères ; les mots de passe courants sont refusés.",
     sign_in_title: "Connexion",
     sign_up_title: "Créer un compte",
     sign_up_intro: "Un compte garde votre nom et vos parties sur n’importe quel navigateur. Il n’en faut jamais pour jouer avec un lien d’invitation.",
-    switch_to_sign_up: "Pas encore de compte ? Créez-en un",
-    switch_to_sign_in: "Déjà un compte ? Connectez-vous",
+    switch_to_sign_up: "Pas encore de compte ? Créez-en un",
+    switch_to_sign_in: "Déjà un compte ? Connectez-vous",
     passkey_sign_in: "Se connecter avec une clé d’accès",
     cancel: "Annuler",
     welcome: "Bienvenue, {name}.",
@@ -116,7 +101,7 @@ const STRINGS = {
     passkeys_none: "Aucune clé d’accès pour l’instant.",
     passkeys_unsupported: "Ce navigateur ne sait pas utiliser les clés d’accès.",
     passkey_add: "Ajouter une clé d’accès",
-    passkey_label: "Nom de la clé (par ex. « mon portable »)",
+    passkey_label: "Nom de la clé (par ex. « mon portable »)",
     passkey_added: "Clé d’accès ajoutée.",
     passkey_remove: "Retirer",
     passkey_used: "utilisée le {date}",
@@ -127,31 +112,16 @@ const STRINGS = {
     password_change: "Changer le mot de passe",
     password_changed: "Mot de passe changé. Vos autres sessions ont été déconnectées.",
     export_title: "Vos données",
-    export_intro: "Téléchargez tout ce que le serveur garde sur vous : profil, sessions, clés d’accès, classements et parties terminées (en enregistrements de partie).",
+    export_intro: "Téléchargez tout ce que le serveur garde sur vous : profil, sessions, clés d’accès, classements et parties terminées (en enregistrements de partie).",
     export_link: "Télécharger mes données (JSON)",
     delete_title: "Supprimer le compte",
-    delete_intro: "Votre compte, vos sessions et vos clés d’accès sont supprimés. Dans les parties terminées ou en cours, votre place reste, affichée « joueur supprimé » ; les rediffusions restent valables. C’est définitif.",
+    delete_intro: "Votre compte, vos sessions et vos clés d’accès sont supprimés. Dans les parties terminées ou en cours, votre place reste, affichée « joueur supprimé » ; les rediffusions restent valables. C’est définitif.",
     delete_password: "Votre mot de passe, pour confirmer",
     delete_button: "Supprimer mon compte",
-    delete_confirm: "Supprimer votre compte pour de bon ?",
+    delete_confirm: "Supprimer votre compte pour de bon ?",
     deleted: "Votre compte a été supprimé.",
-    error_name_taken: "Un compte porte déjà ce nom, ou un nom qui lui ressemble.",
-    error_bad_credentials: "Nom ou mot de passe incorrect.",
-    error_password_too_short: "Un mot de passe a au moins 8 caractères.",
-    error_password_too_long: "Un mot de passe a au plus 256 caractères.",
-    error_password_too_common: "Ce mot de passe fait partie des plus courants : choisissez-en un autre.",
-    error_too_many_attempts: "Trop de connexions manquées : attendez quelques minutes, puis réessayez.",
-    error_account_suspended: "Ce compte est suspendu. Adressez-vous à l’administrateur du serveur.",
-    error_csrf: "Cette page n’est plus à jour : rechargez-la et réessayez.",
-    error_signed_out: "Vous êtes déconnecté : reconnectez-vous.",
-    error_bad_password: "Ce n’est pas votre mot de passe.",
-    error_bad_passkey: "Cette clé d’accès n’appartient à aucun compte ici.",
-    error_bad_ceremony: "La demande de clé d’accès a expiré : réessayez.",
-    error_passkey_refused: "La clé d’accès n’a pas pu être vérifiée : réessayez.",
-    error_passkey_known: "Cette clé d’accès est déjà enregistrée.",
-    error_too_many_passkeys: "Un compte a au plus 20 clés d’accès.",
-    error_unknown_session: "Cette session est déjà terminée.",
-    error_passkey_cancelled: "La clé d’accès n’a pas été utilisée.",
+    account_name_taken: "Un compte porte déjà ce nom, ou un nom qui lui ressemble.",
+    passkey_cancelled: "La clé d’accès n’a pas été utilisée.",
   },
 };
 
@@ -171,12 +141,12 @@ export function applyAccountI18n(root) {
   }
 }
 
-/** What to tell people about a failed account request, in their language. */
+/** What to tell people about a failed account request, in their language (the server's codes
+ * have their texts in i18n.js, as every code's). */
 export function accountError(error) {
-  if (error && error.name === "NotAllowedError") return at("error_passkey_cancelled");
-  const key = `error_${error && error.code ? error.code : "generic"}`;
-  const known = at(key);
-  return known !== key ? known : errorText(error);
+  if (error && error.name === "NotAllowedError") return at("passkey_cancelled");
+  if (error && error.code === "name_taken") return at("account_name_taken");
+  return errorText(error);
 }
 
 /** A date as people of this language write it. */

@@ -6,8 +6,8 @@ const enc = encodeURIComponent;
 
 /** The signed-in account ({name}), or null for a guest (asked without a failed request). */
 export async function currentAccount() {
-  const found = await request("GET", "/api/whoami");
-  return found && found.name ? { name: found.name } : null;
+  const found = await request("GET", "/api/account/session");
+  return found && found.account ? { name: found.account.name } : null;
 }
 
 export function getLeaderboard(pool, page = 1) {
