@@ -170,7 +170,7 @@ def create_app(
     app.include_router(pages_router(static_dir))
     app.include_router(review_router(static_dir))
     app.include_router(lobby_router())
-    app.include_router(player_router(static_dir))
+    app.include_router(player_router(static_dir, rate, burst))
     app.include_router(status_router())
     app.include_router(lessons_router(static_dir, rate, burst))
     app.include_router(tables_router(rate, burst))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 
@@ -25,10 +25,11 @@ from .deps import (
     AccountDep,
     ManagerDep,
     TableDep,
+    address_key,
     error_answers,
     page,
 )
-from .errors import ApiError
+from .errors import ApiError, too_many_requests
 from .lobby import cards_text
 from .player_protocol import (
     ClaimResponse,
@@ -47,6 +48,7 @@ from .rating_model import POOLS, account_player
 from .replay_links import replay_url
 from .reputation import shown_reputation
 from .storage.rating_records import AccountGame
+from .throttle import BucketsByKey
 from .views import summary
 
 #: Games a player needs to appear on a leaderboard.
@@ -59,7 +61,7 @@ RECENT = 10
 PAGE_MAX = 10_000
 NAME = PathParam(min_length=1, max_length=96, description="the player's name")
 
-_ERRORS = error_answers(401, 403, 404, 409, 422)
+_ERRORS = error_answers(401, 403, 404, 409, 422, 429)
 
 
 def game_out(game: AccountGame, account_id: str, key: str | None = None) -> GameOut:
@@ -85,8 +87,19 @@ def game_out(game: AccountGame, account_id: str, key: str | None = None) -> Game
     )
 
 
-def player_router(static_dir: Path = STATIC_DIR) -> APIRouter:
+def player_router(
+    static_dir: Path = STATIC_DIR, rate: float = 20.0, burst: float = 20.0
+) -> APIRouter:
+    """The routes of players across tables; each address may send ``rate`` POSTs a second
+    (bursts of ``burst``), like the tables' routes."""
     router = APIRouter()
+    by_ip = BucketsByKey(rate, burst)
+
+    async def throttle(request: Request) -> None:
+        if not by_ip.take(address_key(request)):
+            raise too_many_requests()
+
+    Throttled = Depends(throttle)
 
     @router.get(
         "/api/leaderboard",
@@ -201,6 +214,7 @@ def player_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         response_model=ClaimResponse,
         responses=_ERRORS,
         summary="Take this seat: the invite link's seat becomes your account's",
+        dependencies=[Throttled],
     )
     async def claim(
         table: TableDep, request: TokenRequest, manager: ManagerDep, account: AccountDep
@@ -222,6 +236,7 @@ def player_router(static_dir: Path = STATIC_DIR) -> APIRouter:
         response_model=TableSummary,
         responses=_ERRORS,
         summary="Leave the game: the stand-in plays your seat from now on",
+        dependencies=[Throttled],
     )
     async def leave(table: TableDep, request: TokenRequest, manager: ManagerDep) -> TableSummary:
         """The seat the token opens is handed to the table's stand-in for the rest of the
