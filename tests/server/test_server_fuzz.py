@@ -61,7 +61,10 @@ def _tokens(table: dict[str, Any]) -> list[str]:
 
 
 #: The stored records of the games (the servers' own bookkeeping aside: heartbeats, presence).
-RECORDS = ("tables", "seats", "games", "actions", "analyses")
+RECORDS = (
+    "tables", "seats", "games", "actions", "analyses",
+    "game_results", "rating_results", "ratings", "rating_history",
+)
 
 
 def stored() -> dict[str, list[tuple[Any, ...]]]:

@@ -1,6 +1,7 @@
 """The per-address rate limit on every route that changes something or makes the server think
 (docs/server.md, "Limits and abuse"): acting, joining, closing, handing a seat to a bot, a
-rematch, asking for an analysis and for a hint. Creating a table is tested in test_server_api.
+rematch, asking for an analysis and for a hint, leaving a game and taking a seat. Creating a
+table is tested in test_server_api.
 
 The tables are set up once on a server without limits; each test then opens a copy of that
 database in a server whose address allowance is two requests (bursts of 2, no refill to speak
@@ -20,12 +21,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from oriflamme.server import create_app
+from oriflamme.server.accounts.sessions import COOKIE
 from oriflamme.server.quotas import Quotas
+from test_accounts_api import ACCOUNT_POSTS
 from test_server_api import HUMANS3, play_to_end, seat_token
 
 #: The allowance of the throttled server: two requests, then (practically) none.
 BURST, RATE = 2, 1e-9
 ANN = {"kind": "human", "name": "Ann"}
+PASSWORD = "a long enough passphrase 42"
 OPEN = {"kind": "open"}
 
 
@@ -41,6 +45,8 @@ class World:
 
     db: Path
     tables: dict[str, list[dict[str, Any]]]
+    #: A signed-in account's session cookie and CSRF token (valid on a copy of the world).
+    account: tuple[str, str] = ("", "")
 
 
 def create(client: TestClient, seats: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
@@ -68,8 +74,13 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
             "bot": [create(client, [*HUMANS3, {"kind": "human", "name": "Dan"}])],
             "finished": finished,
             "hint": [create(client, HUMANS3[:2], hints=True)],
+            "leave": [create(client, HUMANS3)],
+            "claim": [create(client, HUMANS3[:2]) for _ in range(3)],
         }
-    return World(db, tables)
+        signed = client.post("/api/account/signup", json={"name": "Zed", "password": PASSWORD})
+        assert signed.status_code == 201, signed.text
+        account = (client.cookies[COOKIE], client.get("/api/account").json()["csrf"])
+    return World(db, tables, account)
 
 
 @pytest.fixture
@@ -182,11 +193,34 @@ def hint(client: TestClient, world: World) -> tuple[Request, Unchanged]:
     return request, lambda: _equal(summary(client, table)["step"], 0)  # a hint never plays
 
 
+def leave(client: TestClient, world: World) -> tuple[Request, Unchanged]:
+    table = world.tables["leave"][0]
+
+    def request(i: int) -> Any:
+        body = {"token": seat_token(table, i)}
+        return client.post(f"/api/tables/{table['table_id']}/leave", json=body)
+
+    return request, lambda: _equal(summary(client, table)["seats"][BURST]["left"], False)
+
+
+def claim(client: TestClient, world: World) -> tuple[Request, Unchanged]:
+    tables = world.tables["claim"]
+    cookie, csrf = world.account
+    client.cookies.set(COOKIE, cookie)
+    client.headers["X-CSRF-Token"] = csrf
+
+    def request(i: int) -> Any:
+        body = {"token": seat_token(tables[i], 0)}
+        return client.post(f"/api/tables/{tables[i]['table_id']}/claim", json=body)
+
+    return request, lambda: _equal(summary(client, tables[BURST])["seats"][0]["account"], False)
+
+
 def _equal(seen: object, expected: object) -> None:
     assert seen == expected, "a refused request changed something"
 
 
-ROUTES = [act, join, close, hand_to_bot, rematch, analysis, hint]
+ROUTES = [act, join, close, hand_to_bot, rematch, analysis, hint, leave, claim]
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.__name__)
@@ -205,10 +239,13 @@ def test_every_route_that_changes_or_thinks_is_rate_limited(
 
 def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
     """A new POST route needs its rate-limit test here (creation: test_server_api; exploring a
-    lesson, which has its own allowance: test_lessons)."""
+    lesson, which has its own allowance: test_lessons; the accounts' routes:
+    test_accounts_api)."""
     paths = throttled.get("/openapi.json").json()["paths"]
     posts = {path for path, methods in paths.items() if "post" in methods}
-    assert posts == {
+    accounts = {path for path in posts if path.startswith("/api/account/")}
+    assert accounts == set(ACCOUNT_POSTS)
+    assert posts - accounts == {
         "/api/tables",
         "/api/tables/{table_id}/actions",
         "/api/tables/{table_id}/join",
@@ -217,4 +254,6 @@ def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
         "/api/tables/{table_id}/rematch",
         "/api/tables/{table_id}/games/{number}/analysis",
         "/api/lessons/{lesson_id}/steps/{step}/explore",
+        "/api/tables/{table_id}/leave",
+        "/api/tables/{table_id}/claim",
     }

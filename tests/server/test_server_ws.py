@@ -253,6 +253,8 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             "away": False,
             "replaceable": False,
             "colour": "blue",
+            "account": False,
+            "left": False,
         }
 
 

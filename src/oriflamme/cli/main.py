@@ -15,8 +15,10 @@ from oriflamme.api import ConfigError, RecordError
 from oriflamme.bots import BotSpecError, known_bots
 from oriflamme.build import build_name
 
+from .accounts import add_parser as add_accounts_parser
 from .common import CliError, LineSource, file_path, seconds, whole
 from .db import add_parser as add_db_parser
+from .ratings import add_parser as add_ratings_parser
 from .serve import add_parser as add_serve_parser
 from .tournament import add_parser as add_tournament_parser
 from .train import add_parser as add_train_parser
@@ -247,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_parser(commands)
     add_serve_parser(commands)
     add_db_parser(commands)
+    add_ratings_parser(commands)
+    add_accounts_parser(commands)
     return parser
 
 
@@ -302,6 +306,14 @@ def main(
             from .db import run_db
 
             return run_db(args)
+        if args.command == "ratings":
+            from .ratings import run_ratings
+
+            return run_ratings(args)
+        if args.command == "accounts":
+            from .accounts import run_accounts
+
+            return run_accounts(args)
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     except (CliError, ConfigError, RecordError, BotSpecError) as exc:

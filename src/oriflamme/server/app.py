@@ -1,7 +1,8 @@
 """The FastAPI application (see docs/server.md): its lifespan (the store, the table manager and
 the review service started and stopped with it), middleware and error handlers; the routes are
 the routers of ``pages``, ``table_routes``, ``review``, ``lobby``, ``seat_status``, ``lessons``,
-``health`` and ``metrics_routes``."""
+``health``, ``metrics_routes`` and ``accounts``; the CSRF rule is ``accounts.csrf``'s
+middleware."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from oriflamme import __version__
 
 from . import log_context, metrics
+from .accounts.csrf import CsrfGuard
+from .accounts.current import posts_limited
+from .accounts.passkey_routes import passkeys_router
+from .accounts.passwords import warm_up
+from .accounts.routes import accounts_router
 from .deps import STATIC_DIR
 from .draining import watch_stop
 from .errors import ApiError, QuietLog, unavailable
@@ -31,6 +37,7 @@ from .lobby import lobby_router
 from .manager import TableManager
 from .metrics_routes import metrics_router
 from .pages import pages_router
+from .player_routes import player_router
 from .quotas import Quotas
 from .request_ids import RequestIds
 from .review import Review
@@ -122,6 +129,7 @@ def create_app(
 
         unwatch = watch_stop(drain)
         try:
+            await warm_up()
             await manager.start()
             review.start()
             if tune_gc:
@@ -146,6 +154,7 @@ def create_app(
         redoc_url=None,
         swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if api_docs else None,
     )
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, larger={"/api/tables": MAX_SAVE_BODY}, timeout=body_timeout)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESS_FROM, compresslevel=6)
@@ -185,10 +194,14 @@ def create_app(
     app.include_router(pages_router(static_dir))
     app.include_router(review_router(static_dir))
     app.include_router(lobby_router())
+    app.include_router(player_router(static_dir, rate, burst))
     app.include_router(status_router())
     app.include_router(lessons_router(static_dir, rate, burst))
     app.include_router(tables_router(rate, burst))
     app.include_router(health_router())
     app.include_router(metrics_router())
+    account_posts = posts_limited(rate, burst)
+    app.include_router(accounts_router(account_posts))
+    app.include_router(passkeys_router(account_posts))
 
     return app

@@ -1,5 +1,6 @@
 """What the route modules share: the table id in a path, the documented error answers, the
-table manager and the table a request names, who the client is, and how a page is served."""
+table manager and the table a request names, who the client is (its address; the signed-in
+account: :func:`signed_in`, :func:`require_account`), and how a page is served."""
 
 from __future__ import annotations
 
@@ -12,12 +13,33 @@ from fastapi.responses import FileResponse
 from starlette.requests import HTTPConnection
 
 from . import log_context
+from .accounts.current import ensure_active, require_account, signed_in
 from .addresses import client_key, origin_digest
 from .errors import ApiError
 from .limits import PAGE_POLICY
 from .manager import TableManager
 from .protocol import ErrorBody
+from .storage import AccountRecord
 from .tables import Table
+
+__all__ = [
+    "STATIC_DIR",
+    "TABLE_ID",
+    "AccountDep",
+    "ManagerDep",
+    "SignedInDep",
+    "TableDep",
+    "address_key",
+    "client_host",
+    "ensure_active",
+    "error_answers",
+    "manager_of",
+    "origin_of",
+    "page",
+    "require_account",
+    "signed_in",
+    "table_of",
+]
 
 STATIC_DIR = Path(__file__).parent / "static"
 TABLE_ID = PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")
@@ -42,6 +64,10 @@ async def table_of(request: Request, table_id: Annotated[str, TABLE_ID]) -> Tabl
 
 ManagerDep = Annotated[TableManager, Depends(manager_of)]
 TableDep = Annotated[Table, Depends(table_of)]
+#: The signed-in account, or None for a guest (an expired session, a suspended account).
+SignedInDep = Annotated[AccountRecord | None, Depends(signed_in)]
+#: The signed-in account; ``401 signed_out`` for anyone else.
+AccountDep = Annotated[AccountRecord, Depends(require_account)]
 
 
 def client_host(request: Request) -> str:

@@ -80,7 +80,7 @@ class BodyLimit:
         limit = self.larger.get(scope["path"], self.limit)
         too_large = f"a request body is at most {limit} bytes"
         if _declared_length(scope) > limit:  # refused before a byte of it is read
-            await _refuse(send, 413, "too_large", too_large, close=True)
+            await refuse(send, 413, "too_large", too_large, close=True)
             return
         body = bytearray()
         try:
@@ -91,12 +91,12 @@ class BodyLimit:
                         return  # the client left
                     body += message.get("body", b"")
                     if len(body) > limit:
-                        await _refuse(send, 413, "too_large", too_large, close=True)
+                        await refuse(send, 413, "too_large", too_large, close=True)
                         return
                     if not message.get("more_body", False):
                         break
         except TimeoutError:
-            await _refuse(
+            await refuse(
                 send,
                 408,
                 "request_timeout",
@@ -105,7 +105,7 @@ class BodyLimit:
             )
             return
         if json_depth(bytes(body)) > MAX_DEPTH:
-            await _refuse(
+            await refuse(
                 send, 400, "bad_json", f"a JSON body is nested at most {MAX_DEPTH} levels deep"
             )
             return
@@ -132,16 +132,19 @@ def _declared_length(scope: Scope) -> int:
     return 0
 
 
-async def _refuse(send: Send, status: int, code: str, message: str, close: bool = False) -> None:
+async def refuse(
+    send: Send, status: int, code: str, message: str, close: bool = False, prefix: str = "http"
+) -> None:
     """Answer the error; with ``close``, close the connection too (the rest of the request's
-    body is not read)."""
+    body is not read). ``prefix="websocket"``: the answer to a WebSocket upgrade, refused."""
     metrics.rejected(code)
     body = json.dumps(error_body(code, message)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    kind = "websocket.http.response" if prefix == "websocket" else "http.response"
+    await send({"type": f"{kind}.start", "status": status, "headers": headers})
+    await send({"type": f"{kind}.body", "body": body})
 
 
 class SecurityHeaders:

@@ -14,6 +14,7 @@ import base64
 import binascii
 import json
 import time
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -23,7 +24,9 @@ from oriflamme.api import FAMILY_COLOURS
 
 from .errors import ApiError
 from .protocol import ErrorBody, LobbyPage, LobbySeat, LobbyTable
-from .storage import LobbyEntry, LobbyFilter, LobbyPlace
+from .reputation import shown_reputation
+from .storage import LobbyEntry, LobbyFilter, LobbyPlace, SeatRecord
+from .storage.rating_records import Reputation
 from .tables import OPEN, Table
 
 #: Seconds a public table with open seats stays in the lobby after its creation or last join.
@@ -66,7 +69,29 @@ def cards_text(cards: Any) -> str:
     return ",".join(str(slug) for slug in cards) if isinstance(cards, list) else str(cards)
 
 
-def lobby_table(entry: LobbyEntry, now: float) -> LobbyTable:
+def lobby_seats(
+    seats: Sequence[SeatRecord], reputations: Mapping[str, Reputation]
+) -> list[LobbySeat]:
+    """A table's seats as the lobby shows them: an account's with its reputation."""
+    return [
+        LobbySeat(
+            seat=s.seat,
+            kind=s.kind,
+            name=s.name,
+            level=s.level,
+            colour=FAMILY_COLOURS[s.seat],
+            account=s.account_id is not None,
+            reputation=None if s.account_id is None else shown_reputation(
+                reputations.get(s.account_id)
+            ),
+        )
+        for s in seats
+    ]
+
+
+def lobby_table(
+    entry: LobbyEntry, now: float, reputations: Mapping[str, Reputation] | None = None
+) -> LobbyTable:
     """The lobby's entry of a listed table."""
     return LobbyTable(
         table_id=entry.table_id,
@@ -75,13 +100,10 @@ def lobby_table(entry: LobbyEntry, now: float) -> LobbyTable:
         variant=str(entry.config.get("variant") or "standard"),
         edition=str(entry.config.get("edition") or "revised"),
         lang=entry.lang,
-        seats=[
-            LobbySeat(
-                seat=s.seat, kind=s.kind, name=s.name, level=s.level, colour=FAMILY_COLOURS[s.seat]
-            )
-            for s in entry.seats
-        ],
+        seats=lobby_seats(entry.seats, reputations or {}),
         open_seats=[s.seat for s in entry.seats if s.kind == OPEN],
+        rated=entry.rated,
+        min_reputation=entry.min_reputation,
         clock=entry.clock,
         stand_in=entry.stand_in,
         absent_after=entry.absent_after,
@@ -91,7 +113,7 @@ def lobby_table(entry: LobbyEntry, now: float) -> LobbyTable:
     )
 
 
-def invitation(table: Table) -> LobbyTable:
+def invitation(table: Table, reputations: Mapping[str, Reputation] | None = None) -> LobbyTable:
     """The lobby's entry of one table a join link names, listed or not (no age: a private
     table was never listed), full or closed."""
     options = table.options
@@ -102,13 +124,10 @@ def invitation(table: Table) -> LobbyTable:
         variant=table.config.variant or "standard",
         edition=table.config.edition,
         lang=table.lang,
-        seats=[
-            LobbySeat(
-                seat=s.seat, kind=s.kind, name=s.name, level=s.level, colour=FAMILY_COLOURS[s.seat]
-            )
-            for s in table.seats
-        ],
+        seats=lobby_seats(table.seats, reputations or {}),
         open_seats=table.open_seats(),
+        rated=table.rated,
+        min_reputation=table.min_reputation,
         clock=options.clock,
         stand_in=options.stand_in,
         absent_after=options.absent_after,
@@ -161,8 +180,10 @@ def lobby_router() -> APIRouter:
         entries = await store.lobby(LOBBY_FOR, limit + 1, only, after)
         shown = entries[:limit]
         last = shown[-1].place if len(entries) > limit else None
+        accounts = sorted({s.account_id for e in shown for s in e.seats if s.account_id})
+        reputations = await store.reputations(accounts)
         return LobbyPage(
-            tables=[lobby_table(entry, now) for entry in shown],
+            tables=[lobby_table(entry, now, reputations) for entry in shown],
             next=None if last is None else encode_cursor(last),
         )
 
@@ -181,6 +202,8 @@ def lobby_router() -> APIRouter:
         """The entry of a table, public or not, as the lobby shows it: what a join link
         (``/?join={table_id}``) leads to. ``open_seats`` is empty once every seat is taken;
         ``closed`` says that its creator closed it."""
-        return invitation(await request.app.state.manager.get(table_id))
+        table = await request.app.state.manager.get(table_id)
+        accounts = [s.account_id for s in table.seats if s.account_id]
+        return invitation(table, await request.app.state.manager.store.reputations(accounts))
 
     return router

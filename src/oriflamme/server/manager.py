@@ -138,10 +138,16 @@ class TableManager:
         return await self.seating.create(setup, lang, seats, origin, options, hints)
 
     async def join(
-        self, table: Table, name: str, seat: int | None, origin: str = ""
+        self,
+        table: Table,
+        name: str,
+        seat: int | None,
+        origin: str = "",
+        account_id: str | None = None,
     ) -> tuple[int, str]:
-        """Take an open seat; return it and its private token (given once)."""
-        return await self.seating.join(table, name, seat, origin)
+        """Take an open seat (owned by ``account_id``, if any); return it and its private
+        token (given once)."""
+        return await self.seating.join(table, name, seat, origin, account_id)
 
     async def close(self, table: Table, creator_token: str) -> None:
         """The creator closes a table whose seats are not all taken."""

@@ -18,6 +18,7 @@ from . import metrics, sources
 from .broadcast import Broadcaster
 from .errors import ApiError
 from .presence import Presence
+from .rating_outcome import outcome
 from .registry import TableRegistry
 from .storage import Store, StoreConflict
 from .tables import BOT, HUMAN, Identity, Role, Table, parse_action, stale
@@ -123,7 +124,7 @@ class Moves:
         kind = sources.parse(source)[0]
         await self._store.append_action(
             table.id, table.game_number, step, action.to_json(), table.turn(after),
-            kind == sources.STAND_IN, source=source,
+            kind == sources.STAND_IN, source=source, finished=outcome(table, after, source),
         )
         metrics.action_stored(_METRIC_SOURCES.get(kind or "", metrics.HUMAN), arrived)
         if len(table.game.history) == step:

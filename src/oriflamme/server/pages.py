@@ -1,6 +1,7 @@
 """The web client's pages and the card texts they show (docs/server.md).
 
 - ``GET /`` — the lobby page; ``GET /t/{id}`` — a table's page (its token in the query);
+- ``GET /account`` — the signed-in player's account page;
 - ``GET /api/cards`` — every card type's name, kind and texts, for hover help.
 
 The static files (``/static``) are mounted by ``app``; the replay page is a review route, the
@@ -28,6 +29,10 @@ def pages_router(static_dir: Path = STATIC_DIR) -> APIRouter:
     @router.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
         return page(static_dir, "index.html")
+
+    @router.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return page(static_dir, "account.html")
 
     @router.get("/t/{table_id}", include_in_schema=False)
     async def game_page(table_id: Annotated[str, TABLE_ID]) -> FileResponse:

@@ -50,7 +50,20 @@ class _Strict(BaseModel):
 # -- requests -------------------------------------------------------------------------------
 class HumanSeatIn(_Strict):
     kind: Literal["human"]
-    name: ChosenName = Field(description="display name, 1–24 characters")
+    name: ChosenName | None = Field(
+        None, description="display name, 1–24 characters (an account's seat: the account's)"
+    )
+    account: bool = Field(
+        False, description="the signed-in creator's own seat: it belongs to their account"
+    )
+
+    @model_validator(mode="after")
+    def _named(self) -> HumanSeatIn:
+        if self.account and self.name is not None:
+            raise ValueError("name: an account's seat has the account's name")
+        if not self.account and self.name is None:
+            raise ValueError("name: a human seat needs a name")
+        return self
 
 
 class BotSeatIn(_Strict):
@@ -110,6 +123,18 @@ class CreateTableRequest(_Strict):
         " (never) elsewhere; null needs a clock where strangers can join",
     )
     hints: bool = Field(False, description="a learning table: human seats may ask for hints")
+    rated: bool = Field(
+        False,
+        description="its games update the players' ratings: a server-drawn deal, no hints, every"
+        " human seat an account (docs/server.md, Ratings)",
+    )
+    min_reputation: float | None = Field(
+        None,
+        ge=0,
+        le=1,
+        description="a public table: the reputation (share of games finished without leaving)"
+        " an account needs to join; null: anyone",
+    )
     save: dict[str, Any] | None = Field(
         None,
         description="continue this game: a save (Game.save()), a position or a replay "
@@ -141,6 +166,10 @@ class CreateTableRequest(_Strict):
             raise ValueError("seats: at least one seat must be human or open")
         if self.public and not self.strangers_can_join:
             raise ValueError("public: a public table needs at least one open seat")
+        if self.min_reputation is not None and not self.public:
+            raise ValueError("min_reputation: only a public table may require a reputation")
+        if sum(1 for seat in self.seats if getattr(seat, "account", False)) > 1:
+            raise ValueError("seats: one account seat at most (the creator's)")
         if self.save is not None:
             for name in SAVED_FIELDS:
                 if name in self.model_fields_set:
@@ -199,7 +228,11 @@ class BotRequest(_Strict):
 
 
 class JoinRequest(_Strict):
-    name: ChosenName = Field(description="display name, 1–24 characters")
+    name: ChosenName | None = Field(
+        None,
+        description="display name, 1–24 characters; a signed-in player joins under the"
+        " account's name (null)",
+    )
     seat: int | None = Field(None, ge=0, le=4, description="the seat to take; null: the first open")
 
 
@@ -261,6 +294,10 @@ class LobbySeat(BaseModel):
     name: str
     level: str | None = Field(None, description="a bot seat's level; null for a human or open")
     colour: str
+    account: bool = Field(False, description="a human seat that belongs to a player's account")
+    reputation: float | None = Field(
+        None, description="an account's reputation: the share of its games it finished"
+    )
 
 
 class LobbyTable(BaseModel):
@@ -270,6 +307,10 @@ class LobbyTable(BaseModel):
     variant: str = Field(description='"standard" or "two-families" (2 players)')
     edition: str = Field(description='"revised" or "first"')
     lang: str = Field(description="the table's language")
+    rated: bool = Field(False, description="its games update the players' ratings")
+    min_reputation: float | None = Field(
+        None, description="the reputation an account needs to join (null: anyone)"
+    )
     seats: list[LobbySeat]
     open_seats: list[int]
     clock: float | None = Field(description="seconds per decision, or null")
@@ -319,6 +360,10 @@ class SeatInfo(BaseModel):
         False, description='the creator may hand this seat to a bot now ("expect": "away")'
     )
     colour: str
+    account: bool = Field(
+        False, description="a player's account owns the seat (its name is the account's)"
+    )
+    left: bool = Field(False, description="its player left the game: the stand-in plays it")
 
 
 class ClockView(BaseModel):
@@ -389,6 +434,7 @@ class View(BaseModel):
     )
     server_time: float = Field(description="the server's clock as it sent this view")
     hints: bool = Field(False, description="a learning table: you may ask for hints")
+    rated: bool = Field(False, description="its games update the players' ratings")
     custom_deal: bool = Field(
         False, description="this game was dealt as the table's creator chose (seed or save)"
     )
@@ -413,6 +459,7 @@ class TableSummary(BaseModel):
     open_seats: list[int]
     closed: bool
     hints: bool = Field(False, description="a learning table (hints)")
+    rated: bool = Field(False, description="its games update the players' ratings")
     no_show_after: float | None = Field(
         None, description="seconds before the stand-in plays for a player who never came"
     )

@@ -71,6 +71,7 @@ class Seating:
                 else s.name or thinking.bot_name(s.level or "random", i),
                 level=s.level if s.kind == BOT else None,
                 token_hash=token_hash(seat_tokens[i]) if i in seat_tokens else None,
+                account_id=s.account_id if s.kind == HUMAN else None,
             )
             for i, s in enumerate(seats)
         )
@@ -90,6 +91,8 @@ class Seating:
             no_show_after=options.no_show_after,
             replay_key=new_replay_key(),
             created=time.time(),
+            rated=options.rated,
+            min_reputation=options.min_reputation,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start, setup.custom_deal)
         table = Table(record, game)  # checks the game before it is stored
@@ -112,12 +115,18 @@ class Seating:
         return NewTable(table, creator, spectator, seat_tokens)
 
     async def join(
-        self, table: Table, name: str, seat: int | None, origin: str = ""
+        self,
+        table: Table,
+        name: str,
+        seat: int | None,
+        origin: str = "",
+        account_id: str | None = None,
     ) -> tuple[int, str]:
         """Take an open seat (``seat``, or the first open one) for a player named ``name``
-        from the address digest ``origin`` (held to the quota of tables an hour); return the
-        seat and its private token (given once). 409 ``seat_taken`` if it is no longer open:
-        of two joins for one seat, on any servers, exactly one gets it."""
+        (owned by ``account_id``, if signed in) from the address digest ``origin`` (held to
+        the quota of tables an hour); return the seat and its private token (given once).
+        409 ``seat_taken`` if it is no longer open: of two joins for one seat, on any servers,
+        exactly one gets it."""
         if seat is not None and not 0 <= seat < len(table.seats):
             raise ApiError(404, "unknown_seat", "this table has no such seat")
         if table.closed:
@@ -128,7 +137,10 @@ class Seating:
             raise ApiError(409, "seat_taken", "this table has no open seat")
         await check_hourly(self._store, self.quotas, origin, "too_many_joins")
         token = secrets.token_urlsafe(24)
-        record = SeatRecord(-1 if seat is None else seat, HUMAN, name, None, token_hash(token))
+        record = SeatRecord(
+            -1 if seat is None else seat, HUMAN, name, None, token_hash(token),
+            account_id=account_id,
+        )
         async with table.lock:
             taken = await self._store.fill_seat(table.id, record, origin)
             await self._registry.reload_locked(table)
@@ -139,6 +151,8 @@ class Seating:
                 raise ApiError(
                     409, "name_taken", "someone at this table has this name: choose another"
                 )
+            if account_id is not None and any(s.account_id == account_id for s in table.seats):
+                raise ApiError(409, "already_seated", "you already have a seat at this table")
             raise ApiError(409, "seat_taken", "someone else took this seat first")
         return taken, token
 

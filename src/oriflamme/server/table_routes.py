@@ -19,8 +19,16 @@ from fastapi.responses import Response
 
 from oriflamme.api import ConfigError, GameConfig
 
-from . import thinking
-from .deps import ManagerDep, TableDep, address_key, error_answers, manager_of, origin_of
+from . import players, thinking
+from .deps import (
+    ManagerDep,
+    SignedInDep,
+    TableDep,
+    address_key,
+    error_answers,
+    manager_of,
+    origin_of,
+)
 from .errors import ApiError, too_many_requests
 from .protocol import (
     ActRequest,
@@ -82,11 +90,16 @@ def tables_router(rate: float = 20.0, burst: float = 20.0) -> APIRouter:
         summary="Create a table and its first game",
     )
     async def create_table(
-        request: CreateTableRequest, http: Request, manager: ManagerDep
+        request: CreateTableRequest, http: Request, manager: ManagerDep, account: SignedInDep
     ) -> CreateTableResponse:
         """One private link per human seat, a spectator link and a creator token (shown once).
 
-        With ``save``, the game goes on from that save, position or replay."""
+        With ``save``, the game goes on from that save, position or replay. A signed-in
+        creator may own a seat (``{"kind": "human", "account": true}``) and create a rated
+        table (``rated``; refusals: ``rated_custom_deal``, ``rated_hints``,
+        ``rated_needs_accounts``, ``rated_variant``, ``rated_cards``)."""
+        players.check_creation(request, account)
+        players.check_account_name(request, account)
         specs = []
         for seat in request.seats:
             if isinstance(seat, BotSeatIn):
@@ -95,6 +108,8 @@ def tables_router(rate: float = 20.0, burst: float = 20.0) -> APIRouter:
                 specs.append(SeatSpec(BOT, seat.name, seat.level))
             elif isinstance(seat, OpenSeatIn):
                 specs.append(SeatSpec(OPEN))
+            elif seat.account and account is not None:
+                specs.append(SeatSpec(HUMAN, account.name, account_id=account.account_id))
             else:
                 specs.append(SeatSpec(HUMAN, seat.name))
         if not thinking.level_available(request.stand_in):
@@ -111,6 +126,8 @@ def tables_router(rate: float = 20.0, burst: float = 20.0) -> APIRouter:
             absent_after=None if request.absent_after is None else float(request.absent_after),
             stand_in=request.stand_in,
             no_show_after=request.no_show_limit(),
+            rated=request.rated,
+            min_reputation=request.min_reputation,
         )
         new = await manager.create(
             setup, request.lang, specs, origin_of(http), options, hints=request.hints
@@ -143,15 +160,34 @@ def tables_router(rate: float = 20.0, burst: float = 20.0) -> APIRouter:
         summary="Take an open seat",
     )
     async def join(
-        table: TableDep, request: JoinRequest, http: Request, manager: ManagerDep
+        table: TableDep,
+        request: JoinRequest,
+        http: Request,
+        manager: ManagerDep,
+        account: SignedInDep,
     ) -> JoinResponse:
         """Take the open seat ``seat`` (or the first open one) under ``name``. The seat's
-        private token and link are given once. ``409 seat_taken`` if someone was first."""
-        seat, token = await manager.join(table, request.name, request.seat, origin_of(http))
+        private token and link are given once. ``409 seat_taken`` if someone was first.
+
+        A signed-in player joins under their account's name and owns the seat; a rated table
+        or one asking for a reputation is for signed-in players (``401 signed_out``), an
+        account takes one seat of a table (``409 already_seated``) and needs the table's
+        minimum reputation (``409 reputation_too_low``)."""
+        await players.check_join(manager.store, table, account)
+        if account is not None:
+            name = account.name
+        elif request.name is not None:
+            name = request.name
+        else:
+            raise ApiError(422, "name_required", "name: say the name you play under")
+        seat, token = await manager.join(
+            table, name, request.seat, origin_of(http),
+            account_id=None if account is None else account.account_id,
+        )
         return JoinResponse(
             table_id=table.id,
             seat=seat,
-            name=request.name,
+            name=name,
             token=token,
             url=f"/t/{table.id}?seat={token}",
         )

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from oriflamme.api import Action, ActionError, Game, GameConfig, load
 from oriflamme.search import State, state_of
 
+from .account_seats import opens_seat
 from .errors import ApiError, bad_token
 from .storage import GameRecord, SeatRecord, TableRecord, Turn
 
@@ -64,6 +65,10 @@ class TableOptions:
     stand_in: str = "medium"  #: the stand-in's bot level
     #: Seconds a seat whose player never came keeps its decisions before the stand-in.
     no_show_after: float | None = None
+    #: Its finished games update the players' ratings.
+    rated: bool = False
+    #: The reputation (a share, 0 to 1) an account needs to join an open seat (None: any).
+    min_reputation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,8 @@ class SeatSpec:
     kind: str
     name: str | None = None  #: None: a bot's default name (:func:`thinking.bot_name`)
     level: str | None = None
+    #: A human seat owned by this account (its creator, signed in).
+    account_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +322,7 @@ class Table:
         self.lang = record.lang
         self.options = TableOptions(
             record.public, record.clock, record.absent_after, record.stand_in,
-            record.no_show_after,
+            record.no_show_after, record.rated, record.min_reputation,
         )
         self.created = record.created
         #: The secret of the table's replay tokens (``replay_links``); never sent.
@@ -324,6 +331,10 @@ class Table:
         self._creator_hash = record.creator_hash
         self.origin = record.origin
         self.hints = record.hints
+        #: Its finished games update the players' ratings (``rating_model``).
+        self.rated = record.rated
+        #: The reputation an account needs to join an open seat (None: any).
+        self.min_reputation = record.min_reputation
         #: When this server last used the table (``time.monotonic()``): idle ones leave memory.
         self.touched = time.monotonic()
         self._spectator_hash = record.spectator_hash
@@ -464,6 +475,8 @@ class Table:
         for seat in self.seats:
             if seat.token_hash is not None and secrets.compare_digest(digest, seat.token_hash):
                 found = Identity(Role.SEAT, seat.seat)
+            elif opens_seat(self.replay_key, self.id, seat.seat, seat.account_id, token):
+                found = Identity(Role.SEAT, seat.seat)  # its owner's link (``account_seats``)
         if secrets.compare_digest(digest, self._spectator_hash):
             found = Identity(Role.SPECTATOR)
         if secrets.compare_digest(digest, self._creator_hash):

@@ -38,6 +38,8 @@ def seat_infos(table: Table, lang: str | None = None) -> list[dict[str, Any]]:
             "away": absence.stood_in(table, s.seat, now),
             "replaceable": absence.replaceable(table, s.seat, now),
             "colour": FAMILY_COLOURS[s.seat],
+            "account": s.account_id is not None,
+            "left": s.left_at is not None,
         }
         for s in table.seats
     ]
@@ -78,6 +80,7 @@ def summary(table: Table) -> dict[str, Any]:
         "hints": table.hints,
         "no_show_after": table.options.no_show_after,
         "custom_deal": table.custom_deal,
+        "rated": table.rated,
     }
 
 
@@ -156,6 +159,7 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
         "deadline": deadline_info(table),
         "hints": table.hints,
         "custom_deal": table.custom_deal,
+        "rated": table.rated,
         "replay_url": replay_link(table),
     }
 

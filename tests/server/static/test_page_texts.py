@@ -95,7 +95,9 @@ def test_no_raw_code_or_english_message_reaches_a_toast(tmp_path: Path) -> None:
         assert "`error_${" in source, module
 
 
-FRENCH_FILES = ("i18n.js", "review_i18n.js", "learn_i18n.js")
+FRENCH_FILES = (
+    "i18n.js", "review_i18n.js", "learn_i18n.js", "account_i18n.js", "players_i18n.js"
+)
 
 
 @pytest.mark.parametrize("module", FRENCH_FILES)

@@ -28,8 +28,14 @@ from oriflamme.rules.texts import FAMILY_COLOURS
 
 STATIC = Path(__file__).resolve().parents[3] / "src" / "oriflamme" / "server" / "static"
 JS = STATIC / "js"
-PAGES = ("index.html", "game.html", "replay.html", "learn.html", "rules-en.html", "rules-fr.html")
-ENTRY_MODULES = ("main.js", "lobby.js", "replay.js", "learn.js", "rules.js")
+PAGES = (
+    "index.html", "game.html", "replay.html", "learn.html", "rules-en.html", "rules-fr.html",
+    "leaderboard.html", "player.html", "account.html",
+)
+ENTRY_MODULES = (
+    "main.js", "lobby.js", "replay.js", "learn.js", "rules.js", "leaderboard.js", "profile.js",
+    "account.js",
+)
 NODE = shutil.which("node")
 
 

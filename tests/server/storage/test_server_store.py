@@ -146,6 +146,8 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
 
 #: Undo version 9 (accounts, rated tables, when games ended): a file of version 8.
 TO_VERSION_8 = """
+DROP TABLE game_results; DROP TABLE rating_results; DROP TABLE ratings;
+DROP TABLE rating_history;
 DROP INDEX seats_account;
 DROP TABLE sign_in_failures; DROP TABLE challenges; DROP TABLE passkeys; DROP TABLE sessions;
 DROP TABLE accounts;

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from .accounts import AccountRecord, AccountStore, Challenge, PasskeyRecord, SessionRecord
 from .base import (
     ACTION,
     DONE,
@@ -16,6 +17,7 @@ from .base import (
     QUEUED,
     RUNNING,
     SEATS,
+    AccountNameTaken,
     AnalysisRecord,
     BotTurn,
     Change,
@@ -47,8 +49,12 @@ __all__ = [
     "QUEUED",
     "RUNNING",
     "SEATS",
+    "AccountNameTaken",
+    "AccountRecord",
+    "AccountStore",
     "AnalysisRecord",
     "BotTurn",
+    "Challenge",
     "Change",
     "GameRecord",
     "HandOverGrace",
@@ -56,9 +62,11 @@ __all__ = [
     "LobbyEntry",
     "LobbyFilter",
     "LobbyPlace",
+    "PasskeyRecord",
     "QuotaReached",
     "SeatCount",
     "SeatRecord",
+    "SessionRecord",
     "SqliteStore",
     "Store",
     "StoreConflict",

@@ -22,6 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..rating_model import RatedGame
+from .accounts import AccountStore
+from .rating_records import PlayersStore
+
 
 class StoreError(RuntimeError):
     """Storage that cannot be used: a wrong address or login, a newer schema, … (the message
@@ -34,6 +38,10 @@ class StoreUnavailable(StoreError):
 
 class StoreConflict(RuntimeError):
     """A write that contradicts what is stored (e.g. a second action at the same index)."""
+
+
+class AccountNameTaken(StoreConflict):
+    """An account already has this name, or one that reads the same (``names.name_key``)."""
 
 
 class QuotaReached(RuntimeError):
@@ -57,6 +65,10 @@ class SeatRecord:
     joined: float | None = None
     #: When the seat's player first connected (or acted); None while they never did.
     arrived: float | None = None
+    #: The account that owns the seat (None: a guest's seat, reached by its token only).
+    account_id: str | None = None
+    #: When the seat's player left the game (the stand-in plays it from then on).
+    left_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +102,10 @@ class TableRecord:
     replay_key: str = ""
     #: When the table was created (epoch seconds; the database's clock once stored).
     created: float = field(default=0.0, compare=False)
+    #: Its finished games update the players' ratings (docs/server.md, "Ratings").
+    rated: bool = False
+    #: The reputation (a share, 0 to 1) an account needs to join an open seat (None: any).
+    min_reputation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +182,8 @@ class LobbyEntry:
     absent_after: float | None = None
     #: Where it stands in the lobby's order (a page ends after an entry: the next starts here).
     place: LobbyPlace | None = None
+    rated: bool = False
+    min_reputation: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +288,7 @@ class Change:
         return Change(parts[3], parts[0], game, step, action, source)
 
 
-class Store(Protocol):
+class Store(AccountStore, PlayersStore, Protocol):
     """What the server needs from storage: SQLite (one server) or PostgreSQL (any number).
 
     Every method may raise :class:`StoreUnavailable` when the database cannot be reached.
@@ -336,11 +354,14 @@ class Store(Protocol):
         turn: Turn,
         stand_in: bool = False,
         source: str | None = None,
+        finished: RatedGame | None = None,
     ) -> None:
         """Record action number ``index`` of a game, played by ``source`` (``server.sources``),
         after which the game awaits ``turn``; :class:`StoreConflict` if that index is taken
         (another server was first), or, for a ``stand_in``'s action, if the human's deadline
-        has not passed (any more)."""
+        has not passed (any more). ``finished``: the action ends a game with accounts at its
+        seats or of a rated table: their results are stored and, for a rated game, the ratings
+        updated in the same transaction, exactly once (the result's key is the game's)."""
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:

@@ -142,6 +142,53 @@ CREATE TABLE IF NOT EXISTS sign_in_failures (
     key TEXT NOT NULL,
     at {real} NOT NULL
 );
+CREATE TABLE IF NOT EXISTS game_results (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    account_id TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    won {flag} NOT NULL,
+    left_game {flag} NOT NULL,
+    rated {flag} NOT NULL,
+    at {real} NOT NULL,
+    PRIMARY KEY (table_id, game, seat)
+);
+CREATE TABLE IF NOT EXISTS rating_results (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    seq {big} NOT NULL UNIQUE,
+    pool TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    at {real} NOT NULL,
+    PRIMARY KEY (table_id, game)
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    player TEXT NOT NULL,
+    pool TEXT NOT NULL,
+    account_id TEXT,
+    mu {real} NOT NULL,
+    sigma {real} NOT NULL,
+    rating INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    updated {real} NOT NULL,
+    PRIMARY KEY (player, pool)
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    player TEXT NOT NULL,
+    pool TEXT NOT NULL,
+    seq {big} NOT NULL,
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    mu {real} NOT NULL,
+    sigma {real} NOT NULL,
+    at {real} NOT NULL,
+    PRIMARY KEY (player, pool, seq)
+);
+CREATE INDEX IF NOT EXISTS game_results_account ON game_results (account_id, at);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (pool, rating);
 CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id);
 CREATE INDEX IF NOT EXISTS passkeys_account ON passkeys (account_id);
 CREATE INDEX IF NOT EXISTS sign_in_failures_key ON sign_in_failures (key, at);

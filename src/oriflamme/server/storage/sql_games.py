@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..names import name_key
+from ..rating_model import RatedGame
 from .base import (
     ACTION,
     GAME,
@@ -22,15 +23,18 @@ from .base import (
 )
 from .dialect import Sql
 from .lobby_sql import listed_count_query
-from .plans import Announce, Chain, Plan, SqlRunner, quota
+from .plans import Announce, Chain, Plan, quota
+from .sql_ratings import RatingsSql
 from .turns_sql import turn_update
 
 #: The columns of a :class:`SeatRecord`, in its fields' order.
-SEAT_COLUMNS = "seat, kind, name, level, token_hash, away_since, joined, arrived"
+SEAT_COLUMNS = (
+    "seat, kind, name, level, token_hash, away_since, joined, arrived, account_id, left_at"
+)
 #: The columns of a :class:`TableRecord` after its id and before its seats.
 TABLE_COLUMNS = (
     "config, lang, creator_hash, spectator_hash, origin, public, clock, absent_after, stand_in,"
-    " closed, listed, hints, no_show_after, replay_key, created"
+    " closed, listed, hints, no_show_after, replay_key, created, rated, min_reputation"
 )
 
 
@@ -43,7 +47,7 @@ def action_text(action: Mapping[str, Any]) -> str:
     return _COMPACT.encode(action)
 
 
-class GamesSql(SqlRunner):
+class GamesSql(RatingsSql):
     async def create_table(
         self,
         table: TableRecord,
@@ -77,12 +81,14 @@ class GamesSql(SqlRunner):
         q = Sql(d)
         yield q.statement(
             "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created, origin,"
-            " public, listed, clock, absent_after, stand_in, hints, no_show_after, replay_key)"
+            " public, listed, clock, absent_after, stand_in, hints, no_show_after, replay_key,"
+            " rated, min_reputation)"
             f" VALUES ({q(table_id)}, {q(json.dumps(table.config))}, {q(table.lang)},"
             f" {q(table.creator_hash)}, {q(table.spectator_hash)}, {q.now()}, {q(table.origin)},"
             f" {q(table.public)}, {q.now() if table.public else 'NULL'}, {q(table.clock)},"
             f" {q(table.absent_after)}, {q(table.stand_in)}, {q(table.hints)},"
-            f" {q(table.no_show_after)}, {q(table.replay_key)})"
+            f" {q(table.no_show_after)}, {q(table.replay_key)}, {q(table.rated)},"
+            f" {q(table.min_reputation)})"
         )
         q = Sql(d)
         yield q.statement(
@@ -93,9 +99,10 @@ class GamesSql(SqlRunner):
         for seat in table.seats:
             q = Sql(d)
             yield q.statement(
-                "INSERT INTO seats (table_id, seat, kind, name, level, token_hash, name_key)"
-                f" VALUES ({q(table_id)}, {q(seat.seat)}, {q(seat.kind)}, {q(seat.name)},"
-                f" {q(seat.level)}, {q(seat.token_hash)}, {q(name_key(seat.name))})"
+                "INSERT INTO seats (table_id, seat, kind, name, level, token_hash, name_key,"
+                f" account_id) VALUES ({q(table_id)}, {q(seat.seat)}, {q(seat.kind)},"
+                f" {q(seat.name)}, {q(seat.level)}, {q(seat.token_hash)},"
+                f" {q(name_key(seat.name))}, {q(seat.account_id)})"
             )
         for index, action in enumerate(actions):
             q = Sql(d)
@@ -116,7 +123,13 @@ class GamesSql(SqlRunner):
         turn: Turn,
         stand_in: bool = False,
         source: str | None = None,
+        finished: RatedGame | None = None,
     ) -> None:
+        if finished is not None and turn.over:
+            await self._write(
+                self._finish(table_id, game, index, action, turn, stand_in, source, finished)
+            )
+            return
         # One chain, so one round trip in PostgreSQL: the action and who played it
         # (``server.sources``), the turn it leads to, the announcement.
         text = action_text(action)
@@ -144,6 +157,40 @@ class GamesSql(SqlRunner):
         if not await self._write_one(Chain((added, turned), change)):
             raise StoreConflict("the stand-in's deadline has not passed")
 
+    def _finish(
+        self,
+        table_id: str,
+        game: int,
+        index: int,
+        action: Mapping[str, Any],
+        turn: Turn,
+        stand_in: bool,
+        source: str | None,
+        finished: RatedGame,
+    ) -> Plan[None]:
+        """The last action of a game, its end, its accounts' results and the ratings it
+        updates: one transaction, so that a game never ends without them, nor counts twice."""
+        text = action_text(action)
+        q = Sql(self.dialect)
+        table, number, step = q(table_id), q(game), q(index)
+        condition = (
+            f" WHERE EXISTS (SELECT 1 FROM games WHERE table_id = {table} AND number = {number}"
+            f" AND turn_step = {step} AND turn_deadline <= {q.now()})"
+            if stand_in
+            else ""
+        )
+        added = yield q.statement(
+            "INSERT INTO actions (table_id, game, idx, action, source) SELECT"
+            f" CAST({table} AS TEXT), CAST({number} AS INTEGER), CAST({step} AS INTEGER),"
+            f" CAST({q(text)} AS TEXT), CAST({q(source)} AS TEXT){condition} RETURNING 1"
+        )
+        if not added:
+            raise StoreConflict("the stand-in's deadline has not passed")
+        q = Sql(self.dialect)
+        yield q.statement(turn_update(q, table_id, game, turn))
+        yield from self._record_results(finished)
+        yield Announce((Change(table_id, ACTION, game, index + 1, text, source),))
+
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
         await self._write(self._new_game(table_id, game, seed, turn))
 
@@ -152,6 +199,11 @@ class GamesSql(SqlRunner):
         yield q.statement(
             f"INSERT INTO games (table_id, number, seed) VALUES ({q(table_id)}, {q(game)},"
             f" {q(seed)})"
+        )
+        q = Sql(self.dialect)  # who left the last game has left the table
+        yield q.statement(
+            f"UPDATE seats SET account_id = NULL WHERE table_id = {q(table_id)}"
+            " AND left_at IS NOT NULL"
         )
         q = Sql(self.dialect)
         yield q.statement(turn_update(q, table_id, game, turn))
@@ -209,6 +261,8 @@ class GamesSql(SqlRunner):
             no_show_after=row[12],
             replay_key=row[13] or "",
             created=row[14],
+            rated=bool(row[15]),
+            min_reputation=row[16],
         )
         start_from = None if start is None else json.loads(start)
         record = GameRecord(

@@ -67,16 +67,18 @@ class SeatsSql(SqlRunner):
         yield from lock_table(d, table_id)  # whoever fills the last open seat sees it
         q = Sql(d)
         table, key = q(table_id), q(name_key(seat.name))
+        account = q(seat.account_id)  # an account takes one seat of a table at most
         which = q(seat.seat) if seat.seat >= 0 else (
             f"(SELECT MIN(seat) FROM seats WHERE table_id = {table} AND kind = 'open')"
         )
         taken = yield q.statement(
             f"UPDATE seats SET kind = {q(seat.kind)}, name = {q(seat.name)},"
             f" level = {q(seat.level)}, token_hash = {q(seat.token_hash)}, origin = {q(origin)},"
-            f" joined = {q.now()}, away_since = NULL, arrived = NULL, name_key = {key}"
-            f" WHERE table_id = {table} AND seat = {which} AND kind = 'open' AND NOT EXISTS"
-            " (SELECT 1 FROM seats o WHERE o.table_id = seats.table_id"
-            f" AND o.seat <> seats.seat AND o.name_key = {key}) RETURNING seat"
+            f" joined = {q.now()}, away_since = NULL, arrived = NULL, name_key = {key},"
+            f" account_id = {account} WHERE table_id = {table} AND seat = {which}"
+            " AND kind = 'open' AND NOT EXISTS (SELECT 1 FROM seats o"
+            " WHERE o.table_id = seats.table_id AND o.seat <> seats.seat"
+            f" AND (o.name_key = {key} OR o.account_id = {account})) RETURNING seat"
         )
         if not taken:
             return None
@@ -175,12 +177,14 @@ class SeatsSql(SqlRunner):
             return []
         q = Sql(self.dialect)
         seats = yield q.statement(
-            "SELECT table_id, seat, kind, name, level FROM seats"
+            "SELECT table_id, seat, kind, name, level, account_id FROM seats"
             f" WHERE {q.among('table_id', (row[0] for row in rows))} ORDER BY table_id, seat"
         )
         by_table: dict[str, list[SeatRecord]] = {}
-        for table_id, seat, kind, name, level in seats:
-            by_table.setdefault(table_id, []).append(SeatRecord(seat, kind, name, level, None))
+        for table_id, seat, kind, name, level, account_id in seats:
+            by_table.setdefault(table_id, []).append(
+                SeatRecord(seat, kind, name, level, None, account_id=account_id)
+            )
         return [
             LobbyEntry(
                 table_id,
@@ -194,9 +198,11 @@ class SeatsSql(SqlRunner):
                 stand_in=stand_in,
                 absent_after=absent_after,
                 place=LobbyPlace(int(place), float(listed), table_id),
+                rated=bool(rated),
+                min_reputation=min_reputation,
             )
             for (
                 table_id, config, clock, created, lang, hints, stand_in, absent_after, listed,
-                place, no_show_after,
+                place, no_show_after, rated, min_reputation,
             ) in rows
         ]

@@ -10,11 +10,13 @@ connections, transactions and announcements of changes. The methods are grouped 
 - :mod:`.sql_claims`: bot decisions and periodic jobs, each claimed by one server;
 - :mod:`.sql_analyses`: post-game analyses (queued, claimed, stored);
 - :mod:`.sql_presence`: connections per server and heartbeats;
-- :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables.
+- :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables;
+- :mod:`.sql_accounts`: players' accounts, sessions, passkeys and failed sign-ins.
 """
 
 from __future__ import annotations
 
+from .sql_accounts import AccountsSql
 from .sql_analyses import AnalysesSql
 from .sql_claims import ClaimsSql
 from .sql_games import GamesSql
@@ -23,6 +25,8 @@ from .sql_seats import SeatsSql
 from .sql_upkeep import UpkeepSql
 
 
-class SqlStore(GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql):
+class SqlStore(
+    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql
+):
     """Every :class:`~.base.Store` method but a backend's own (``describe``, ``listen``,
     ``close``) and the running of plans (:meth:`~.plans.SqlRunner._run`)."""

@@ -8,7 +8,9 @@ import {
 import { applyI18n, getLang, initialLang, setLang, t } from "./i18n.js";
 import { errorText, installLangSwitch, toast, toastError } from "./ui.js";
 import { refresh as refreshOpenTables, renderOpenTables, startOpenTables } from "./opentables.js";
-import { rememberGame, renderMyGames } from "./mygames.js";
+import { rememberGame } from "./mygames.js";
+import { loadAccount, ownSeat, ownSeatLabel, ratedOptions, renderGames, renderRatedOptions, signedInAccount, useAccount } from "./account_lobby.js";
+import { installAccountBar, renderAccountBar } from "./account_bar.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "random"];
 const MAX_PLAYERS = 5;
@@ -93,7 +95,10 @@ function seatRow(seat) {
     el("option", { text: t("seat_open"), attrs: { value: "open", selected: entry.kind === "open" } }),
   ]);
   let detail;
-  if (entry.kind === "open") {
+  const own = entry.kind === "human" ? ownSeatLabel(seat) : null;
+  if (own) {
+    detail = own;
+  } else if (entry.kind === "open") {
     detail = el("span", { className: "level-note", text: t("open_seat") });
   } else if (entry.kind === "human") {
     detail = el("input", {
@@ -276,6 +281,12 @@ function buildRequest() {
       seatList.push({ kind: "open" });
       continue;
     }
+    const own = ownSeat(seat);
+    if (own) {
+      nameProblem(signedInAccount().name, names); // the others may not take the account's name
+      seatList.push(own);
+      continue;
+    }
     const name = entry.name.trim() || t("player_n", { n: seat + 1 });
     const problem = nameProblem(name, names);
     if (problem) return { error: problem };
@@ -284,8 +295,11 @@ function buildRequest() {
   if (!seatList.some((seat) => seat.kind !== "bot")) return { error: t("error_no_human_or_open") };
   // A table strangers can join is dealt by the server: whoever chose a saved deal knows it.
   if (saved && seatList.some((seat) => seat.kind === "open")) return { error: t("error_save_with_open") };
-  const options = tableOptions(seatList);
-  if (options.error) return options;
+  const tableChoices = tableOptions(seatList);
+  if (tableChoices.error) return tableChoices;
+  const rated = ratedOptions(form);
+  if (rated.error) return rated;
+  const options = { ...tableChoices, ...rated };
   const lang = form.elements.lang.value;
   const hints = form.elements.hints.checked;
   if (saved) return { body: { players, lang, seats: seatList, save: saved.data, hints, ...options } };
@@ -468,11 +482,13 @@ function switchLang(lang) {
   renderForm();
   renderOpenTables();
   loadCardNames(lang);
+  renderRatedOptions($("rated-options"));
   showMyGames();
+  renderAccountBar();
 }
 
 function showMyGames() {
-  renderMyGames($("my-games"), $("my-games-list"));
+  renderGames($("my-games"), $("my-games-list"));
 }
 
 function start() {
@@ -496,7 +512,17 @@ function start() {
   renderForm();
   startOpenTables();
   loadCardNames(getLang());
-  showMyGames();
+  loadAccount().then(() => {
+    renderRatedOptions($("rated-options"));
+    renderSeats();
+    showMyGames();
+  });
+  installAccountBar((found) => {
+    useAccount(found);
+    renderRatedOptions($("rated-options"));
+    renderSeats();
+    showMyGames();
+  });
 }
 
 start();

@@ -15,6 +15,7 @@ import { renderLog, resetLog, standInLines, standInWhy } from "./log.js";
 import { rememberGame, knowsGame } from "./mygames.js";
 import { namedNodes } from "./names.js";
 import { renderPlayers, seatsOf } from "./players.js";
+import { renderAccountSeat } from "./table_account.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
 import { errorRef, installLangSwitch, toast, toastError } from "./ui.js";
 import { renderHint } from "./hint.js";
@@ -50,6 +51,7 @@ const regions = {
   handedOver: $("handed-over"),
   customDeal: $("custom-deal"),
   keepLink: $("keep-link"),
+  accountSeat: $("account-seat"),
   standInRecap: $("stand-in-recap"),
   showResults: $("show-results"),
   spectator: $("spectator-badge"),
@@ -429,6 +431,7 @@ function render() {
   renderOptions(ctx);
   const freshLines = renderLog(regions.log, view.log || [], view.seats, standInLines(view));
   renderKeepLink(ctx);
+  renderAccountSeat(regions.accountSeat, ctx, state.tableId, state.token, refreshOverHttp, render);
   renderStandInRecap(ctx);
   renderEndScreen(regions.end, ctx);
   renderHint(ctx, state.tableId, state.token, render);

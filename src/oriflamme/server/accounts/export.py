@@ -1,0 +1,72 @@
+"""An account's data, as one JSON document (``GET /api/account/export``): its profile, its
+sessions and passkeys (without secrets), its ratings, and the finished games of its seats as
+``oriflamme-replay`` records (the same records as the replay API's; a game under way is left
+out: its record would show the hidden deal)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from oriflamme.api import ConfigError, GameConfig
+
+from ..manager import TableManager
+from ..replays import replay_record
+from ..storage import AccountRecord
+
+EXPORT_FORMAT = "oriflamme-account"
+EXPORT_VERSION = 1
+
+
+async def account_export(manager: TableManager, account: AccountRecord) -> dict[str, Any]:
+    store = manager.store
+    sessions = await store.account_sessions(account.account_id)
+    passkeys = await store.account_passkeys(account.account_id)
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported": time.time(),
+        "profile": {
+            "id": account.account_id,
+            "name": account.name,
+            "created": account.created,
+            "admin": account.admin,
+            "suspended": account.suspended,
+        },
+        "sessions": [
+            {"created": s.created, "seen": s.seen, "expires": s.expires, "agent": s.agent}
+            for s in sessions
+        ],
+        "passkeys": [
+            {"label": p.label, "created": p.created, "used": p.used} for p in passkeys
+        ],
+        "ratings": {},
+        "games": await _games(manager, account.account_id),
+    }
+
+
+async def _games(manager: TableManager, account_id: str) -> list[dict[str, Any]]:
+    store = manager.store
+    games: list[dict[str, Any]] = []
+    for table_id, seat in await store.account_seats(account_id):
+        loaded = await store.load_table(table_id)
+        if loaded is None:
+            continue
+        table, latest = loaded
+        try:
+            config = GameConfig.from_dict(table.config)
+        except ConfigError:
+            continue
+        names = [s.name for s in sorted(table.seats, key=lambda s: s.seat)]
+        for number in range(1, latest.number + 1):
+            found = await store.load_game(table_id, number)
+            if found is None or not found[1]:
+                continue
+            games.append({
+                "table": table_id,
+                "game": number,
+                "seat": seat,
+                "players": names,
+                "record": replay_record(config, found[0]),
+            })
+    return games

@@ -1,0 +1,72 @@
+// A player's profile page: ratings with their history charts, reputation, games by player
+// count, recent games with their replays (docs/server.md, "Ratings", "Reputation").
+
+import { el, replace } from "./dom.js";
+import { ApiError } from "./api.js";
+import { getProfile } from "./players_api.js";
+import { percentOf, pt } from "./players_i18n.js";
+import { dateText, resultText, startPage } from "./players_page.js";
+import { ratingChart } from "./ratechart.js";
+
+const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+const name = decodeURIComponent(window.location.pathname.split("/").pop() || "");
+const POOL_KEYS = { "2p": "pool_2p", "3-5p": "pool_3_5p" };
+
+function poolCard(profile, pool, rating) {
+  return el("div", { className: "pool-card", testid: "pool-rating", dataset: { pool } }, [
+    el("h3", { text: pt(POOL_KEYS[pool]) }),
+    el("p", { className: "pool-figure" }, [
+      el("strong", { testid: "pool-rating-value", text: rating.rating }),
+      " ",
+      el("span", { className: "muted", text: pt("rating_games", { games: rating.games, wins: rating.wins }) }),
+    ]),
+    el("p", { className: "chart-title", text: pt("chart_title") }),
+    ratingChart(rating.history, pt("chart_label", { name: profile.name, pool: pt(POOL_KEYS[pool]) })),
+  ]);
+}
+
+function recentItem(game) {
+  return el("li", { className: "game-row", testid: "recent-game" }, [
+    el("span", { className: "game-players", text: game.players.join(" · ") }),
+    game.rated ? el("span", { className: "tag tag-rated", text: pt("rated_tag") }) : null,
+    el("span", { className: "game-result", testid: "recent-result", text: resultText(game) }),
+    el("span", { className: "muted", text: dateText(game.at) }),
+    game.replay_url ? el("a", { className: "small-link", testid: "recent-replay", text: pt("replay"), attrs: { href: game.replay_url } }) : null,
+  ]);
+}
+
+async function render() {
+  $("profile-name").textContent = name;
+  let profile;
+  try {
+    profile = await getProfile(name);
+  } catch (error) {
+    $("profile-missing").hidden = false;
+    $("profile-missing").textContent = error instanceof ApiError && error.status === 404
+      ? pt("profile_missing")
+      : pt("load_error", { message: error.message });
+    return;
+  }
+  document.title = `Oriflamme — ${profile.name}`;
+  $("profile-name").textContent = profile.name;
+  $("profile-body").hidden = false;
+  $("profile-reputation").textContent = profile.reputation === null
+    ? pt("reputation_none")
+    : pt("reputation_value", { percent: percentOf(profile.reputation) });
+  $("profile-finished").textContent = profile.finished
+    ? ` (${pt("games_finished", { finished: profile.finished, left: profile.left })})`
+    : "";
+  const pools = Object.entries(profile.ratings);
+  replace($("profile-ratings"), pools.length
+    ? pools.map(([pool, rating]) => poolCard(profile, pool, rating))
+    : [el("p", { className: "muted", text: pt("no_rating") })]);
+  replace($("profile-by-players"), Object.entries(profile.by_players).map(([n, counts]) => el("li", {
+    testid: "by-players",
+    text: `${pt("n_players", { n })} — ${pt("played_won", counts)}`,
+  })));
+  replace($("profile-recent"), profile.recent.length
+    ? profile.recent.map(recentItem)
+    : [el("li", { className: "muted", text: pt("no_games") })]);
+}
+
+startPage(render);

@@ -1,0 +1,95 @@
+// A table's page and players' accounts: "Take this seat" for a signed-in visitor of a seat
+// nobody owns, "Leave the game" for a player under way, and each account's reputation next to
+// its name (docs/server.md, "Seats of accounts", "Reputation").
+
+import { button, el, replace } from "./dom.js";
+import { claimSeat, currentAccount, getProfile, leaveGame } from "./players_api.js";
+import { percentOf, pt, refusalText } from "./players_i18n.js";
+import { toast, toastError } from "./ui.js";
+
+let account;  // undefined: not asked yet; null: a guest
+const reputations = new Map();  // name -> reputation (null: none yet), asked once per page
+
+async function ask(rerender) {
+  if (account !== undefined) return;
+  account = null;
+  try {
+    account = await currentAccount();
+  } catch {
+    account = null;
+  }
+  if (account) rerender();
+}
+
+function seatOf(view, seat) {
+  return (view.seats || []).find((s) => s.seat === seat) || null;
+}
+
+/** Fill `region` with what this seat's player may do about it, and mark reputations. */
+export function renderAccountSeat(region, ctx, tableId, token, refresh, rerender) {
+  ask(rerender);
+  markReputations(ctx.view, rerender);
+  const view = ctx.view;
+  const mine = ctx.you === null || ctx.you === undefined ? null : seatOf(view, ctx.you);
+  const actions = [];
+  if (mine && mine.kind === "human" && account && !mine.account) {
+    actions.push(el("span", { className: "muted", text: pt("take_seat_help") }));
+    actions.push(button(pt("take_seat"), {
+      className: "small primary",
+      testid: "take-seat",
+      on: { click: () => act(() => claimSeat(tableId, token), pt("seat_taken_ok"), refresh) },
+    }));
+  }
+  const underWay = !view.waiting_for_players && !view.closed && !view.observation.result;
+  if (mine && mine.kind === "human" && underWay) {
+    actions.push(button(pt("leave_game"), {
+      className: "small link-button",
+      testid: "leave-game",
+      on: {
+        click: () => {
+          if (window.confirm(pt("leave_confirm"))) act(() => leaveGame(tableId, token), pt("left_ok"), refresh);
+        },
+      },
+    }));
+  }
+  region.hidden = actions.length === 0;
+  replace(region, actions);
+}
+
+async function act(request, done, refresh) {
+  try {
+    await request();
+    toast(done);
+  } catch (error) {
+    toastError(refusalText(error));
+  }
+  refresh();
+}
+
+function markReputations(view, rerender) {
+  for (const seat of view.seats || []) {
+    const panel = document.querySelector(`[data-testid="player"][data-seat="${seat.seat}"] .player-name-line`);
+    if (!panel) continue;
+    if (seat.left && !panel.querySelector(".tag-left")) {
+      panel.append(el("span", { className: "tag tag-left", testid: "seat-left", text: pt("left_tag") }));
+    }
+    if (!seat.account) continue;
+    if (!reputations.has(seat.name)) {
+      reputations.set(seat.name, undefined);
+      getProfile(seat.name).then((profile) => {
+        reputations.set(seat.name, profile.reputation);
+        rerender();
+      }).catch(() => reputations.set(seat.name, null));
+      continue;
+    }
+    const reputation = reputations.get(seat.name);
+    if (reputation === undefined || reputation === null || panel.querySelector(".reputation-badge")) continue;
+    panel.append(el("a", {
+      className: "reputation-badge",
+      testid: "seat-reputation",
+      text: pt("reputation_badge", { percent: percentOf(reputation) }),
+      title: pt("reputation"),
+      attrs: { href: `/players/${encodeURIComponent(seat.name)}`, target: "_blank", rel: "noopener" },
+    }));
+  }
+}

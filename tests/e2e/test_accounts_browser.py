@@ -1,0 +1,143 @@
+"""End-to-end in Chromium (issue #28, accounts): sign up from the front page, sign out and in
+again, the account page (sessions of two browsers, "sign out everywhere"), French texts, and a
+passkey added then used to sign in, with the DevTools virtual authenticator.
+
+WebAuthn needs a host name (not an IP address) as its relying party: the pages are opened at
+``http://localhost:PORT``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+try:
+    from playwright.sync_api import Browser, Page, expect
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
+
+from served import serving
+from test_review import watch_errors
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "a long enough passphrase"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("accounts-server")) as url:
+        yield url.replace("127.0.0.1", "localhost")
+
+
+def open_dialog(page: Page, which: str) -> None:
+    page.get_by_test_id("account-area").get_by_test_id(which).click()
+    expect(page.get_by_test_id("account-dialog")).to_be_visible()
+
+
+def fill_and_submit(page: Page, name: str, password: str) -> None:
+    dialog = page.get_by_test_id("account-dialog")
+    dialog.get_by_test_id("account-name").fill(name)
+    dialog.get_by_test_id("account-password").fill(password)
+    dialog.get_by_test_id("account-submit").click()
+
+
+def sign_up(page: Page, site: str, name: str) -> None:
+    page.goto(f"{site}/")
+    open_dialog(page, "sign-up")
+    fill_and_submit(page, name, PASSWORD)
+    expect(page.get_by_test_id("account-link")).to_have_text(name)
+
+
+def test_sign_up_sign_out_and_in_again(browser: Browser, site: str) -> None:
+    page = browser.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{site}/")
+    # A weak password is refused with a clear message, the dialog stays open.
+    open_dialog(page, "sign-up")
+    fill_and_submit(page, "Alice", "password1")
+    expect(page.get_by_test_id("account-error")).to_contain_text("most common")
+    page.get_by_test_id("account-cancel").click()
+    sign_up(page, site, "Alice")
+    page.reload()
+    expect(page.get_by_test_id("account-link")).to_have_text("Alice")  # the cookie stays
+
+    page.get_by_test_id("sign-out").click()
+    expect(page.get_by_test_id("account-area").get_by_test_id("sign-in")).to_be_visible()
+    page.reload()
+    expect(page.get_by_test_id("account-area").get_by_test_id("sign-in")).to_be_visible()
+    open_dialog(page, "sign-in")
+    fill_and_submit(page, "alice", "wrong password")
+    expect(page.get_by_test_id("account-error")).to_have_text("Wrong name or password.")
+    fill_and_submit(page, "alice", PASSWORD)
+    expect(page.get_by_test_id("account-link")).to_have_text("Alice")
+
+    # In French.
+    page.get_by_test_id("lang-fr").click()
+    expect(page.get_by_test_id("sign-out")).to_have_text("Se déconnecter")
+    page.get_by_test_id("lang-en").click()
+    # The failed requests are the weak password's and the wrong password's: a guest's page
+    # asks nothing that fails.
+    assert [("422" in e, "401" in e) for e in errors] == [(True, False), (False, True)], errors
+    page.close()
+
+
+def test_the_account_page_signs_out_everywhere(browser: Browser, site: str) -> None:
+    first, second = browser.new_context(), browser.new_context()
+    one, two = first.new_page(), second.new_page()
+    errors = watch_errors(one)
+    sign_up(one, site, "Bruno")
+    two.goto(f"{site}/")
+    open_dialog(two, "sign-in")
+    fill_and_submit(two, "Bruno", PASSWORD)
+    expect(two.get_by_test_id("account-link")).to_have_text("Bruno")
+
+    one.get_by_test_id("account-link").click()
+    expect(one.get_by_test_id("account-title-name")).to_have_text("Signed in as Bruno")
+    sessions = one.get_by_test_id("session")
+    expect(sessions).to_have_count(2)
+    expect(one.locator('[data-testid="session"][data-current="true"]')).to_contain_text(
+        "This browser"
+    )
+    one.get_by_test_id("sign-out-everywhere").click()
+    expect(one.get_by_test_id("account-guest")).to_be_visible()
+    two.reload()
+    expect(two.get_by_test_id("account-area").get_by_test_id("sign-in")).to_be_visible()
+    assert not errors, errors
+    first.close()
+    second.close()
+
+
+def test_a_passkey_is_added_then_signs_in(browser: Browser, site: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    errors = watch_errors(page)
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True,
+    }})
+    sign_up(page, site, "Chloé")
+    page.goto(f"{site}/account")
+    expect(page.get_by_test_id("passkeys-none")).to_be_visible()
+    page.get_by_test_id("passkey-label").fill("test laptop")
+    page.get_by_test_id("passkey-add").click()
+    expect(page.get_by_test_id("passkey")).to_have_count(1)
+    expect(page.get_by_test_id("passkey")).to_contain_text("test laptop")
+    expect(page.get_by_test_id("passkey")).to_contain_text("never used")
+
+    page.goto(f"{site}/")
+    page.get_by_test_id("sign-out").click()
+    open_dialog(page, "sign-in")
+    page.get_by_test_id("passkey-sign-in").click()
+    expect(page.get_by_test_id("account-link")).to_have_text("Chloé")
+    page.goto(f"{site}/account")
+    expect(page.get_by_test_id("passkey")).to_contain_text("last used")
+    assert not errors, errors
+    context.close()

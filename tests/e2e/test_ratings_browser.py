@@ -1,0 +1,135 @@
+"""End-to-end in Chromium (issue #28 part B): a player signs up, creates a rated table against
+bots with the form (their own seat, "Rated game"), plays it to the end by clicking, and finds
+their rating on their profile (with its chart) and on the leaderboard next to the bot level's;
+then, signed in from a second browser context, continues a game from "My games".
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import Browser, Page, expect
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
+
+from test_browser import DESKTOP, GAME_TIMEOUT_S, MAX_DECISIONS, Record, decide, wait_for_turn
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "a long enough passphrase 42"
+#: Where the pages' screenshots go (ORIFLAMME_SCREENSHOTS names a folder to keep them).
+SHOTS = os.environ.get("ORIFLAMME_RATING_SHOTS")
+
+
+def account_dialog(page: Page, button: str, name: str) -> None:
+    """Sign up or in by clicking the top bar's button and filling its dialog."""
+    page.get_by_test_id(button).click()
+    dialog = page.get_by_test_id("account-dialog")
+    dialog.get_by_test_id("account-name").fill(name)
+    dialog.get_by_test_id("account-password").fill(PASSWORD)
+    dialog.get_by_test_id("account-submit").click()
+    expect(page.get_by_test_id("account-link")).to_have_text(name)
+
+
+def create_rated_table(page: Page, rated: bool = True) -> None:
+    """The form as a signed-in player fills it: their seat, two random bots, rated."""
+    expect(page.get_by_test_id("own-seat")).to_contain_text("Aline")
+    page.get_by_test_id("players-count").select_option("3")
+    for seat in (1, 2):
+        row = page.locator(f'[data-testid="seat-row"][data-seat="{seat}"]')
+        row.get_by_test_id("seat-kind").select_option("bot")
+        row.get_by_test_id("seat-level").select_option("random")
+    if rated:
+        page.get_by_test_id("rated").check()
+    page.get_by_test_id("create-game").click()
+    expect(page.get_by_test_id("created")).to_be_visible()
+
+
+def play_to_the_end(page: Page, rng: random.Random, record: Record) -> None:
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    while (turn := wait_for_turn([page], deadline)) is not None:
+        assert record.decisions < MAX_DECISIONS
+        decide(page, turn[1], rng, record)
+
+
+def shoot(page: Page, name: str, folder: Path) -> None:
+    page.screenshot(path=folder / f"{name}.png", full_page=True)
+
+
+def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
+    browser: Browser, server_url: str, tmp_path: Path
+) -> None:
+    shots = Path(SHOTS) if SHOTS else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(28)
+    record = Record()
+    first = browser.new_context(viewport=DESKTOP, locale="en-US")
+    second = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = first.new_page()
+        record.watch(page)
+        page.goto(f"{server_url}/")
+        expect(page.get_by_test_id("rated")).to_be_disabled()  # a guest cannot rate
+        account_dialog(page, "sign-up", "Aline")
+        create_rated_table(page)
+        page.get_by_test_id("open-my-seat").click()
+        expect(page.get_by_test_id("player")).to_have_count(3)
+        expect(page.get_by_test_id("leave-game")).to_be_visible()
+        expect(page.get_by_test_id("take-seat")).to_be_hidden()  # already her account's
+        play_to_the_end(page, rng, record)
+        assert record.decisions > 5 and record.page_errors == []
+
+        page.goto(f"{server_url}/players/Aline")
+        card = page.locator('[data-testid="pool-rating"][data-pool="3-5p"]')
+        expect(card).to_be_visible()
+        expect(card.get_by_test_id("rating-point")).to_have_count(1)
+        rating = card.get_by_test_id("pool-rating-value").inner_text()
+        expect(page.get_by_test_id("profile-reputation")).to_contain_text("100%")
+        expect(page.get_by_test_id("recent-replay")).to_have_count(1)
+        shoot(page, "profile", shots)
+
+        page.get_by_test_id("leaderboard-link").click()
+        expect(page.get_by_test_id("board-row")).to_have_count(2)
+        mine = page.locator('[data-testid="board-row"][data-name="Aline"]')
+        expect(mine.get_by_test_id("board-rating")).to_have_text(rating)
+        bot = page.locator('[data-testid="board-row"][data-bot="true"]')
+        expect(bot).to_contain_text("Bot (random)")
+        shoot(page, "leaderboard", shots)
+        page.get_by_test_id("lang-fr").click()
+        expect(bot).to_contain_text("Robot (hasard)")
+
+        # A second game, left waiting for her first move, continued from another browser.
+        page.goto(f"{server_url}/")
+        page.get_by_test_id("lang-en").click()
+        create_rated_table(page, rated=False)
+        other = second.new_page()
+        other.goto(f"{server_url}/")
+        account_dialog(other, "sign-in", "Aline")
+        game = other.locator('[data-testid="my-game"][data-your-turn="true"]')
+        expect(game).to_have_count(1)
+        shoot(other, "my-games", shots)
+        other.get_by_test_id("my-games-finished").click()
+        expect(other.get_by_test_id("my-game-replay")).to_have_count(1)
+        other.get_by_test_id("my-games-ongoing").click()
+        game.get_by_test_id("my-game-link").click()
+        expect(other.get_by_test_id("player")).to_have_count(3)
+        # Her reputation next to her name (one game finished, not left).
+        mine_panel = other.locator('[data-testid="player"][data-seat="0"]')
+        expect(mine_panel.get_by_test_id("seat-reputation")).to_have_text("100% finished")
+        turn = wait_for_turn([other], time.monotonic() + 30)
+        assert turn is not None
+        step = int(other.evaluate("() => document.body.dataset.step"))
+        decide(other, turn[1], rng, record)
+        other.wait_for_function(f"() => Number(document.body.dataset.step) > {step}")
+        assert record.page_errors == []
+    finally:
+        first.close()
+        second.close()
