@@ -80,6 +80,7 @@ def error(response: httpx.Response) -> tuple[int, str]:
 # -- sign-up ---------------------------------------------------------------------------------
 def test_sign_up_signs_in_with_a_safe_cookie(client: TestClient) -> None:
     assert error(me(client)) == (401, "signed_out")
+    assert client.get("/api/account/session").json() == {"account": None}
     response = sign_up(client)
     assert response.status_code == 201, response.text
     account = response.json()
@@ -90,6 +91,7 @@ def test_sign_up_signs_in_with_a_safe_cookie(client: TestClient) -> None:
     assert {"httponly", "path=/", "samesite=lax", f"max-age={int(LIFETIME)}"} <= attributes
     assert "secure" not in attributes  # plain HTTP: a Secure cookie would not come back
     assert me(client).json() == {**account, "has_password": True}
+    assert client.get("/api/account/session").json() == {"account": me(client).json()}
 
 
 @pytest.mark.parametrize(
