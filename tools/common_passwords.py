@@ -22,7 +22,12 @@ TARGET = (
 )
 MIN_LENGTH = 8
 
-WORDS = """
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+WORDS = _words("""
 password passw0rd pass motdepasse secret letmein welcome admin administrator root login
 qwerty azerty qwertz iloveyou jetaime loveyou love lover sunshine shadow monkey dragon master
 football soccer baseball basketball hockey tennis princess princesse superman batman spiderman
@@ -49,17 +54,17 @@ dolphin penguin turtle rabbit kitten puppy doggy kitty babygirl babyboy sweethea
 sweety cutie pretty beautiful lovely darling angel1 jordan23 michelle nicole daniela
 victoria isabelle caroline nathalie sandrine stephanie valerie christine patrick philippe
 francois olivier sebastien frederic laurent vincent benjamin guillaume arnaud romain
-""".split()  # noqa: SIM905 (a list of words, written as text)
+""")
 
 #: Whole passwords: runs of digits and keys.
-RUNS = """
+RUNS = _words("""
 12345678 123456789 1234567890 0123456789 87654321 987654321 9876543210 11111111 00000000
 12341234 11223344 12121212 13131313 69696969 88888888 99999999 22222222 55555555 77777777
 123123123 147258369 159753456 741852963 qwertyuiop azertyuiop asdfghjkl qsdfghjklm
 zxcvbnm1 wxcvbn123 1q2w3e4r 1q2w3e4r5t 1qaz2wsx 2wsx3edc 1qazxsw2 zaq12wsx qazwsxedc
 aqwzsxedc q1w2e3r4 a1b2c3d4 abcd1234 abc12345 aaaaaaaa abcdefgh abcdefg1 qweasdzxc
 123qweasd qwe123qwe asd123asd 123abc123 password123 passwordpassword motdepasse123
-""".split()  # noqa: SIM905 (a list of words, written as text)
+""")
 
 ENDINGS = (
     "", "1", "12", "123", "1234", "12345", "123456", "!", "1!", "123!", "01", "07", "11",

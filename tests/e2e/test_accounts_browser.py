@@ -141,3 +141,21 @@ def test_a_passkey_is_added_then_signs_in(browser: Browser, site: str) -> None:
     expect(page.get_by_test_id("passkey")).to_contain_text("last used")
     assert not errors, errors
     context.close()
+
+
+def test_the_account_area_fits_a_phone(browser: Browser, site: str) -> None:
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(f"{site}/")
+    expect(page.get_by_test_id("account-area").get_by_test_id("sign-in")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376
+    open_dialog(page, "sign-in")
+    page.get_by_test_id("account-switch").click()  # to the sign-up form
+    fill_and_submit(page, "Wilhelmina-Konstantinova", PASSWORD)  # 24 characters
+    expect(page.get_by_test_id("account-link")).to_have_text("Wilhelmina-Konstantinova")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376
+    # On a phone, signing out is on the account page, which the name links to.
+    page.get_by_test_id("account-link").click()
+    page.get_by_test_id("page-sign-out").click()
+    expect(page.get_by_test_id("account-guest")).to_be_visible()
+    context.close()

@@ -5,10 +5,11 @@ names, sessions listed and revoked, a password changed, an account deleted and e
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import pytest
@@ -80,6 +81,7 @@ def error(response: httpx.Response) -> tuple[int, str]:
 # -- sign-up ---------------------------------------------------------------------------------
 def test_sign_up_signs_in_with_a_safe_cookie(client: TestClient) -> None:
     assert error(me(client)) == (401, "signed_out")
+    assert client.get("/api/account/session").json() == {"account": None}
     response = sign_up(client)
     assert response.status_code == 201, response.text
     account = response.json()
@@ -90,6 +92,7 @@ def test_sign_up_signs_in_with_a_safe_cookie(client: TestClient) -> None:
     assert {"httponly", "path=/", "samesite=lax", f"max-age={int(LIFETIME)}"} <= attributes
     assert "secure" not in attributes  # plain HTTP: a Secure cookie would not come back
     assert me(client).json() == {**account, "has_password": True}
+    assert client.get("/api/account/session").json() == {"account": me(client).json()}
 
 
 @pytest.mark.parametrize(
@@ -263,6 +266,44 @@ def test_no_way_to_tell_an_unknown_name_from_a_wrong_password(
     assert answers[0] == answers[1] == (
         401, {"error": {"code": "bad_credentials", "message": "wrong name or password"}}, 1
     )
+
+
+class ThreadNoting(PasswordHasher):
+    """The server's hasher, noting which threads hash and check."""
+
+    threads: ClassVar[set[str]] = set()
+
+    def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+        ThreadNoting.threads.add(threading.current_thread().name)
+        return super().hash(password, salt=salt)
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+        ThreadNoting.threads.add(threading.current_thread().name)
+        return super().verify(hash, password)
+
+
+def test_passwords_are_hashed_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = passwords.HASHER
+    monkeypatch.setattr(passwords, "HASHER", ThreadNoting(
+        time_cost=h.time_cost, memory_cost=h.memory_cost, parallelism=h.parallelism,
+        hash_len=h.hash_len, salt_len=h.salt_len, type=h.type,
+    ))
+    sign_up(client)
+    sign_in(client, "Ann", "wrong password")
+    sign_in(client)
+    assert ThreadNoting.threads and all(t.startswith("argon2") for t in ThreadNoting.threads)
+
+
+def test_too_many_hashes_waiting_is_busy(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(passwords, "MAX_WAITING", 0)
+    answer = sign_up(client)
+    assert error(answer) == (503, "busy")
+    assert "try again" in answer.json()["error"]["message"]
+    assert error(me(client)) == (401, "signed_out")
 
 
 # -- brute force -----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from oriflamme.server.storage import (
     Turn,
     open_store,
 )
+from oriflamme.server.storage.copy import copy_sqlite_to_postgres
 from oriflamme.server.storage.dialect import Sql
 
 DAY = 86400.0
@@ -206,3 +208,28 @@ def test_a_deleted_account_leaves_its_seats_to_nobody(store_url: str) -> None:
         assert again.name == "ANN"
 
     run(store_url, test)
+
+
+def test_accounts_survive_a_copy_to_postgresql(tmp_path: Path, pg_url: str) -> None:
+    """``oriflamme db copy``: the accounts, their sessions and passkeys come along."""
+    source = str(tmp_path / "games.sqlite3")
+
+    async def fill(store: Store) -> None:
+        await store.create_account("a1", "Ann", "hash-a")
+        await store.set_account_flags("a1", admin=True)
+        await store.create_session("h1", "a1", "csrf", DAY, "Firefox")
+        await store.add_passkey(PasskeyRecord("cred", "a1", "pk", 3, "laptop", 0.0))
+
+    run(source, fill)
+    asyncio.run(copy_sqlite_to_postgres(source, pg_url))
+
+    async def check(store: Store) -> None:
+        ann = await store.account_by_name("ann")
+        assert ann is not None and ann.admin and not ann.suspended
+        assert await store.password_hash("a1") == "hash-a"
+        found = await store.session("h1")
+        assert found is not None and found[0].agent == "Firefox"
+        key = await store.passkey("cred")
+        assert key is not None and (key.sign_count, key.label) == (3, "laptop")
+
+    run(pg_url, check)

@@ -159,6 +159,15 @@ async function render() {
     el("p", {}, [el("strong", { testid: "account-title-name", text: at("signed_in_as", { name: account.name }) })]),
     el("p", { className: "detail", text: at("member_since", { date: when(account.created) }) }),
     account.admin ? el("span", { className: "tag", text: at("admin_badge") }) : null,
+    button(at("sign_out"), { testid: "page-sign-out", on: { click: async () => {
+      try {
+        await signOut();
+        toast(at("signed_out_note"));
+      } catch (error) {
+        failed(error);
+      }
+      await render();
+    } } }),
   ]);
   try {
     replace(body, [
