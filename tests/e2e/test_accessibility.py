@@ -70,7 +70,10 @@ def audit_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
     # bypass_csp: the page's Content-Security-Policy would refuse the injected axe script.
-    made = browser.new_context(viewport=DESKTOP, locale="en-US", bypass_csp=True)
+    # Reduced motion: colours are judged as they stay, not half-way through a fade-in.
+    made = browser.new_context(
+        viewport=DESKTOP, locale="en-US", bypass_csp=True, reduced_motion="reduce"
+    )
     yield made
     made.close()
 
