@@ -79,7 +79,7 @@ def sqlite_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def add_account(path: Path) -> None:
-    """An account and its session, as the accounts' tables hold them (written directly)."""
+    """An account, its session and its rating, as their tables hold them (written directly)."""
     db = sqlite3.connect(path)
     db.execute(
         "INSERT INTO accounts (id, name, name_key, password_hash, created, admin)"
@@ -90,6 +90,10 @@ def add_account(path: Path) -> None:
         " VALUES ('h1', 'acc1', 'x', 1.0, 2.0, 3.0)"
     )
     db.execute("UPDATE seats SET account_id = 'acc1' WHERE table_id = 't0' AND seat = 0")
+    db.execute(  # its rating (a float that must come back bit for bit)
+        "INSERT INTO ratings (player, pool, account_id, mu, sigma, rating, games, wins, updated)"
+        " VALUES ('account:acc1', '2p', 'acc1', 27.123456789012345, 7.9, 1012, 1, 1, 4.0)"
+    )
     db.commit()
     db.close()
 
@@ -124,6 +128,7 @@ def test_a_round_trip_through_postgresql_gives_back_every_row(tmp_path: Path) ->
     original, copied = sqlite_rows(source), sqlite_rows(back)
     assert original == copied
     assert original["accounts"] and original["sessions"] and original["games"]
+    assert original["ratings"][0][3] == 27.123456789012345
     # The running server's own state stays out of backups.
     with gzip.open(first, "rt") as lines:
         tables = [json.loads(line).get("table") for line in lines if line.startswith('{"table"')]

@@ -192,6 +192,14 @@ def test_a_rated_game_updates_the_leaderboard_the_profile_and_my_games(
     assert client.get("/api/account/games").json()["total"] == 0
     assert error(client.get("/api/players/nobody")) == (404, "unknown_player")
     assert client.get("/api/leaderboard", params={"pool": "4p"}).status_code == 422
+    # The account's export holds its rating, with the game that made it, and the game.
+    exported = client.get("/api/account/export").json()
+    mine = exported["ratings"]["3-5p"]
+    assert (mine["rating"], mine["games"]) == (rated["rating"], 1)
+    assert [(p["table"], p["rating"]) for p in mine["history"]] == [
+        (table["table_id"], rated["history"][0]["rating"])
+    ]
+    assert [g["table"] for g in exported["games"]] == [table["table_id"]]
     # The stored ratings are the ones the results give again.
     assert main(["ratings", "rebuild", "--check", "--db", str(db)]) == 0
     assert "1 rated games replayed, 2 ratings: 0 differed" in capsys.readouterr().out

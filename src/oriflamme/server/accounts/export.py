@@ -11,9 +11,12 @@ from typing import Any
 from oriflamme.api import ConfigError, GameConfig
 
 from ..manager import TableManager
+from ..rating_model import account_player
 from ..replays import replay_record
 from ..storage import AccountRecord
 
+#: The most rating changes an export lists per pool (all, in practice).
+HISTORY_ALL = 1_000_000
 EXPORT_FORMAT = "oriflamme-account"
 EXPORT_VERSION = 1
 
@@ -40,9 +43,28 @@ async def account_export(manager: TableManager, account: AccountRecord) -> dict[
         "passkeys": [
             {"label": p.label, "created": p.created, "used": p.used} for p in passkeys
         ],
-        "ratings": {},
+        "ratings": await _ratings(manager, account.account_id),
         "games": await _games(manager, account.account_id),
     }
+
+
+async def _ratings(manager: TableManager, account_id: str) -> dict[str, Any]:
+    """The account's rating in each pool it played, with every game's change."""
+    store = manager.store
+    key = account_player(account_id)
+    ratings: dict[str, Any] = {}
+    for row in await store.ratings([key]):
+        history = await store.rating_history(key, row.pool, HISTORY_ALL)
+        ratings[row.pool] = {
+            "rating": row.rating, "mu": row.mu, "sigma": row.sigma, "games": row.games,
+            "wins": row.wins,
+            "history": [
+                {"table": p.table_id, "game": p.game, "at": p.at, "rating": p.rating,
+                 "mu": p.mu, "sigma": p.sigma}
+                for p in history
+            ],
+        }
+    return ratings
 
 
 async def _games(manager: TableManager, account_id: str) -> list[dict[str, Any]]:

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from . import is_postgres_url
 from .base import StoreError
+from .copy import pg_value
 from .sqlite import SqliteStore
 from .sqlite_schema import SCHEMA_VERSION
 
@@ -274,18 +275,6 @@ def _sqlite_value(value: Any) -> Any:
     return int(value) if isinstance(value, bool) else value
 
 
-def _pg_value(value: Any, kind: str) -> Any:
-    if value is None:
-        return None
-    if kind == "boolean":
-        return bool(value)
-    if kind in ("integer", "bigint", "smallint"):
-        return int(value)
-    if kind in ("double precision", "real", "numeric"):
-        return float(value)
-    return value
-
-
 def _restore_sqlite(url: str, sections: list[_Section], progress: Progress | None) -> None:
     path = _sqlite_path(url)
     existed = path.exists()
@@ -358,7 +347,7 @@ async def _restore_postgres(url: str, sections: list[_Section], progress: Progre
                 _check_columns(section, kinds)
                 for start in range(0, len(section.rows), BATCH):
                     records = [
-                        tuple(_pg_value(v, kinds[c]) for v, c in zip(row, section.columns,
+                        tuple(pg_value(v, kinds[c]) for v, c in zip(row, section.columns,
                                                                      strict=True))
                         for row in section.rows[start:start + BATCH]
                     ]

@@ -35,8 +35,8 @@ def _sqlite_path(url: str) -> Path:
     return Path(url.removeprefix("sqlite:")).expanduser()
 
 
-def _convert(value: Any, kind: str) -> Any:
-    """A SQLite value as the PostgreSQL column type ``kind`` wants it."""
+def pg_value(value: Any, kind: str) -> Any:
+    """A SQLite (or JSON) value as the PostgreSQL column type ``kind`` wants it."""
     if value is None:
         return None
     if kind == "boolean":
@@ -89,7 +89,7 @@ async def copy_sqlite_to_postgres(
                 cursor = db.execute(f'SELECT {", ".join(columns)} FROM "{name}"')
                 while rows := cursor.fetchmany(BATCH):
                     records = [
-                        tuple(_convert(v, kinds[c]) for v, c in zip(row, columns, strict=True))
+                        tuple(pg_value(v, kinds[c]) for v, c in zip(row, columns, strict=True))
                         for row in rows
                     ]
                     await pg.copy_records_to_table(name, records=records, columns=columns)
