@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from oriflamme import __version__
 
 from . import log_context, metrics
+from .chat_routes import chat_router
 from .deps import STATIC_DIR
 from .draining import watch_stop
 from .errors import ApiError, QuietLog, unavailable
@@ -189,6 +190,7 @@ def create_app(
     app.include_router(lessons_router(static_dir, rate, burst))
     app.include_router(tables_router(rate, burst))
     app.include_router(health_router())
+    app.include_router(chat_router())
     app.include_router(metrics_router())
 
     return app

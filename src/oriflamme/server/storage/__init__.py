@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .base import (
     ACTION,
+    CHAT,
     DONE,
     FAILED,
     GAME,
@@ -35,21 +36,28 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .chat_records import CHANNELS, PLAYERS, SPECTATORS, ChatRecord, ChatStore
 from .sqlite import SqliteStore
 
 __all__ = [
     "ACTION",
+    "CHANNELS",
+    "CHAT",
     "DONE",
     "FAILED",
     "GAME",
     "LOBBY_CARD_SETS",
+    "PLAYERS",
     "PRESENCE",
     "QUEUED",
     "RUNNING",
     "SEATS",
+    "SPECTATORS",
     "AnalysisRecord",
     "BotTurn",
     "Change",
+    "ChatRecord",
+    "ChatStore",
     "GameRecord",
     "HandOverGrace",
     "Heartbeat",

@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .chat_records import ChatStore
+
 
 class StoreError(RuntimeError):
     """Storage that cannot be used: a wrong address or login, a newer schema, … (the message
@@ -228,8 +230,8 @@ class Heartbeat:
 
 
 #: What changed at a table (the kinds of :class:`Change`).
-ACTION, SEATS, GAME, PRESENCE = "action", "seats", "game", "presence"
-_KINDS = (ACTION, SEATS, GAME, PRESENCE)
+ACTION, SEATS, GAME, PRESENCE, CHAT = "action", "seats", "game", "presence", "chat"
+_KINDS = (ACTION, SEATS, GAME, PRESENCE, CHAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +272,7 @@ class Change:
         return Change(parts[3], parts[0], game, step, action, source)
 
 
-class Store(Protocol):
+class Store(ChatStore, Protocol):
     """What the server needs from storage: SQLite (one server) or PostgreSQL (any number).
 
     Every method may raise :class:`StoreUnavailable` when the database cannot be reached.

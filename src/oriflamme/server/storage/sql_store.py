@@ -10,12 +10,14 @@ connections, transactions and announcements of changes. The methods are grouped 
 - :mod:`.sql_claims`: bot decisions and periodic jobs, each claimed by one server;
 - :mod:`.sql_analyses`: post-game analyses (queued, claimed, stored);
 - :mod:`.sql_presence`: connections per server and heartbeats;
-- :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables.
+- :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables;
+- :mod:`.sql_chat`: the table talk (messages, numbered per table, announced).
 """
 
 from __future__ import annotations
 
 from .sql_analyses import AnalysesSql
+from .sql_chat import ChatSql
 from .sql_claims import ClaimsSql
 from .sql_games import GamesSql
 from .sql_presence import PresenceSql
@@ -23,6 +25,8 @@ from .sql_seats import SeatsSql
 from .sql_upkeep import UpkeepSql
 
 
-class SqlStore(GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql):
+class SqlStore(
+    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, ChatSql
+):
     """Every :class:`~.base.Store` method but a backend's own (``describe``, ``listen``,
     ``close``) and the running of plans (:meth:`~.plans.SqlRunner._run`)."""
