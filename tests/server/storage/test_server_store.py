@@ -147,7 +147,7 @@ def test_a_file_of_the_first_version_opens(tmp_path: Path) -> None:
 #: Undo version 9 (accounts, rated tables, when games ended): a file of version 8.
 TO_VERSION_8 = """
 DROP INDEX seats_account;
-DROP TABLE sign_in_failures; DROP TABLE challenges; DROP TABLE passkeys; DROP TABLE sessions;
+DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE challenges; DROP TABLE passkeys; DROP TABLE sessions;
 DROP TABLE accounts;
 ALTER TABLE tables DROP COLUMN rated; ALTER TABLE tables DROP COLUMN min_reputation;
 ALTER TABLE seats DROP COLUMN account_id; ALTER TABLE seats DROP COLUMN left_at;
