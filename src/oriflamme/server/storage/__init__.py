@@ -9,7 +9,6 @@ from pathlib import Path
 from .accounts import AccountRecord, AccountStore, Challenge, PasskeyRecord, SessionRecord
 from .base import (
     ACTION,
-    CHAT,
     DONE,
     FAILED,
     GAME,
@@ -38,23 +37,18 @@ from .base import (
     TableRecord,
     Turn,
 )
-from .chat_records import CHANNELS, PLAYERS, SPECTATORS, ChatRecord, ChatStore
 from .sqlite import SqliteStore
 
 __all__ = [
     "ACTION",
-    "CHANNELS",
-    "CHAT",
     "DONE",
     "FAILED",
     "GAME",
     "LOBBY_CARD_SETS",
-    "PLAYERS",
     "PRESENCE",
     "QUEUED",
     "RUNNING",
     "SEATS",
-    "SPECTATORS",
     "AccountNameTaken",
     "AccountRecord",
     "AccountStore",
@@ -62,8 +56,6 @@ __all__ = [
     "BotTurn",
     "Challenge",
     "Change",
-    "ChatRecord",
-    "ChatStore",
     "GameRecord",
     "HandOverGrace",
     "Heartbeat",
