@@ -28,6 +28,7 @@ from typing import Any
 from oriflamme.api import Action
 
 from .broadcast import Broadcaster
+from .chat import Chat
 from .heartbeat import ALIVE, Heartbeat
 from .janitor import ABANDONED_AFTER, Janitor
 from .moves import Moves
@@ -36,7 +37,7 @@ from .quotas import Quotas
 from .registry import EVICT_AFTER, TableRegistry
 from .scheduler import BotScheduler
 from .seating import Seating
-from .storage import Store
+from .storage import CHAT, Change, Store
 from .tables import GameSetup, Identity, Listener, NewTable, SeatSpec, Table, TableOptions
 from .tasks import spawn
 from .thinking import BotPool
@@ -64,6 +65,7 @@ class TableManager:
         self.moves = Moves(store, self.registry, self.broadcast, self.presence)
         self.seating = Seating(store, self.registry, self.broadcast, quotas or Quotas())
         self.janitor = Janitor(store, self.registry, self.server_id)
+        self.chat = Chat(store, self.registry.cached)
 
     @property
     def store(self) -> Store:
@@ -86,7 +88,7 @@ class TableManager:
         if self._store.shared:
             self._background.append(spawn(self.heartbeat.run(), "heartbeat"))
         self._background.append(
-            spawn(self._store.listen(self.registry.on_change, self.registry.on_reset), "listen")
+            spawn(self._store.listen(self._changed, self.registry.on_reset), "listen")
         )
         self._background.append(spawn(self.scheduler.run(), "bot-scheduler"))
         self._background.append(spawn(self.janitor.run(), "janitor"))
@@ -98,6 +100,13 @@ class TableManager:
         await asyncio.gather(*self._background, return_exceptions=True)
         await self.scheduler.stop()
         await self.bot_pool.close()
+
+    def _changed(self, change: Change) -> None:
+        """Storage announced a committed change: a chat message, or a change of a table."""
+        if change.kind == CHAT:
+            self.chat.on_change(change)
+        else:
+            self.registry.on_change(change)
 
     # -- the tables in memory (registry) ---------------------------------------------------
     def cached(self, table_id: str) -> Table | None:

@@ -263,6 +263,24 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
+class ChatMessage(BaseModel):
+    number: int = Field(description="the message's number at its table: 1, 2, … in order")
+    channel: Literal["players", "spectators"]
+    seat: int | None = Field(description="the writer's seat; null for a spectator")
+    name: str = Field(description="the writer's name then (empty for a spectator)")
+    text: str | None = Field(description="the words (plain text), or null for a phrase")
+    phrase: str | None = Field(description="a quick phrase's id, shown in the reader's language")
+    game: int = Field(description="the game it was written in")
+    step: int = Field(description="the actions of that game played when it was written")
+    at: float = Field(description="when (epoch seconds, the server's clock)")
+    deleted: bool = Field(description="removed by a moderator: its words are gone")
+
+
+class ChatHistory(BaseModel):
+    channel: Literal["players", "spectators"]
+    messages: list[ChatMessage]
+
+
 class Health(BaseModel):
     status: Literal["ok", "draining"] = Field(
         description="ok, or draining: this process was asked to stop (answered with 503)"

@@ -53,6 +53,10 @@ class Listener(Protocol):
 
     def notify(self) -> None: ...
 
+    def push(self, message: dict[str, Any]) -> None:
+        """Send ``message`` (a chat message) soon, without waiting."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:

@@ -80,6 +80,10 @@ class Connection:
         self._dirty = True
         self._wake.set()
 
+    def push(self, message: dict[str, Any]) -> None:
+        """Send a chat message soon (after the replies waiting)."""
+        self._reply(message)
+
     def _reply(self, message: dict[str, Any]) -> None:
         self._replies.append(message)
         self._wake.set()
@@ -195,6 +199,11 @@ class Connection:
                 raise ApiError(400, "bad_lang", "lang is 'en' or 'fr'")
             self._lang = data["lang"]
             self.notify()
+        elif kind == "chat":
+            writer = f"seat{self.identity.seat}" if self.identity.seat is not None else (
+                f"socket{id(self)}"
+            )
+            await self._manager.chat.post(self._table, self.identity, data, writer)
         elif kind == "act":
             step, number = data.get("step"), data.get("game_number")
             for value, bound in ((step, MAX_STEP), (number, MAX_GAME)):
@@ -206,7 +215,7 @@ class Connection:
                     )
             await self._manager.act(self._table, self.identity, data.get("action"), step, number)
         else:
-            raise ApiError(400, "unknown_type", "type is 'act', 'lang' or 'ping'")
+            raise ApiError(400, "unknown_type", "type is 'act', 'chat', 'lang' or 'ping'")
 
 
 async def serve_socket(

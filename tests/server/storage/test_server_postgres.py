@@ -169,7 +169,7 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
 #: Undo version 9 (accounts, rated tables, when games ended): version 8.
 TO_VERSION_8 = """
 DROP TABLE game_results, rating_results, ratings, rating_history;
-DROP TABLE sign_in_failures, challenges, passkeys, sessions, accounts;
+DROP TABLE chat, sign_in_failures, challenges, passkeys, sessions, accounts;
 ALTER TABLE tables DROP COLUMN rated, DROP COLUMN min_reputation;
 ALTER TABLE seats DROP COLUMN account_id, DROP COLUMN left_at;
 ALTER TABLE games DROP COLUMN ended;

@@ -149,6 +149,7 @@ TO_VERSION_8 = """
 DROP TABLE game_results; DROP TABLE rating_results; DROP TABLE ratings;
 DROP TABLE rating_history;
 DROP INDEX seats_account;
+DROP TABLE chat;
 DROP TABLE sign_in_failures; DROP TABLE challenges; DROP TABLE passkeys; DROP TABLE sessions;
 DROP TABLE accounts;
 ALTER TABLE tables DROP COLUMN rated; ALTER TABLE tables DROP COLUMN min_reputation;

@@ -9,6 +9,7 @@ from pathlib import Path
 from .accounts import AccountRecord, AccountStore, Challenge, PasskeyRecord, SessionRecord
 from .base import (
     ACTION,
+    CHAT,
     DONE,
     FAILED,
     GAME,
@@ -37,18 +38,23 @@ from .base import (
     TableRecord,
     Turn,
 )
+from .chat_records import CHANNELS, PLAYERS, SPECTATORS, ChatRecord, ChatStore
 from .sqlite import SqliteStore
 
 __all__ = [
     "ACTION",
+    "CHANNELS",
+    "CHAT",
     "DONE",
     "FAILED",
     "GAME",
     "LOBBY_CARD_SETS",
+    "PLAYERS",
     "PRESENCE",
     "QUEUED",
     "RUNNING",
     "SEATS",
+    "SPECTATORS",
     "AccountNameTaken",
     "AccountRecord",
     "AccountStore",
@@ -56,6 +62,8 @@ __all__ = [
     "BotTurn",
     "Challenge",
     "Change",
+    "ChatRecord",
+    "ChatStore",
     "GameRecord",
     "HandOverGrace",
     "Heartbeat",

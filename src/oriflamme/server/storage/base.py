@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from ..rating_model import RatedGame
 from .accounts import AccountStore
+from .chat_records import ChatStore
 from .rating_records import PlayersStore
 
 
@@ -246,8 +247,8 @@ class Heartbeat:
 
 
 #: What changed at a table (the kinds of :class:`Change`).
-ACTION, SEATS, GAME, PRESENCE = "action", "seats", "game", "presence"
-_KINDS = (ACTION, SEATS, GAME, PRESENCE)
+ACTION, SEATS, GAME, PRESENCE, CHAT = "action", "seats", "game", "presence", "chat"
+_KINDS = (ACTION, SEATS, GAME, PRESENCE, CHAT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +289,7 @@ class Change:
         return Change(parts[3], parts[0], game, step, action, source)
 
 
-class Store(AccountStore, PlayersStore, Protocol):
+class Store(AccountStore, PlayersStore, ChatStore, Protocol):
     """What the server needs from storage: SQLite (one server) or PostgreSQL (any number).
 
     Every method may raise :class:`StoreUnavailable` when the database cannot be reached.

@@ -189,6 +189,21 @@ CREATE TABLE IF NOT EXISTS rating_history (
 );
 CREATE INDEX IF NOT EXISTS game_results_account ON game_results (account_id, at);
 CREATE INDEX IF NOT EXISTS ratings_board ON ratings (pool, rating);
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    text TEXT,
+    phrase TEXT,
+    game INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    at {real} NOT NULL,
+    deleted {flag} NOT NULL DEFAULT {no},
+    PRIMARY KEY (table_id, number)
+);
+CREATE INDEX IF NOT EXISTS chat_channel ON chat (table_id, channel, number);
 CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id);
 CREATE INDEX IF NOT EXISTS passkeys_account ON passkeys (account_id);
 CREATE INDEX IF NOT EXISTS sign_in_failures_key ON sign_in_failures (key, at);

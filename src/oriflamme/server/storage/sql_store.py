@@ -11,13 +11,15 @@ connections, transactions and announcements of changes. The methods are grouped 
 - :mod:`.sql_analyses`: post-game analyses (queued, claimed, stored);
 - :mod:`.sql_presence`: connections per server and heartbeats;
 - :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables;
-- :mod:`.sql_accounts`: players' accounts, sessions, passkeys and failed sign-ins.
+- :mod:`.sql_accounts`: players' accounts, sessions, passkeys and failed sign-ins;
+- :mod:`.sql_chat`: the table talk (messages, numbered per table, announced).
 """
 
 from __future__ import annotations
 
 from .sql_accounts import AccountsSql
 from .sql_analyses import AnalysesSql
+from .sql_chat import ChatSql
 from .sql_claims import ClaimsSql
 from .sql_games import GamesSql
 from .sql_presence import PresenceSql
@@ -26,7 +28,7 @@ from .sql_upkeep import UpkeepSql
 
 
 class SqlStore(
-    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql
+    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql, ChatSql
 ):
     """Every :class:`~.base.Store` method but a backend's own (``describe``, ``listen``,
     ``close``) and the running of plans (:meth:`~.plans.SqlRunner._run`)."""

@@ -12,6 +12,7 @@ from .plans import Plan, SqlRunner
 _TABLE_KEYS = (
     ("actions", "table_id"),
     ("presence", "table_id"),
+    ("chat", "table_id"),
     ("analyses", "table_id"),
     ("games", "table_id"),
     ("seats", "table_id"),
