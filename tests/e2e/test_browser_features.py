@@ -192,10 +192,18 @@ def wait_for_step(server_url: str, link: str, step: int) -> dict[str, Any]:
 def hover_help(page: Page, card: Locator) -> Locator:
     """Hover ``card`` and return its help, once shown (after the previous one was hidden)."""
     tip = page.get_by_test_id("card-tooltip")
-    page.mouse.move(0, 0)
-    expect(tip).to_be_hidden()
-    card.hover()
-    expect(tip).to_be_visible()
+    for attempt in range(3):
+        page.mouse.move(0, 0)
+        expect(tip).to_be_hidden()
+        card.hover()
+        try:
+            expect(tip).to_be_visible(timeout=3000)
+            return tip
+        except AssertionError:
+            # A view that arrived meanwhile (a seat connecting) replaced the hovered node: the
+            # new one never saw the pointer come in. Hover it again.
+            if attempt == 2:
+                raise
     return tip
 
 

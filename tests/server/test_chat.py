@@ -170,6 +170,10 @@ def test_messages_reach_the_sockets_of_every_server_process(
         url_b = str(b.base_url).replace("http://", "ws://")
         path = f"/ws/{table['table_id']}?token="
         with ws_connect(url_a + path + ann) as on_a, ws_connect(url_b + path + bob) as on_b:
+            # A socket follows the table from its first view (the page reads the history
+            # then): wait for both before writing.
+            for ws in (on_a, on_b):
+                assert json.loads(ws.recv(timeout=LIVE_TIMEOUT))["type"] == "view"
             on_a.send(json.dumps({"type": "chat", "text": "from A"}))
             assert _next_chat(on_b)["text"] == "from A"
             on_b.send(json.dumps({"type": "chat", "phrase": "well_played"}))

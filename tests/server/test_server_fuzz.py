@@ -55,6 +55,20 @@ def _real_table() -> dict[str, Any]:
     return REAL
 
 
+def _settled(table: dict[str, Any]) -> None:
+    """No bot decision of the real table is under way or due: an earlier case may have handed
+    a seat to a bot (a player who left the game), whose moves must not land during the next
+    case's checks."""
+    manager = APP.state.manager
+    deadline = time.monotonic() + 30
+    while True:
+        cached = manager.cached(table["table_id"])
+        if manager.scheduler.busy == 0 and (cached is None or not cached.turn().bot):
+            return
+        assert time.monotonic() < deadline, "the real table's bots never settled"
+        time.sleep(0.02)
+
+
 def _tokens(table: dict[str, Any]) -> list[str]:
     seats = [s["token"] for s in table["seats"]]
     return [*seats, table["creator_token"], table["spectator_token"]]
@@ -107,6 +121,7 @@ def test_no_request_is_a_server_error(case: Any, data: st.DataObject) -> None:
                     case.body[key] = token
         if case.query and "token" in case.query:
             case.query["token"] = token
+    _settled(table)
     records, shown = stored(), seen(table)
     response = case.call()
     assert response.status_code < 500 or response.status_code == 503, response.text
