@@ -5,8 +5,7 @@ reputation, an account's games, leaving a game."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import pytest
@@ -20,34 +19,15 @@ from oriflamme.server.rating_model import (
     rate,
 )
 from oriflamme.server.rating_rebuild import rebuild
-from oriflamme.server.storage import SeatRecord, Store, StoreConflict, TableRecord, Turn, open_store
+from oriflamme.server.storage import SeatRecord, Store, StoreConflict, TableRecord, Turn
 from oriflamme.server.storage.dialect import Sql
-from pgdb import fresh_database
+from test_storage import run
 
 Opener = Callable[[], Awaitable[Store]]
 OVER = Turn(1, None, False)
 PLACE = {"kind": "place", "card": 1, "to": "end"}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
-    if request.param == "sqlite":
-        path = str(tmp_path / "games.sqlite3")
-        yield lambda: open_store(path)
-    else:
-        with fresh_database() as url:
-            yield lambda: open_store(url)
-
-
-def run(opener: Opener, test: Callable[[Store], Awaitable[Any]]) -> None:
-    async def main() -> None:
-        store = await opener()
-        try:
-            await test(store)
-        finally:
-            await store.close()
-
-    asyncio.run(main())
 
 
 async def execute(store: Store, text: str, *values: object) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -27,9 +26,7 @@ from oriflamme.server.storage import (
     StoreConflict,
     TableRecord,
     Turn,
-    open_store,
 )
-from pgdb import fresh_database
 
 SEATS = (
     SeatRecord(0, "human", "Ann", None, "a" * 64),
@@ -49,17 +46,6 @@ def table(number: int) -> TableRecord:
 
 def action(card: int) -> dict[str, object]:
     return {"kind": "place", "card": card, "to": "end"}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
-    """Opens a store on one database (the same one each time it is called)."""
-    if request.param == "sqlite":
-        path = str(tmp_path / "games.sqlite3")
-        yield lambda: open_store(path)
-    else:
-        with fresh_database() as url:
-            yield lambda: open_store(url)
 
 
 def run(opener: Opener, test: Callable[[Store], Awaitable[Any]]) -> None:

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from . import is_postgres_url
 from .base import StoreError
-from .copy import pg_value
+from .copy import pg_value, sqlite_path
 from .sqlite import SqliteStore
 from .sqlite_schema import SCHEMA_VERSION
 
@@ -97,10 +97,6 @@ class _Writer:
         return tuple(self._counts.items())
 
 
-def _sqlite_path(url: str) -> Path:
-    return Path(url.removeprefix("sqlite:")).expanduser()
-
-
 def _sqlite_tables(db: sqlite3.Connection) -> list[str]:
     names = [
         row[0] for row in db.execute(
@@ -117,7 +113,7 @@ def _sqlite_tables(db: sqlite3.Connection) -> list[str]:
 
 
 def _backup_sqlite(url: str, out: Sink, progress: Progress | None) -> Summary:
-    path = _sqlite_path(url)
+    path = sqlite_path(url)
     if not path.is_file():
         raise StoreError(f"{path}: no such file")
     try:
@@ -276,7 +272,7 @@ def _sqlite_value(value: Any) -> Any:
 
 
 def _restore_sqlite(url: str, sections: list[_Section], progress: Progress | None) -> None:
-    path = _sqlite_path(url)
+    path = sqlite_path(url)
     existed = path.exists()
     try:
         SqliteStore(path).close_now()  # the current schema, created if the file is new

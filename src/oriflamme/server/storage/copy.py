@@ -30,7 +30,7 @@ class Copied:
     rows: tuple[tuple[str, int], ...]
 
 
-def _sqlite_path(url: str) -> Path:
+def sqlite_path(url: str) -> Path:
     """``sqlite:PATH`` or a plain path."""
     return Path(url.removeprefix("sqlite:")).expanduser()
 
@@ -57,7 +57,7 @@ async def copy_sqlite_to_postgres(
     Raises :class:`StoreError` with a clear message (nothing written) if the source is missing
     or not a game database, or the target already holds games.
     """
-    path = _sqlite_path(source)
+    path = sqlite_path(source)
     if not path.is_file():
         raise StoreError(f"{path}: no such file")
     try:
