@@ -293,10 +293,11 @@ def run_serve(args: argparse.Namespace) -> int:
         "log_config": log_config(args.log_format),
         "timeout_graceful_shutdown": args.shutdown_grace or None,
     }
+    from oriflamme.server.stopping import CleanStopServer, run_workers
+
     if args.workers > 1:  # uvicorn's process manager (it ends with status 0 when stopped)
-        uvicorn.run(app, workers=args.workers, **options)
+        run_workers(app, args.workers, **options)
         return 0
-    from oriflamme.server.stopping import CleanStopServer
 
     server = CleanStopServer(uvicorn.Config(app, **options))
     server.run()  # until SIGTERM or Ctrl-C: then the app stops, and so does the process

@@ -4,7 +4,10 @@ with status 0.
 
 uvicorn's own server sends the signal to itself again once it has shut down, so that its
 process ends "by the signal" (status 143 for SIGTERM): a service manager or a script then sees
-a failure where the stop was asked for and went well.
+a failure where the stop was asked for and went well. A process killed by a signal also skips
+its exit work (``atexit``, multiprocessing's finalizers): the bot pool's semaphores would be
+left behind ("leaked semaphore objects"). With ``--workers`` each worker process runs this
+server too (:func:`run_workers`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import threading
 from collections.abc import Iterator
 
 import uvicorn
+from uvicorn.supervisors import multiprocess
 
 #: The signals that ask the server to stop.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -34,3 +38,22 @@ class CleanStopServer(uvicorn.Server):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+class CleanStopProcess(multiprocess.Process):
+    """A worker process of uvicorn's process manager that runs a :class:`CleanStopServer`
+    (pickled to the spawned worker by name: this module is imported there)."""
+
+    @property
+    def server(self) -> uvicorn.Server:
+        if self._server is None:
+            self._server = CleanStopServer(config=self.config)
+        return self._server
+
+
+def run_workers(app: str, workers: int, **options: object) -> None:
+    """uvicorn's process manager with ``workers`` processes, each ending normally once a stop
+    signal has shut it down (the manager itself ends with status 0)."""
+    # The manager names its worker class as a module global; this process only supervises.
+    multiprocess.Process = CleanStopProcess  # type: ignore[misc]
+    uvicorn.run(app, workers=workers, **options)  # type: ignore[arg-type]
