@@ -169,9 +169,12 @@ def test_changes_are_notified_to_every_listener_after_commit(pg_url: str) -> Non
 #: Undo version 9 (accounts, rated tables, when games ended): version 8.
 TO_VERSION_8 = """
 DROP TABLE game_results, rating_results, ratings, rating_history;
-DROP TABLE chat, sign_in_failures, challenges, passkeys, sessions, accounts;
-ALTER TABLE tables DROP COLUMN rated, DROP COLUMN min_reputation;
-ALTER TABLE seats DROP COLUMN account_id, DROP COLUMN left_at;
+DROP TABLE chat_mutes, chat_reports, chat, push_sent, push_subscriptions, server_keys;
+DROP TABLE sign_in_failures, challenges, passkeys, sessions, accounts;
+ALTER TABLE tables DROP COLUMN rated, DROP COLUMN min_reputation, DROP COLUMN chat,
+    DROP COLUMN bank, DROP COLUMN increment;
+ALTER TABLE seats DROP COLUMN account_id, DROP COLUMN left_at, DROP COLUMN bank_left,
+    DROP COLUMN ran_out;
 ALTER TABLE games DROP COLUMN ended;
 UPDATE oriflamme_meta SET value = '8' WHERE key = 'schema_version';
 """
@@ -311,8 +314,11 @@ def test_a_database_of_version_8_gains_accounts_and_rated_tables(pg_url: str) ->
                 "SELECT rated, min_reputation FROM tables"
             )] == [(False, None)]
             assert [tuple(row) for row in await admin.fetch(
-                "SELECT DISTINCT account_id, left_at FROM seats"
-            )] == [(None, None)]
+                "SELECT chat, bank, increment FROM tables"
+            )] == [("on", None, None)]
+            assert [tuple(row) for row in await admin.fetch(
+                "SELECT DISTINCT account_id, left_at, bank_left, ran_out FROM seats"
+            )] == [(None, None, None, 0)]
             row = await admin.fetchrow("SELECT finished, ended FROM games")
             assert row["finished"] and row["ended"] is not None
             assert await admin.fetchval("SELECT COUNT(*) FROM accounts") == 0

@@ -149,11 +149,15 @@ TO_VERSION_8 = """
 DROP TABLE game_results; DROP TABLE rating_results; DROP TABLE ratings;
 DROP TABLE rating_history;
 DROP INDEX seats_account;
-DROP TABLE chat;
+DROP TABLE chat_mutes; DROP TABLE chat_reports; DROP TABLE chat;
+DROP TABLE push_sent; DROP TABLE push_subscriptions; DROP TABLE server_keys;
 DROP TABLE sign_in_failures; DROP TABLE challenges; DROP TABLE passkeys; DROP TABLE sessions;
 DROP TABLE accounts;
 ALTER TABLE tables DROP COLUMN rated; ALTER TABLE tables DROP COLUMN min_reputation;
+ALTER TABLE tables DROP COLUMN chat; ALTER TABLE tables DROP COLUMN bank;
+ALTER TABLE tables DROP COLUMN increment;
 ALTER TABLE seats DROP COLUMN account_id; ALTER TABLE seats DROP COLUMN left_at;
+ALTER TABLE seats DROP COLUMN bank_left; ALTER TABLE seats DROP COLUMN ran_out;
 ALTER TABLE games DROP COLUMN ended;
 PRAGMA user_version = 8;
 """
@@ -282,6 +286,10 @@ def test_a_file_of_version_8_gains_accounts_and_rated_tables(tmp_path: Path) -> 
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 9
     assert db.execute("SELECT rated, min_reputation FROM tables").fetchall() == [(0, None)]
+    assert db.execute("SELECT chat, bank, increment FROM tables").fetchall() == [
+        ("on", None, None)
+    ]
+    assert db.execute("SELECT DISTINCT bank_left, ran_out FROM seats").fetchall() == [(None, 0)]
     assert db.execute("SELECT DISTINCT account_id, left_at FROM seats").fetchall() == [
         (None, None)
     ]

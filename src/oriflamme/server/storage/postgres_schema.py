@@ -107,13 +107,16 @@ ALTER TABLE analyses ADD COLUMN started DOUBLE PRECISION;
 MIGRATE_FROM_7 = "ALTER TABLE actions ADD COLUMN source TEXT;"
 
 
-#: Version 8 had no accounts (issue #28): its seats belong to no account, its tables are not
-#: rated and have no minimum reputation, and when its finished games ended is unknown (NULL).
-#: The accounts' own tables come with the schema.
+#: Version 8 had no accounts (issue #28) and no table talk or time banks (#29): its seats
+#: belong to no account, its tables are not rated, have no minimum reputation, their chat is on
+#: and their clocks are per decision; when its finished games ended is unknown (NULL). The
+#: accounts', ratings', chat's and push's own tables come with the schema.
 MIGRATE_FROM_8 = """
 ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE,
-    ADD COLUMN min_reputation DOUBLE PRECISION;
-ALTER TABLE seats ADD COLUMN account_id TEXT, ADD COLUMN left_at DOUBLE PRECISION;
+    ADD COLUMN min_reputation DOUBLE PRECISION, ADD COLUMN chat TEXT NOT NULL DEFAULT 'on',
+    ADD COLUMN bank DOUBLE PRECISION, ADD COLUMN increment DOUBLE PRECISION;
+ALTER TABLE seats ADD COLUMN account_id TEXT, ADD COLUMN left_at DOUBLE PRECISION,
+    ADD COLUMN bank_left DOUBLE PRECISION, ADD COLUMN ran_out INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN ended DOUBLE PRECISION;
 """
 

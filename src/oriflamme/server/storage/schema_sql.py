@@ -29,7 +29,10 @@ CREATE TABLE IF NOT EXISTS tables (
     no_show_after {real},
     replay_key TEXT,
     rated {flag} NOT NULL DEFAULT {no},
-    min_reputation {real}
+    min_reputation {real},
+    chat TEXT NOT NULL DEFAULT 'on',
+    bank {real},
+    increment {real}
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -45,6 +48,8 @@ CREATE TABLE IF NOT EXISTS seats (
     name_key TEXT,
     account_id TEXT,
     left_at {real},
+    bank_left {real},
+    ran_out INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -204,6 +209,44 @@ CREATE TABLE IF NOT EXISTS chat (
     PRIMARY KEY (table_id, number)
 );
 CREATE INDEX IF NOT EXISTS chat_channel ON chat (table_id, channel, number);
+CREATE TABLE IF NOT EXISTS chat_mutes (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    muted INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, muted)
+);
+CREATE TABLE IF NOT EXISTS chat_reports (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    reporter TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    at {real} NOT NULL,
+    handled {real},
+    PRIMARY KEY (table_id, number, reporter)
+);
+CREATE INDEX IF NOT EXISTS chat_reports_open ON chat_reports (at) WHERE handled IS NULL;
+CREATE TABLE IF NOT EXISTS server_keys (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created {real} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    created {real} NOT NULL,
+    agent TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS push_subscriptions_account ON push_subscriptions (account_id);
+CREATE TABLE IF NOT EXISTS push_sent (
+    table_id TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    account_id TEXT NOT NULL,
+    at {real} NOT NULL,
+    PRIMARY KEY (table_id, game, step, account_id)
+);
 CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account_id);
 CREATE INDEX IF NOT EXISTS passkeys_account ON passkeys (account_id);
 CREATE INDEX IF NOT EXISTS sign_in_failures_key ON sign_in_failures (key, at);

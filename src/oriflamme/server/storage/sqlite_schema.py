@@ -111,14 +111,20 @@ def migrate_from_7(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE actions ADD COLUMN source TEXT")
 
 
-#: Version 8 had no accounts (issue #28): its seats belong to no account, its tables are not
-#: rated and have no minimum reputation, and when its finished games ended is unknown (NULL).
-#: The accounts' own tables come with the schema.
+#: Version 8 had no accounts (issue #28) and no table talk or time banks (#29): its seats
+#: belong to no account, its tables are not rated, have no minimum reputation, their chat is on
+#: and their clocks are per decision; when its finished games ended is unknown (NULL). The
+#: accounts', ratings', chat's and push's own tables come with the schema.
 MIGRATE_FROM_8 = (
     ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),
     ("tables", "min_reputation", "REAL"),
+    ("tables", "chat", "TEXT NOT NULL DEFAULT 'on'"),
+    ("tables", "bank", "REAL"),
+    ("tables", "increment", "REAL"),
     ("seats", "account_id", "TEXT"),
     ("seats", "left_at", "REAL"),
+    ("seats", "bank_left", "REAL"),
+    ("seats", "ran_out", "INTEGER NOT NULL DEFAULT 0"),
     ("games", "ended", "REAL"),
 )
 
