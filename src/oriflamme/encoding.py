@@ -442,7 +442,7 @@ class ObservationEncoder:
 
     # ``perspective: object``, checked here: a compiled ``int`` parameter would take ``True``
     # as 1 before the check could refuse it.
-    def encode_state(self, s: State, perspective: object, out: Vector | None = None,
+    def encode_state(self, state: State, perspective: object, out: Vector | None = None,
                      public: bool = False) -> Vector:
         """The vector :meth:`encode` makes of ``observe(perspective)`` (of the public view
         with ``public``), read straight from the raw state, about 6 times faster.
@@ -470,24 +470,24 @@ class ObservationEncoder:
         (rel, start, family_base, family_sizes, hidden, shown, corrupted_col,
          own) = self._views[2 * viewer + public]
         type_col = self._type_col
-        card_type, face_up = s.card_type, s.face_up
+        card_type, face_up = state.card_type, state.face_up
 
-        m[g_round + s.round - 1] = 1.0
-        m[g_phase + s.phase] = 1.0
-        if s.placed:
-            m[g_placed] = s.placed / placements
-        m[g_first + rel[s.first_player]] = 1.0
-        for q, influence in enumerate(s.influence):
+        m[g_round + state.round - 1] = 1.0
+        m[g_phase + state.phase] = 1.0
+        if state.placed:
+            m[g_placed] = state.placed / placements
+        m[g_first + rel[state.first_player]] = 1.0
+        for q, influence in enumerate(state.influence):
             if influence:
                 m[g_influence + rel[q]] = influence / 10 if influence < _CLIP else HIGH
-        if s.phase == OVER:
-            outcome = result(s)
+        if state.phase == OVER:
+            outcome = result(state)
             assert outcome is not None
             for q in outcome.winners:
                 m[g_winners + rel[q]] = 1.0
-        pending = s.pending
-        if pending or s.phase != PLACEMENT:
-            d = _decision(s)
+        pending = state.pending
+        if pending or state.phase != PLACEMENT:
+            d = _decision(state)
             if d is not None:
                 m[g_decision] = 1.0
                 m[g_kind + d.kind] = 1.0
@@ -499,7 +499,7 @@ class ObservationEncoder:
                 if d.card >= 0:
                     m[start[d.card] + c_decision] = 1.0
         else:  # a placement (engine.decision, without building the Decision)
-            placer = (s.first_player + s.placed) % n  # placing_player, inlined
+            placer = (state.first_player + state.placed) % n  # placing_player, inlined
             m[g_decision] = 1.0
             m[g_kind + _PLACE_KIND] = 1.0
             m[g_decider + rel[placer]] = 1.0
@@ -517,13 +517,13 @@ class ObservationEncoder:
                     m[g_frames + i] = count / 4
             if held:
                 m[g_held] = held / 5
-        queue = s.queue
+        queue = state.queue
         if queue:
             m[g_queue_length] = _TENTHS[len(queue)] if len(queue) < _CLIP else HIGH
 
         unknown = t
         unseen = c_zone + _UNSEEN
-        zones = s.zones
+        zones = state.zones
         for z, b in family_sizes:  # hand, set-aside and pile sizes
             size = len(zones[z + HAND])
             if size:
@@ -545,7 +545,7 @@ class ObservationEncoder:
                 m[cb + column] = 1.0
                 m[cb + (type_col[card_type[card]] if own[card] or face_up[card]
                         else unknown)] = 1.0
-        corrupt = s.corrupt
+        corrupt = state.corrupt
         if corrupt.count(-1) != len(corrupt):
             for family in set(corrupt):
                 if family >= 0:  # its Corruption token is in play
@@ -553,10 +553,10 @@ class ObservationEncoder:
         if not queue:
             return out
 
-        tokens = s.tokens
-        resolution = s.phase == RESOLUTION
-        cursor = s.cursor if resolution else -1
-        resolving = s.resolving if resolution else -1
+        tokens = state.tokens
+        resolution = state.phase == RESOLUTION
+        cursor = state.cursor if resolution else -1
+        resolving = state.resolving if resolution else -1
         in_queue, c_from_end, c_level = c_zone + _QUEUE, c_index + 1, c_index + 2
         last = len(queue) - 1
         for i, stack in enumerate(queue):

@@ -95,10 +95,10 @@ class Features:
         """The canonical vector of a player's observation and its card permutation."""
         return self.canonical(self._encoder.encode(observation))
 
-    def state(self, s: State, player: int) -> tuple[Vector, Indices]:
+    def state(self, state: State, player: int) -> tuple[Vector, Indices]:
         """The same from a raw state (a sampled world), reading only what ``player`` may
         know (the encoder's fast path, proved equal to encoding the observation)."""
-        return self.canonical(self._encoder.encode_state(s, player))
+        return self.canonical(self._encoder.encode_state(state, player))
 
     def canonical(self, x: Vector) -> tuple[Vector, Indices]:
         """``x`` with each family's card blocks in canonical slots, and ``slots``: the

@@ -193,32 +193,32 @@ class GuidedBot:
         return stats, done
 
     # -- one iteration ------------------------------------------------------------------
-    def _iterate(self, net: Network, s: State, root: _Node, me: int,
+    def _iterate(self, net: Network, state: State, root: _Node, me: int,
                  allowed: frozenset[Action]) -> tuple[Action | None, list[float]]:
-        """One iteration in world ``s``: the root action it tried and every player's reward."""
+        """One iteration in world ``state``: the root action it tried and every player's reward."""
         rng = self._rng
         node = root
         path: list[_Node] = []
         first: Action | None = None
         rewards: list[float] | None = None
         rollout = self.leaf == "rollout"
-        last_round = s.round
+        last_round = state.round
         at_root = True  # the first decision is the bot's own, among ``allowed``
         while True:
-            mover = current_player(s)
-            if mover is None or (rollout and s.round > last_round):
+            mover = current_player(state)
+            if mover is None or (rollout and state.round > last_round):
                 break
-            legal = legal_actions(s)
+            legal = legal_actions(state)
             if at_root:
                 legal = [a for a in legal if a in allowed]
                 if len(legal) == 1:
                     first = legal[0]
                 at_root = False
             if len(legal) == 1:
-                apply_unchecked(s, legal[0])
+                apply_unchecked(state, legal[0])
                 continue
             if mover != me:
-                apply_unchecked(s, greedy_state_action(s, mover, rng))
+                apply_unchecked(state, greedy_state_action(state, mover, rng))
                 continue
             children = node.children
             if children is None:  # first reached: the network's prior (and value)
@@ -228,12 +228,12 @@ class GuidedBot:
                     for action in legal:  # no network call: uniform, the node's mean
                         children[action] = _Node(1.0 / len(legal), _mean(node))
                 else:
-                    shares = self._expand(net, s, me, legal, children, use_prior)
+                    shares = self._expand(net, state, me, legal, children, use_prior)
                     if not rollout and node is not root:
-                        rewards = self._value_here(net, s, shares)
+                        rewards = self._value_here(net, state, shares)
                         break
             action, child = self._select(node, children, legal)
-            apply_unchecked(s, action)
+            apply_unchecked(state, action)
             if node is root:
                 first = action
             path.append(child)
@@ -241,18 +241,18 @@ class GuidedBot:
             if rollout and child.visits == 0:
                 break
         if rewards is None:
-            rewards = self._leaf_rewards(net, s, me, last_round)
+            rewards = self._leaf_rewards(net, state, me, last_round)
         reward = rewards[me]
         for step in path:
             step.visits += 1
             step.reward += reward
         return first, rewards
 
-    def _expand(self, net: Network, s: State, me: int, legal: Sequence[Action],
+    def _expand(self, net: Network, state: State, me: int, legal: Sequence[Action],
                 children: dict[Action, _Node], use_prior: bool) -> list[float]:
         """Create the edges of ``legal`` with the network's prior; return the win shares."""
         features = net.features
-        x, slots = features.state(s, me)
+        x, slots = features.state(state, me)
         q, shares = net.evaluate(x)
         if use_prior:
             values = q[features.action_indices(legal, me, slots)].astype(np.float64)
@@ -301,46 +301,47 @@ class GuidedBot:
         assert best is not None
         return best
 
-    def _value_here(self, net: Network, s: State, shares: list[float]) -> list[float]:
+    def _value_here(self, net: Network, state: State, shares: list[float]) -> list[float]:
         """The reward at a new node (``leaf=value``): the bot's view's win shares
         (``shares``), or another estimate as ``value`` says."""
         if self._value == "views":
-            return _own_views(net, s)
+            return _own_views(net, state)
         if self._value == "fitted":
-            return fitted_state_values(s)
+            return fitted_state_values(state)
         if self._value == "blend":
-            return [(a + b) / 2 for a, b in zip(shares, fitted_state_values(s), strict=True)]
+            return [(a + b) / 2 for a, b in zip(shares, fitted_state_values(state), strict=True)]
         return shares
 
-    def _leaf_rewards(self, net: Network, s: State, me: int, last_round: int) -> list[float]:
+    def _leaf_rewards(self, net: Network, state: State, me: int, last_round: int) -> list[float]:
         """Every player's reward where the descent stopped: the outcome if the game is over;
         with ``leaf=rollout``, the heuristic to the end of the round, then the value."""
-        if current_player(s) is None:
-            return evaluate_state_all(s)  # the game is over: the exact shares
+        if current_player(state) is None:
+            return evaluate_state_all(state)  # the game is over: the exact shares
         if self.leaf == "rollout":
-            play_heuristic_state(s, last_round, self._rng)
-            if current_player(s) is None:
-                return evaluate_state_all(s)
+            play_heuristic_state(state, last_round, self._rng)
+            if current_player(state) is None:
+                return evaluate_state_all(state)
             if self._value == "fitted":
-                return fitted_state_values(s)
+                return fitted_state_values(state)
             if self._value == "views":
-                return _own_views(net, s)
-        shares = net.win_shares(net.features.state(s, me)[0]).tolist()
+                return _own_views(net, state)
+        shares = net.win_shares(net.features.state(state, me)[0]).tolist()
         n = len(shares)
         mine = [shares[(p - me) % n] for p in range(n)]
         if self.leaf == "rollout" and self._value == "blend":
-            fitted = fitted_state_values(s)
+            fitted = fitted_state_values(state)
             return [(a + b) / 2 for a, b in zip(mine, fitted, strict=True)]
         return mine
 
 
-def _own_views(net: Network, s: State) -> list[float]:
-    """Each player's estimate of its own share from its own view of world ``s``, normalised:
+def _own_views(net: Network, state: State) -> list[float]:
+    """Each player's estimate of its own share from its own view of world ``state``, normalised:
     every player's private cards (as this world deals them) count in its estimate. One forward
     pass per view: OpenBLAS multiplies a single vector about four times faster than a matrix
     of three rows here."""
     features = net.features
-    own = [float(net.win_shares(features.state(s, p)[0])[0]) for p in range(s.config.players)]
+    own = [float(net.win_shares(features.state(state, p)[0])[0])
+           for p in range(state.config.players)]
     total = sum(own)
     return [share / total for share in own]
 

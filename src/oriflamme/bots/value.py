@@ -30,26 +30,26 @@ from .value_weights import WEIGHTS
 VALUE_FEATURES = (*SCORE_PARTS, "face-down cards (count)", "first to place")
 
 
-def value_features(s: State) -> list[list[float]]:
-    """Each player's :data:`VALUE_FEATURES` in state ``s``."""
-    n = s.config.players
-    features = score_parts(s)
+def value_features(state: State) -> list[list[float]]:
+    """Each player's :data:`VALUE_FEATURES` in state ``state``."""
+    n = state.config.players
+    features = score_parts(state)
     hidden = [0.0] * n
-    for st in s.queue:
+    for st in state.queue:
         top = st[-1]
-        if not s.face_up[top]:
-            hidden[controller(s, top) % n] += 1.0
+        if not state.face_up[top]:
+            hidden[controller(state, top) % n] += 1.0
     for p, row in enumerate(features):
         row.append(hidden[p])
-        row.append(1.0 if p == s.first_player else 0.0)
+        row.append(1.0 if p == state.first_player else 0.0)
     return features
 
 
-def fitted_state_values(s: State) -> list[float]:
+def fitted_state_values(state: State) -> list[float]:
     """Each player's share of victory by the fitted weights (at the first decision of rounds
     2 to 6; elsewhere the hand-set :func:`~oriflamme.bots.evaluation.evaluate_state_all`)."""
-    weights = WEIGHTS.get(s.round)
-    if weights is None or s.phase != PLACEMENT or s.placed:
-        return evaluate_state_all(s)
+    weights = WEIGHTS.get(state.round)
+    if weights is None or state.phase != PLACEMENT or state.placed:
+        return evaluate_state_all(state)
     return softmax([sum(w * x for w, x in zip(weights, row, strict=True))
-                    for row in value_features(s)])
+                    for row in value_features(state)])

@@ -227,12 +227,12 @@ _OTHER_IS_CARD = frozenset(
 CardState = tuple[bool, bool]
 
 
-def _card_state(s: State, queue_cards: frozenset[int], card: int) -> CardState:
-    return s.face_up[card], card in queue_cards
+def _card_state(state: State, queue_cards: frozenset[int], card: int) -> CardState:
+    return state.face_up[card], card in queue_cards
 
 
-def _queue_cards(s: State) -> frozenset[int]:
-    return frozenset(card for stack in s.queue for card in stack)
+def _queue_cards(state: State) -> frozenset[int]:
+    return frozenset(card for stack in state.queue for card in stack)
 
 
 @dataclass
