@@ -227,7 +227,16 @@ export class ChatPanel {
       className: "chat-phrase-menu",
       testid: "chat-phrase-menu",
       attrs: { id: "chat-phrase-menu", role: "group", hidden: true },
-      on: { keydown: (event) => { if (event.key === "Escape") this.toggleMenu(false); } },
+    });
+    // Escape anywhere in the panel, or a click elsewhere on the page, closes the menu.
+    this.root.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || this.menu.hidden) return;
+      this.toggleMenu(false);
+      this.phraseButton.focus();
+    });
+    document.addEventListener("click", (event) => {
+      const inside = this.menu.contains(event.target) || this.phraseButton.contains(event.target);
+      if (!this.menu.hidden && !inside) this.toggleMenu(false);
     });
     this.form = el("form", {
       className: "chat-form",
@@ -245,7 +254,10 @@ export class ChatPanel {
     this.inputLabel.textContent = ct("chat_input_label");
     this.input.placeholder = ct("chat_input_placeholder");
     this.sendButton.textContent = ct("chat_send");
-    this.phraseButton.textContent = ct("chat_phrases");
+    // A face: the menu's name is its label (and its tooltip).
+    this.phraseButton.textContent = "\u263a";
+    this.phraseButton.setAttribute("aria-label", ct("chat_phrases"));
+    this.phraseButton.title = ct("chat_phrases");
     this.menu.setAttribute("aria-label", ct("chat_phrases"));
     replace(this.menu, [
       el("p", { className: "chat-phrase-hint", text: ct("chat_phrases_hint") }),
