@@ -27,6 +27,7 @@ from .accounts.current import posts_limited
 from .accounts.passkey_routes import passkeys_router
 from .accounts.passwords import warm_up
 from .accounts.routes import accounts_router
+from .chat_admin_routes import chat_admin_router
 from .chat_routes import chat_router
 from .deps import STATIC_DIR
 from .draining import watch_stop
@@ -201,6 +202,7 @@ def create_app(
     app.include_router(tables_router(rate, burst))
     app.include_router(health_router())
     app.include_router(chat_router())
+    app.include_router(chat_admin_router())
     app.include_router(metrics_router())
     account_posts = posts_limited(rate, burst)
     app.include_router(accounts_router(account_posts))

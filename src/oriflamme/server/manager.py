@@ -37,7 +37,7 @@ from .quotas import Quotas
 from .registry import EVICT_AFTER, TableRegistry
 from .scheduler import BotScheduler
 from .seating import Seating
-from .storage import CHAT, Change, Store
+from .storage import CHAT, CHAT_DELETED, Change, Store
 from .tables import GameSetup, Identity, Listener, NewTable, SeatSpec, Table, TableOptions
 from .tasks import spawn
 from .thinking import BotPool
@@ -103,7 +103,7 @@ class TableManager:
 
     def _changed(self, change: Change) -> None:
         """Storage announced a committed change: a chat message, or a change of a table."""
-        if change.kind == CHAT:
+        if change.kind in (CHAT, CHAT_DELETED):
             self.chat.on_change(change)
         else:
             self.registry.on_change(change)

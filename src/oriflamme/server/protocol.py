@@ -135,6 +135,11 @@ class CreateTableRequest(_Strict):
         description="a public table: the reputation (share of games finished without leaving)"
         " an account needs to join; null: anyone",
     )
+    chat: Literal["on", "open", "off"] = Field(
+        "on",
+        description='the table talk: "on" (seated players talk; spectators have their own'
+        ' chat), "open" (spectators read the players\' chat too), "off" (no players\' chat)',
+    )
     save: dict[str, Any] | None = Field(
         None,
         description="continue this game: a save (Game.save()), a position or a replay "
@@ -279,6 +284,9 @@ class ChatMessage(BaseModel):
 class ChatHistory(BaseModel):
     channel: Literal["players", "spectators"]
     messages: list[ChatMessage]
+    muted: list[int] = Field(
+        default_factory=list, description="the seats you muted (their messages are left out)"
+    )
 
 
 class Health(BaseModel):
@@ -462,6 +470,7 @@ class View(BaseModel):
     handed_over: bool = Field(
         False, description="your seat was handed to a bot by the creator: this link watches"
     )
+    chat: str = Field("on", description='the table talk: "on", "open" or "off"')
 
 
 class TableSummary(BaseModel):
@@ -486,6 +495,7 @@ class TableSummary(BaseModel):
         description="the current game was dealt as the creator chose (a seed or a saved game):"
         " the creator may know every hidden card",
     )
+    chat: str = Field("on", description='the table talk: "on", "open" or "off"')
 
 
 class CardInfo(BaseModel):

@@ -93,6 +93,7 @@ class Seating:
             created=time.time(),
             rated=options.rated,
             min_reputation=options.min_reputation,
+            chat=options.chat,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start, setup.custom_deal)
         table = Table(record, game)  # checks the game before it is stored

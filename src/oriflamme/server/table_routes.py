@@ -128,6 +128,7 @@ def tables_router(rate: float = 20.0, burst: float = 20.0) -> APIRouter:
             no_show_after=request.no_show_limit(),
             rated=request.rated,
             min_reputation=request.min_reputation,
+            chat=request.chat,
         )
         new = await manager.create(
             setup, request.lang, specs, origin_of(http), options, hints=request.hints

@@ -73,6 +73,8 @@ class TableOptions:
     rated: bool = False
     #: The reputation (a share, 0 to 1) an account needs to join an open seat (None: any).
     min_reputation: float | None = None
+    #: Who talks and reads at the table: "on", "open" or "off" (``chat``).
+    chat: str = "on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +328,7 @@ class Table:
         self.lang = record.lang
         self.options = TableOptions(
             record.public, record.clock, record.absent_after, record.stand_in,
-            record.no_show_after, record.rated, record.min_reputation,
+            record.no_show_after, record.rated, record.min_reputation, record.chat,
         )
         self.created = record.created
         #: The secret of the table's replay tokens (``replay_links``); never sent.

@@ -81,6 +81,7 @@ def summary(table: Table) -> dict[str, Any]:
         "no_show_after": table.options.no_show_after,
         "custom_deal": table.custom_deal,
         "rated": table.rated,
+        "chat": table.options.chat,
     }
 
 
@@ -160,6 +161,7 @@ def build_view(table: Table, seat: int | None, lang: str) -> dict[str, Any]:
         "hints": table.hints,
         "custom_deal": table.custom_deal,
         "rated": table.rated,
+        "chat": table.options.chat,
         "replay_url": replay_link(table),
     }
 

@@ -10,6 +10,7 @@ from .accounts import AccountRecord, AccountStore, Challenge, PasskeyRecord, Ses
 from .base import (
     ACTION,
     CHAT,
+    CHAT_DELETED,
     DONE,
     FAILED,
     GAME,
@@ -38,13 +39,29 @@ from .base import (
     TableRecord,
     Turn,
 )
-from .chat_records import CHANNELS, PLAYERS, SPECTATORS, ChatRecord, ChatStore
+from .chat_records import (
+    CHANNELS,
+    CHAT_OFF,
+    CHAT_ON,
+    CHAT_OPEN,
+    CHAT_SETTINGS,
+    PLAYERS,
+    SPECTATORS,
+    ChatRecord,
+    ChatStore,
+    ReportedMessage,
+)
 from .sqlite import SqliteStore
 
 __all__ = [
     "ACTION",
     "CHANNELS",
     "CHAT",
+    "CHAT_DELETED",
+    "CHAT_OFF",
+    "CHAT_ON",
+    "CHAT_OPEN",
+    "CHAT_SETTINGS",
     "DONE",
     "FAILED",
     "GAME",
@@ -72,6 +89,7 @@ __all__ = [
     "LobbyPlace",
     "PasskeyRecord",
     "QuotaReached",
+    "ReportedMessage",
     "SeatCount",
     "SeatRecord",
     "SessionRecord",

@@ -107,6 +107,8 @@ class TableRecord:
     rated: bool = False
     #: The reputation (a share, 0 to 1) an account needs to join an open seat (None: any).
     min_reputation: float | None = None
+    #: Who talks and reads at the table (docs/server.md, "Chat"): "on", "open" or "off".
+    chat: str = "on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +250,9 @@ class Heartbeat:
 
 #: What changed at a table (the kinds of :class:`Change`).
 ACTION, SEATS, GAME, PRESENCE, CHAT = "action", "seats", "game", "presence", "chat"
-_KINDS = (ACTION, SEATS, GAME, PRESENCE, CHAT)
+#: A chat message's words removed by a moderator (its step: the message's number).
+CHAT_DELETED = "chat_deleted"
+_KINDS = (ACTION, SEATS, GAME, PRESENCE, CHAT, CHAT_DELETED)
 
 
 @dataclass(frozen=True, slots=True)

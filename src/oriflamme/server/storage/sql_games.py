@@ -35,6 +35,7 @@ SEAT_COLUMNS = (
 TABLE_COLUMNS = (
     "config, lang, creator_hash, spectator_hash, origin, public, clock, absent_after, stand_in,"
     " closed, listed, hints, no_show_after, replay_key, created, rated, min_reputation"
+    ", chat"
 )
 
 
@@ -82,13 +83,13 @@ class GamesSql(RatingsSql):
         yield q.statement(
             "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created, origin,"
             " public, listed, clock, absent_after, stand_in, hints, no_show_after, replay_key,"
-            " rated, min_reputation)"
+            " rated, min_reputation, chat)"
             f" VALUES ({q(table_id)}, {q(json.dumps(table.config))}, {q(table.lang)},"
             f" {q(table.creator_hash)}, {q(table.spectator_hash)}, {q.now()}, {q(table.origin)},"
             f" {q(table.public)}, {q.now() if table.public else 'NULL'}, {q(table.clock)},"
             f" {q(table.absent_after)}, {q(table.stand_in)}, {q(table.hints)},"
             f" {q(table.no_show_after)}, {q(table.replay_key)}, {q(table.rated)},"
-            f" {q(table.min_reputation)})"
+            f" {q(table.min_reputation)}, {q(table.chat)})"
         )
         q = Sql(d)
         yield q.statement(
@@ -263,6 +264,7 @@ class GamesSql(RatingsSql):
             created=row[14],
             rated=bool(row[15]),
             min_reputation=row[16],
+            chat=row[17],
         )
         start_from = None if start is None else json.loads(start)
         record = GameRecord(

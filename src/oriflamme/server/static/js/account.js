@@ -8,6 +8,7 @@ import {
 } from "./account_api.js";
 import { openAccountDialog } from "./account_bar.js";
 import { accountError, applyAccountI18n, at, when } from "./account_i18n.js";
+import { chatAdminSection } from "./chat_admin.js";
 import { initialLang, setLang } from "./i18n.js";
 import { installLangSwitch, toast } from "./ui.js";
 
@@ -176,6 +177,7 @@ async function render() {
       await passkeysSection(),
       account.has_password ? passwordSection() : null,
       exportSection(),
+      account.admin ? chatAdminSection() : null,
       deleteSection(),
     ]);
   } catch (error) {

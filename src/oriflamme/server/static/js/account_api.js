@@ -130,3 +130,14 @@ export async function signInWithPasskey() {
     ceremony, credential: credentialJson(credential),
   }));
 }
+
+/** The reported chat messages not handled yet (admins only; docs/server.md, "Chat"). */
+export function getChatReports() {
+  return call("GET", "/api/admin/chat/reports");
+}
+
+/** `verb`: "delete" the message's words, "suspend" its author's account, or "dismiss" its
+ * reports (admins only). */
+export function moderateChat(tableId, number, verb) {
+  return call("POST", `/api/admin/chat/${encodeURIComponent(tableId)}/${number}/${verb}`);
+}

@@ -124,9 +124,10 @@ const QUIET_RETRY_MS = 250;
  * Callbacks: onView(view), onError({code, message}), onStatus(status, attempt) where status is
  * "connecting" | "open" | "reconnecting" | "stopped", and onFatal(closeCode) when the server
  * refused the connection for good (close codes 4000 + HTTP status: bad token, unknown table).
+ * onChat(message) gets each chat message pushed (docs/server.md, "Chat").
  */
 export class GameSocket {
-  constructor({ tableId, token, lang, onView, onError, onStatus, onFatal }) {
+  constructor({ tableId, token, lang, onView, onError, onStatus, onFatal, onChat = () => {} }) {
     this.tableId = tableId;
     this.token = token;
     this.lang = lang;
@@ -134,6 +135,7 @@ export class GameSocket {
     this.onError = onError;
     this.onStatus = onStatus;
     this.onFatal = onFatal;
+    this.onChat = onChat;
     this.socket = null;
     this.attempt = 0;
     this.stopped = false;
@@ -207,6 +209,7 @@ export class GameSocket {
     }
     if (!message || typeof message !== "object") return;
     if (message.type === "view" && message.view) this.onView(message.view);
+    else if (message.type === "chat" && message.message) this.onChat(message.message);
     else if (message.type === "error") this.onError({ code: message.code, message: message.message, requestId: message.request_id || null });
   }
 

@@ -299,7 +299,7 @@ function buildRequest() {
   if (tableChoices.error) return tableChoices;
   const rated = ratedOptions(form);
   if (rated.error) return rated;
-  const options = { ...tableChoices, ...rated };
+  const options = { ...tableChoices, ...rated, chat: form.elements.chat.value };
   const lang = form.elements.lang.value;
   const hints = form.elements.hints.checked;
   if (saved) return { body: { players, lang, seats: seatList, save: saved.data, hints, ...options } };

@@ -22,6 +22,7 @@ import { renderHint } from "./hint.js";
 import { copyLink } from "./share.js";
 import { announce } from "./announce.js";
 import { focusedIdentity, installKeyboard, restoreFocus, roveBoard } from "./keyboard.js";
+import { ChatPanel } from "./chat.js";
 
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
@@ -75,6 +76,7 @@ const state = {
   newLink: false, // ... that this browser did not hold before: say once to keep it
   recapSeen: -1, // the last step of the stand-in's moves the player was shown
   announcedTurn: null, // the game and step whose "your turn" was announced
+  chat: null, // the chat panel (chat.js)
 };
 
 // ---------------------------------------------------------------- start
@@ -143,6 +145,7 @@ async function start() {
   state.newLink = seat && !knowsGame(tableId, token);
   state.recapSeen = readRecapSeen();
   loadCardTexts(getLang());
+  state.chat = new ChatPanel($("chat-panel"), { tableId, token, send: (m) => state.socket.send(m) });
   state.socket = new GameSocket({
     tableId,
     token,
@@ -150,6 +153,7 @@ async function start() {
     onView,
     onError: onSocketError,
     onStatus: onSocketStatus,
+    onChat: (message) => state.chat.onMessage(message),
     // Refused for good: the HTTP check shows why (bad link, unknown table); if the page still
     // works over HTTP, try the socket again later.
     onFatal: () => refreshOverHttp().then((ok) => {
@@ -194,6 +198,7 @@ function onView(view) {
   const now = queueIds(view.observation);
   state.freshIds = before ? new Set([...now].filter((id) => !before.has(id))) : new Set();
   state.view = view;
+  state.chat.onView(view);
   if (state.seatLink && view.you !== null && view.you !== undefined) rememberGame(state.tableId, state.token);
   if (typeof view.server_time === "number") state.clockOffset = view.server_time - Date.now() / 1000;
   render();
@@ -201,6 +206,7 @@ function onView(view) {
 }
 
 function onSocketError(error) {
+  if (state.chat.handlesError(error)) return;
   if (error.code === "stale" && state.pending && state.pending.resent) {
     // The action sent again after a reconnection had been applied before: nothing to say.
     clearBusy();
@@ -216,6 +222,7 @@ function onSocketError(error) {
 function onSocketStatus(status, attempt) {
   const reconnecting = status === "reconnecting" && attempt > 0;
   regions.banner.hidden = !reconnecting;
+  if (status === "open") state.chat.onOpen();
   document.body.classList.toggle("offline", reconnecting);
   if (status === "open" && state.busy) {
     if (state.pending && !state.pending.resent) {
@@ -305,6 +312,7 @@ function switchLang(lang) {
   resetLog();
   loadCardTexts(lang);
   state.socket.setLang(lang);
+  state.chat.relabel();
   refreshOverHttp();
   if (state.view) render();
 }

@@ -1,7 +1,7 @@
 // The replay page: a finished game step by step, as one seat saw it or everything, with its
 // post-game analysis (a strong player's opinion of every human decision).
 
-import { ApiError, getCards } from "./api.js";
+import { ApiError, getCards, request } from "./api.js";
 import { el, replace } from "./dom.js";
 import { colourOf, fitCardNames, setCardInfo } from "./cards.js";
 import { renderQueue } from "./board.js";
@@ -18,6 +18,7 @@ import { percent, rt } from "./review_i18n.js";
 import { copyLink } from "./share.js";
 import { winChart } from "./winchart.js";
 import { roveBoard } from "./keyboard.js";
+import { ct, messageWords } from "./chat_i18n.js";
 
 const POLL_MS = 800;
 const ALL = "all";
@@ -34,6 +35,7 @@ const state = {
   analysis: null,
   chart: null,
   pollTimer: null,
+  chat: [], // the players' messages of the game (docs/server.md, "Chat")
 };
 
 function readLink() {
@@ -88,6 +90,17 @@ async function loadFrames() {
   fillViewChoice();
 }
 
+/** What the players said during the game: public once it is over, like its cards. */
+async function loadChat() {
+  const enc = encodeURIComponent;
+  try {
+    const url = `/api/tables/${enc(state.tableId)}/games/${state.game}/chat?token=${enc(state.token)}`;
+    state.chat = (await request("GET", url)).messages;
+  } catch {
+    state.chat = []; // the replay goes on without its talk
+  }
+}
+
 async function loadAnalysis() {
   try {
     showAnalysis(await getAnalysis(state.tableId, state.game, state.token, getLang()));
@@ -115,6 +128,7 @@ async function start() {
     fatal(rt("load_failed", { message: errorMessage(error) }), error);
     return;
   }
+  await loadChat();
   showShareableLink();
   const last = state.data.frames.length - 1;
   if (link.step !== null) state.index = Math.min(link.step, last);
@@ -288,7 +302,23 @@ function render() {
   }
   renderLog($("log"), lines, seats, standIns);
   renderVerdict();
+  renderChat();
   if (state.chart) state.chart.setCursor(state.index);
+}
+
+/** The players' messages written up to the step shown (a deleted one without its words). */
+function renderChat() {
+  $("replay-chat").hidden = !state.chat.length;
+  $("replay-chat-title").textContent = ct("chat_replay_title");
+  const said = state.chat.filter((message) => message.step <= state.index);
+  replace($("replay-chat-messages"), said.length ? said.map((message) => el("li", {
+    className: `chat-line${message.deleted ? " chat-deleted" : ""}${message.phrase ? " chat-phrase-line" : ""}`,
+    testid: "replay-chat-line",
+  }, [
+    el("span", { className: "chat-author", text: message.name }),
+    " ",
+    el("span", { className: "chat-words", text: messageWords(message) }),
+  ])) : [el("li", { className: "chat-empty", text: ct("chat_replay_none") })]);
 }
 
 /**

@@ -1,0 +1,47 @@
+"""The chat's words (#29 section 1): every quick phrase of the server has its English and French
+text (each reader sees a phrase in their own language), the two tables of chat_i18n.js match and
+are all used, the page's phrase menu offers exactly the server's phrases, and French typography."""
+
+from __future__ import annotations
+
+import re
+
+from oriflamme.server.chat import PHRASES
+from test_page_texts import test_french_typography
+from test_web_client import JS, i18n_tables, js_files, source, strip_js_comments
+
+
+def test_every_phrase_reads_in_english_and_in_french() -> None:
+    tables = i18n_tables("chat_i18n.js")
+    for phrase in PHRASES:
+        english, french = tables["en"][f"chat_phrase_{phrase}"], tables["fr"][f"chat_phrase_{phrase}"]
+        assert english.strip() and french.strip() and english != french, phrase
+    known = {key.removeprefix("chat_phrase_") for key in tables["en"] if key.startswith("chat_phrase_")}
+    assert known == set(PHRASES)
+
+
+def test_the_menu_offers_the_servers_phrases_in_order() -> None:
+    menu = re.search(r"const PHRASES = \[(.*?)\];", source(JS / "chat.js"), re.S)
+    assert menu
+    assert tuple(re.findall(r'"(\w+)"', menu.group(1))) == PHRASES
+
+
+def test_chat_strings_are_complete_and_all_used() -> None:
+    tables = i18n_tables("chat_i18n.js")
+    english, french = tables["en"], tables["fr"]
+    assert set(english) == set(french) and len(english) > 30
+    for key, text in english.items():
+        assert text.strip() and french[key].strip(), key
+        placeholders = set(re.findall(r"\{(\w+)\}", text))
+        assert placeholders == set(re.findall(r"\{(\w+)\}", french[key])), key
+    used: set[str] = set()
+    for path in js_files():
+        used.update(re.findall(r"""\bct\(\s*"(\w+)\"""", strip_js_comments(source(path))))
+    # Built at run time: the tabs' names, the phrases, the admins' notes.
+    used |= {"chat_tab_players", "chat_tab_spectators"} | {f"chat_phrase_{p}" for p in PHRASES}
+    used |= {"admin_deleted", "admin_suspended", "admin_dismissed"}
+    assert sorted(used - set(english)) == [] and sorted(set(english) - used) == []
+
+
+def test_french_typography_of_the_chat() -> None:
+    test_french_typography("chat_i18n.js")
