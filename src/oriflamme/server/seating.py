@@ -93,6 +93,8 @@ class Seating:
             created=time.time(),
             rated=options.rated,
             min_reputation=options.min_reputation,
+            bank=options.bank,
+            increment=options.increment,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start, setup.custom_deal)
         table = Table(record, game)  # checks the game before it is stored

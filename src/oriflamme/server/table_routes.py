@@ -57,6 +57,7 @@ from .tables import (
     setup_from_record,
 )
 from .throttle import BucketsByKey, TokenBucket
+from .time_bank import clock_options
 from .views import summary, view_for
 from .ws import serve_socket
 
@@ -122,7 +123,7 @@ def tables_router(rate: float = 20.0, burst: float = 20.0) -> APIRouter:
             )
         options = TableOptions(
             public=request.public,
-            clock=None if request.clock is None else float(request.clock.per_decision),
+            **clock_options(request.clock),
             absent_after=None if request.absent_after is None else float(request.absent_after),
             stand_in=request.stand_in,
             no_show_after=request.no_show_limit(),

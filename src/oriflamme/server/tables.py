@@ -12,7 +12,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Protocol
 
@@ -73,6 +73,10 @@ class TableOptions:
     rated: bool = False
     #: The reputation (a share, 0 to 1) an account needs to join an open seat (None: any).
     min_reputation: float | None = None
+    #: A time bank (``time_bank``): seconds each seat starts with (None: no bank), and added
+    #: after each of its decisions.
+    bank: float | None = None
+    increment: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +330,8 @@ class Table:
         self.lang = record.lang
         self.options = TableOptions(
             record.public, record.clock, record.absent_after, record.stand_in,
-            record.no_show_after, record.rated, record.min_reputation,
+            record.no_show_after, record.rated, record.min_reputation, record.bank,
+            record.increment,
         )
         self.created = record.created
         #: The secret of the table's replay tokens (``replay_links``); never sent.
@@ -441,6 +446,8 @@ class Table:
         already made)."""
         self.game_number, self.seed = number, seed
         self.custom_deal = False
+        # Storage fills every bank again for a new game (``storage.bank_sql.reset_banks``).
+        self.seats = [replace(s, bank_left=None, ran_out=0) for s in self.seats]
         game = Game.new(self.config, seed) if game is None else game
         self._moves = _Moves(game.copy())
         self.game = game

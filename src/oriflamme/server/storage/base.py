@@ -70,6 +70,11 @@ class SeatRecord:
     account_id: str | None = None
     #: When the seat's player left the game (the stand-in plays it from then on).
     left_at: float | None = None
+    #: At a table with a time bank: seconds left at the start of the seat's current decision
+    #: (or after its last one); None: the full bank.
+    bank_left: float | None = None
+    #: Times the seat's bank ran out in the current game (``server.time_bank``).
+    ran_out: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +112,10 @@ class TableRecord:
     rated: bool = False
     #: The reputation (a share, 0 to 1) an account needs to join an open seat (None: any).
     min_reputation: float | None = None
+    #: A time bank: seconds each seat starts with (None: no bank), and added after each
+    #: decision (``server.time_bank``).
+    bank: float | None = None
+    increment: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +146,16 @@ class AnalysisRecord:
     status: str
     progress: float = 0.0
     steps: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BankMove:
+    """A decision made at a table with a time bank: the seat whose bank it charges, and
+    whether it is a new run-out (the stand-in played because the bank was empty: counted, and
+    the seat is away from then on)."""
+
+    seat: int
+    ran_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,13 +375,17 @@ class Store(AccountStore, PlayersStore, ChatStore, Protocol):
         stand_in: bool = False,
         source: str | None = None,
         finished: RatedGame | None = None,
+        bank: BankMove | None = None,
     ) -> None:
         """Record action number ``index`` of a game, played by ``source`` (``server.sources``),
         after which the game awaits ``turn``; :class:`StoreConflict` if that index is taken
         (another server was first), or, for a ``stand_in``'s action, if the human's deadline
         has not passed (any more). ``finished``: the action ends a game with accounts at its
         seats or of a rated table: their results are stored and, for a rated game, the ratings
-        updated in the same transaction, exactly once (the result's key is the game's)."""
+        updated in the same transaction, exactly once (the result's key is the game's).
+        ``bank``: at a table with a time bank, the seat that decided, whose bank is charged
+        the decision's time (from ``turn_since``, by the database's clock) and credited the
+        increment in the same transaction."""
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:

@@ -50,7 +50,8 @@ def lobby_query(
         else:
             where.append(f"{cards} = {q(only.cards)}")
     if only.clock is not None:
-        where.append("t.clock IS NOT NULL" if only.clock else "t.clock IS NULL")
+        has = "(t.clock IS NOT NULL OR t.bank IS NOT NULL)"  # per decision, or a time bank
+        where.append(has if only.clock else f"NOT {has}")
     if only.hints is not None:
         where.append(f"t.hints = {q(only.hints)}")
     page = ""

@@ -9,10 +9,12 @@ from typing import Any
 
 from ..names import name_key
 from ..rating_model import RatedGame
+from .bank_sql import bank_update, reset_banks
 from .base import (
     ACTION,
     GAME,
     SEATS,
+    BankMove,
     Change,
     GameRecord,
     QuotaReached,
@@ -29,12 +31,14 @@ from .turns_sql import turn_update
 
 #: The columns of a :class:`SeatRecord`, in its fields' order.
 SEAT_COLUMNS = (
-    "seat, kind, name, level, token_hash, away_since, joined, arrived, account_id, left_at"
+    "seat, kind, name, level, token_hash, away_since, joined, arrived, account_id, left_at,"
+    " bank_left, ran_out"
 )
 #: The columns of a :class:`TableRecord` after its id and before its seats.
 TABLE_COLUMNS = (
     "config, lang, creator_hash, spectator_hash, origin, public, clock, absent_after, stand_in,"
-    " closed, listed, hints, no_show_after, replay_key, created, rated, min_reputation"
+    " closed, listed, hints, no_show_after, replay_key, created, rated, min_reputation, bank,"
+    " increment"
 )
 
 
@@ -82,13 +86,13 @@ class GamesSql(RatingsSql):
         yield q.statement(
             "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created, origin,"
             " public, listed, clock, absent_after, stand_in, hints, no_show_after, replay_key,"
-            " rated, min_reputation)"
+            " rated, min_reputation, bank, increment)"
             f" VALUES ({q(table_id)}, {q(json.dumps(table.config))}, {q(table.lang)},"
             f" {q(table.creator_hash)}, {q(table.spectator_hash)}, {q.now()}, {q(table.origin)},"
             f" {q(table.public)}, {q.now() if table.public else 'NULL'}, {q(table.clock)},"
             f" {q(table.absent_after)}, {q(table.stand_in)}, {q(table.hints)},"
             f" {q(table.no_show_after)}, {q(table.replay_key)}, {q(table.rated)},"
-            f" {q(table.min_reputation)})"
+            f" {q(table.min_reputation)}, {q(table.bank)}, {q(table.increment)})"
         )
         q = Sql(d)
         yield q.statement(
@@ -124,10 +128,13 @@ class GamesSql(RatingsSql):
         stand_in: bool = False,
         source: str | None = None,
         finished: RatedGame | None = None,
+        bank: BankMove | None = None,
     ) -> None:
-        if finished is not None and turn.over:
+        if (finished is not None and turn.over) or bank is not None:
             await self._write(
-                self._finish(table_id, game, index, action, turn, stand_in, source, finished)
+                self._finish(
+                    table_id, game, index, action, turn, stand_in, source, finished, bank
+                )
             )
             return
         # One chain, so one round trip in PostgreSQL: the action and who played it
@@ -166,10 +173,13 @@ class GamesSql(RatingsSql):
         turn: Turn,
         stand_in: bool,
         source: str | None,
-        finished: RatedGame,
+        finished: RatedGame | None,
+        bank: BankMove | None = None,
     ) -> Plan[None]:
-        """The last action of a game, its end, its accounts' results and the ratings it
-        updates: one transaction, so that a game never ends without them, nor counts twice."""
+        """An action in one transaction with what goes with it: at a table with a time bank,
+        the decision's time charged to its seat (before the turn moves on); the last action of
+        a game, its end, its accounts' results and the ratings it updates (so that a game never
+        ends without them, nor counts twice)."""
         text = action_text(action)
         q = Sql(self.dialect)
         table, number, step = q(table_id), q(game), q(index)
@@ -186,10 +196,16 @@ class GamesSql(RatingsSql):
         )
         if not added:
             raise StoreConflict("the stand-in's deadline has not passed")
+        if bank is not None:
+            q = Sql(self.dialect)
+            yield q.statement(bank_update(q, table_id, game, bank))
         q = Sql(self.dialect)
         yield q.statement(turn_update(q, table_id, game, turn))
-        yield from self._record_results(finished)
-        yield Announce((Change(table_id, ACTION, game, index + 1, text, source),))
+        if finished is not None and turn.over:
+            yield from self._record_results(finished)
+        played = Change(table_id, ACTION, game, index + 1, text, source)
+        # A bank changed: every server reads the seats again (the database computed it).
+        yield Announce((played, Change(table_id, SEATS, 0, 0)) if bank else (played,))
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
         await self._write(self._new_game(table_id, game, seed, turn))
@@ -205,6 +221,8 @@ class GamesSql(RatingsSql):
             f"UPDATE seats SET account_id = NULL WHERE table_id = {q(table_id)}"
             " AND left_at IS NOT NULL"
         )
+        q = Sql(self.dialect)
+        yield q.statement(reset_banks(q, table_id))
         q = Sql(self.dialect)
         yield q.statement(turn_update(q, table_id, game, turn))
         yield Announce((Change(table_id, GAME, game, turn.step),))
@@ -263,6 +281,8 @@ class GamesSql(RatingsSql):
             created=row[14],
             rated=bool(row[15]),
             min_reputation=row[16],
+            bank=row[17],
+            increment=row[18],
         )
         start_from = None if start is None else json.loads(start)
         record = GameRecord(
