@@ -123,15 +123,15 @@ class Moves:
         step = len(table.game.history)
         kind = sources.parse(source)[0]
         bank = time_bank.bank_move(table, source)
-        await self._store.append_action(
+        charged = await self._store.append_action(
             table.id, table.game_number, step, action.to_json(), table.turn(after),
             kind == sources.STAND_IN, source=source, finished=outcome(table, after, source),
             bank=bank,
         )
         metrics.action_stored(_METRIC_SOURCES.get(kind or "", metrics.HUMAN), arrived)
         if len(table.game.history) == step:
-            if bank is not None:  # until the seats are read again (storage's exact figures)
-                time_bank.charge(table, bank)
+            if bank is not None and charged is not None:
+                time_bank.charged(table, bank.seat, charged)
             table.moved(after, source)
             table.arrival = (step + 1, arrived)
 

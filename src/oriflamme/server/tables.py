@@ -366,6 +366,7 @@ class Table:
         #: counts from there.
         self.decision_since = time.time()
         self._game, self._moves = _start(self.config, game)
+        self._stored_since(game)
         #: Who played each action of the current game (``sources``).
         self.sources = _sources(game)
         #: The step of the last action applied by this server and when it arrived
@@ -423,9 +424,18 @@ class Table:
             self.game = started
             self.sources = _sources(game)
             self.views = ViewCache()
+            self._stored_since(game)
             return True
         done = len(self.game.history)
-        return self.extend(game.actions[done:], _sources(game)[done:]) or changed
+        changed = self.extend(game.actions[done:], _sources(game)[done:]) or changed
+        self._stored_since(game)
+        return changed
+
+    def _stored_since(self, game: GameRecord) -> None:
+        """Count the current decision's clock from when storage says it began (a process
+        started or reloaded later must not give it more time)."""
+        if game.turn_since is not None and len(game.actions) == len(self.game.history):
+            self.decision_since = game.turn_since
 
     def extend(
         self, actions: Sequence[Mapping[str, Any]], sources: Sequence[str | None] = ()

@@ -16,13 +16,12 @@ Each such run-out is counted (``seats.ran_out``); at a rated table a seat that r
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import sources
 from .absence import CLOCK
-from .storage import BankMove
+from .storage import BankCharged, BankMove
 
 if TYPE_CHECKING:
     from .protocol import ClockIn
@@ -91,13 +90,6 @@ def bank_left(table: Table, seat: int) -> float | None:
     return bank if record.bank_left is None else record.bank_left
 
 
-def bank_after(table: Table, seat: int, spent: float) -> float:
-    """The seat's bank after a decision that took ``spent`` seconds (this server's estimate
-    until storage's value is read back)."""
-    left = bank_left(table, seat) or 0.0
-    return max(0.0, left - spent) + (table.options.increment or 0.0)
-
-
 def run_out(table: Table, seat: int, source: str) -> bool:
     """Whether the stand-in's move ``source`` for ``seat`` is a new run-out of its bank: played
     because the clock ran out, while the seat's previous decision in this game was its
@@ -119,15 +111,12 @@ def bank_move(table: Table, source: str) -> BankMove | None:
     return BankMove(seat, run_out(table, seat, source))
 
 
-def charge(table: Table, move: BankMove) -> None:
-    """Charge this server's copy of the table as storage did (by this server's clock)."""
-    record = table.seats[move.seat]
-    spent = time.time() - table.decision_since
-    table.seats[move.seat] = replace(
-        record,
-        bank_left=bank_after(table, move.seat, spent),
-        ran_out=record.ran_out + move.ran_out,
-        away_since=record.away_since if not move.ran_out or record.away_since else time.time(),
+def charged(table: Table, seat: int, bank: BankCharged) -> None:
+    """Take the seat's bank as storage left it after its decision (into this server's copy;
+    the other servers read the seats again)."""
+    record = table.seats[seat]
+    table.seats[seat] = replace(
+        record, bank_left=bank.bank_left, ran_out=bank.ran_out, away_since=bank.away_since
     )
 
 

@@ -26,7 +26,8 @@ def bank_limit(q: Sql, table: str, seat: str, since: str) -> str:
 def bank_update(q: Sql, table_id: str, game: int, move: BankMove) -> str:
     """Charge the seat of ``move`` the time since the current decision of game ``game`` began
     (never below 0) and credit it the increment; a new run-out is counted and makes the seat
-    away (if it was not). Run it before the turn moves on (it reads ``turn_since``)."""
+    away (if it was not). Returns the seat's new bank. Run it before the turn moves on (it
+    reads ``turn_since``)."""
     table, now = q(table_id), q.now()
     spent = (
         f"({now} - (SELECT turn_since FROM games WHERE table_id = {table}"
@@ -42,7 +43,7 @@ def bank_update(q: Sql, table_id: str, game: int, move: BankMove) -> str:
     return (
         f"UPDATE seats SET bank_left = CASE WHEN {left} > 0 THEN {left} ELSE 0 END"
         f" + {increment}{out} WHERE table_id = {table} AND seat = {q(move.seat)}"
-        " AND kind = 'human'"
+        " AND kind = 'human' RETURNING bank_left, ran_out, away_since"
     )
 
 

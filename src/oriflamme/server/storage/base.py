@@ -129,6 +129,9 @@ class GameRecord:
     #: Who played each action (``server.sources``: the player, their bot seat, or the stand-in
     #: and why), in order; None where unknown (stored before version 8, or from a save).
     sources: tuple[str | None, ...] = ()
+    #: When the game's current decision began (epoch seconds, the database's clock); None
+    #: where unknown. Clocks count from there.
+    turn_since: float | None = None
 
 
 #: The states of a game's analysis (docs/server.md, "Post-game analysis").
@@ -156,6 +159,15 @@ class BankMove:
 
     seat: int
     ran_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BankCharged:
+    """A seat's time bank as storage left it after a decision (``SeatRecord``'s fields)."""
+
+    bank_left: float
+    ran_out: int
+    away_since: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +388,7 @@ class Store(AccountStore, PlayersStore, ChatStore, Protocol):
         source: str | None = None,
         finished: RatedGame | None = None,
         bank: BankMove | None = None,
-    ) -> None:
+    ) -> BankCharged | None:
         """Record action number ``index`` of a game, played by ``source`` (``server.sources``),
         after which the game awaits ``turn``; :class:`StoreConflict` if that index is taken
         (another server was first), or, for a ``stand_in``'s action, if the human's deadline
@@ -385,7 +397,7 @@ class Store(AccountStore, PlayersStore, ChatStore, Protocol):
         updated in the same transaction, exactly once (the result's key is the game's).
         ``bank``: at a table with a time bank, the seat that decided, whose bank is charged
         the decision's time (from ``turn_since``, by the database's clock) and credited the
-        increment in the same transaction."""
+        increment in the same transaction; its bank as stored then is returned."""
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:

@@ -14,6 +14,7 @@ from .base import (
     ACTION,
     GAME,
     SEATS,
+    BankCharged,
     BankMove,
     Change,
     GameRecord,
@@ -129,14 +130,13 @@ class GamesSql(RatingsSql):
         source: str | None = None,
         finished: RatedGame | None = None,
         bank: BankMove | None = None,
-    ) -> None:
+    ) -> BankCharged | None:
         if (finished is not None and turn.over) or bank is not None:
-            await self._write(
+            return await self._write(
                 self._finish(
                     table_id, game, index, action, turn, stand_in, source, finished, bank
                 )
             )
-            return
         # One chain, so one round trip in PostgreSQL: the action and who played it
         # (``server.sources``), the turn it leads to, the announcement.
         text = action_text(action)
@@ -163,6 +163,7 @@ class GamesSql(RatingsSql):
         change = Change(table_id, ACTION, game, index + 1, text, source)
         if not await self._write_one(Chain((added, turned), change)):
             raise StoreConflict("the stand-in's deadline has not passed")
+        return None
 
     def _finish(
         self,
@@ -175,7 +176,7 @@ class GamesSql(RatingsSql):
         source: str | None,
         finished: RatedGame | None,
         bank: BankMove | None = None,
-    ) -> Plan[None]:
+    ) -> Plan[BankCharged | None]:
         """An action in one transaction with what goes with it: at a table with a time bank,
         the decision's time charged to its seat (before the turn moves on); the last action of
         a game, its end, its accounts' results and the ratings it updates (so that a game never
@@ -196,9 +197,11 @@ class GamesSql(RatingsSql):
         )
         if not added:
             raise StoreConflict("the stand-in's deadline has not passed")
+        charged = None
         if bank is not None:
             q = Sql(self.dialect)
-            yield q.statement(bank_update(q, table_id, game, bank))
+            rows = yield q.statement(bank_update(q, table_id, game, bank))
+            charged = BankCharged(*rows[0]) if rows else None
         q = Sql(self.dialect)
         yield q.statement(turn_update(q, table_id, game, turn))
         if finished is not None and turn.over:
@@ -206,6 +209,7 @@ class GamesSql(RatingsSql):
         played = Change(table_id, ACTION, game, index + 1, text, source)
         # A bank changed: every server reads the seats again (the database computed it).
         yield Announce((played, Change(table_id, SEATS, 0, 0)) if bank else (played,))
+        return charged
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
         await self._write(self._new_game(table_id, game, seed, turn))
@@ -256,10 +260,10 @@ class GamesSql(RatingsSql):
         )
         q = Sql(self.dialect)
         games = yield q.statement(
-            "SELECT number, seed, start, custom_deal FROM games"
+            "SELECT number, seed, start, custom_deal, turn_since FROM games"
             f" WHERE table_id = {q(table_id)} ORDER BY number DESC LIMIT 1"
         )
-        number, seed, start, custom = games[0]
+        number, seed, start, custom, turn_since = games[0]
         actions, sources = yield from self._played(table_id, number, 0)
         table = TableRecord(
             table_id=table_id,
@@ -286,7 +290,7 @@ class GamesSql(RatingsSql):
         )
         start_from = None if start is None else json.loads(start)
         record = GameRecord(
-            number, seed, tuple(actions), start_from, bool(custom), tuple(sources)
+            number, seed, tuple(actions), start_from, bool(custom), tuple(sources), turn_since
         )
         return table, record
 
