@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from oriflamme.server import create_app
 from servers import running_server
+from test_faults import _stored
 
 ANN = {"kind": "human", "name": "Ann"}
 BEN = {"kind": "human", "name": "Ben"}
@@ -212,10 +213,12 @@ def test_banks_and_their_deadline_outlive_a_killed_server(store_url: str, tmp_pa
     one on the same database plays the stand-in when Ben's bank is empty, with Ann's bank as
     the killed process stored it."""
     options = ("--bot-delay", "0", "--tables-per-hour", "0")
+    db = store_url if store_url.startswith("postgresql") else Path(store_url)
     with running_server(store_url, tmp_path / "a.log", *options) as (first, a):
         table = created(a, [ANN, BEN], clock=CLOCK, absent_after=None, stand_in="random")
         time.sleep(0.3)
         act(a, table, 0)
+        table_id = table["table_id"]
         ann_bank = view(a, table)["seats"][0]["bank_left"]
         first.kill()
         first.wait(timeout=10)
@@ -225,6 +228,9 @@ def test_banks_and_their_deadline_outlive_a_killed_server(store_url: str, tmp_pa
         assert seen["seats"][0]["bank_left"] == pytest.approx(ann_bank, abs=0.05)
         if seen["step"] == 1:  # (the new process may have started after Ben's deadline)
             assert seen["seats"][1]["bank_left"] == BANK
+            # Ben's clock counts from when his decision began, not from the restart.
+            stored = _stored(db, "SELECT turn_deadline FROM games WHERE table_id = $1", table_id)
+            assert seen["deadline"]["at"] == pytest.approx(stored[0][0], abs=0.05)
         played = wait_for(b, table, lambda v: v["step"] >= 2, "the stand-in plays for Ben")
         assert time.monotonic() - killed < PATIENCE
         assert stand_ins(played, 1) == ["clock"]
