@@ -131,7 +131,7 @@ class GameRecord:
     sources: tuple[str | None, ...] = ()
     #: When the game's current decision began (epoch seconds, the database's clock); None
     #: where unknown. Clocks count from there.
-    turn_since: float | None = None
+    turn_since: float | None = field(default=None, compare=False)
 
 
 #: The states of a game's analysis (docs/server.md, "Post-game analysis").
