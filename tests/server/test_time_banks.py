@@ -15,9 +15,14 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from oriflamme.api import GameConfig
 from oriflamme.server import create_app
+from oriflamme.server.storage import GameRecord, SeatRecord, TableRecord
+from oriflamme.server.tables import Table
+from oriflamme.server.time_bank import is_day_clock
 from servers import running_server
 from test_faults import _stored
+from test_scale_out import follow
 
 ANN = {"kind": "human", "name": "Ann"}
 BEN = {"kind": "human", "name": "Ben"}
@@ -124,6 +129,37 @@ def test_the_daily_preset_is_a_bank_of_three_days_and_a_day_a_decision(
     assert per_decision["clock"]["kind"] == "per_decision"
     assert per_decision["clock"]["bank"] is None
     assert [s["bank_left"] for s in per_decision["seats"]] == [None, None]
+
+
+def test_a_public_table_with_a_bank_is_listed_with_it(client: TestClient) -> None:
+    seats = [ANN, {"kind": "open"}]
+    created(client, seats, seed=None, public=True, clock={"bank": 300, "increment": 5})
+    created(client, seats, seed=None, public=True, clock="daily")
+    created(client, seats, seed=None, public=True, no_show_after=60)
+    listed = client.get("/api/lobby", params={"clock": "true"}).json()["tables"]
+    assert sorted((t["bank"], t["increment"]) for t in listed) == [(300, 5), (3 * 86400, 86400)]
+    assert all(t["clock"] is None for t in listed)
+    unclocked = client.get("/api/lobby", params={"clock": "false"}).json()["tables"]
+    assert [(t["bank"], t["clock"]) for t in unclocked] == [(None, None)]
+
+
+@pytest.mark.parametrize(
+    ("clock", "day"),
+    [
+        ({}, False),
+        ({"clock": 60.0}, False),
+        ({"clock": 3600.0}, True),
+        ({"bank": 600.0, "increment": 10.0}, False),
+        ({"bank": 1800.0, "increment": 3600.0}, True),
+        ({"bank": 3 * 86400.0, "increment": 86400.0}, True),
+    ],
+)
+def test_day_clocks_are_the_daily_preset_and_clocks_of_an_hour_or_more(
+    clock: dict[str, float], day: bool
+) -> None:
+    seats = (SeatRecord(0, "human", "Ann", None, None), SeatRecord(1, "human", "Ben", None, None))
+    record = TableRecord("t", GameConfig(players=2).to_dict(), "en", "", "", seats, **clock)
+    assert is_day_clock(Table(record, GameRecord(1, 5, ()))) is day
 
 
 # -- spending, gaining, running out -------------------------------------------------------------
@@ -237,3 +273,36 @@ def test_banks_and_their_deadline_outlive_a_killed_server(store_url: str, tmp_pa
         assert played["seats"][1]["ran_out"] == 1 and played["seats"][1]["away"]
         assert played["seats"][1]["bank_left"] == INCREMENT
         assert played["seats"][0]["bank_left"] == pytest.approx(ann_bank, abs=0.05)
+
+
+def test_every_process_shows_the_bank_another_charged(pg_url: str, tmp_path: Path) -> None:
+    """Ann and Ben act through A; B, which holds the table too, shows each bank as the database
+    charged it (B reads the seats again when A's action is announced)."""
+    options = ("--bot-delay", "0", "--tables-per-hour", "0")
+    with (
+        running_server(pg_url, tmp_path / "a.log", *options) as (_, a),
+        running_server(pg_url, tmp_path / "b.log", *options) as (_, b),
+    ):
+        table = created(a, [ANN, BEN], clock={"bank": 60, "increment": 7}, absent_after=None)
+        with follow(b, table, table["spectator_token"]) as on_b:
+            assert on_b.at(0)["seats"][0]["bank_left"] == 60
+            # Each acts once first (their arrival makes every process read the seats anyway).
+            acted: list[int] = []
+            while acted.count(0) < 2 or 1 not in acted:
+                seat = deciding(view(a, table))
+                assert seat is not None
+                time.sleep(0.1)
+                act(a, table, seat)
+                acted.append(seat)
+            step = len(acted)
+            stored = _stored(
+                pg_url, "SELECT bank_left FROM seats WHERE table_id = $1 ORDER BY seat",
+                table["table_id"],
+            )
+            assert all(60 - PATIENCE < row[0] < 60 + 7 * step for row in stored)
+            charged = on_b.until(
+                lambda v: v["step"] == step and [s["bank_left"] for s in v["seats"]]
+                == [row[0] for row in stored],
+                "both banks as stored",
+            )
+            assert charged["seats"][0]["bank_left"] != 60

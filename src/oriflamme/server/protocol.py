@@ -371,6 +371,12 @@ class LobbyTable(BaseModel):
     seats: list[LobbySeat]
     open_seats: list[int]
     clock: float | None = Field(description="seconds per decision, or null")
+    bank: float | None = Field(
+        None, description="a time bank: seconds each seat starts with (null: no bank)"
+    )
+    increment: float | None = Field(
+        None, description="seconds added to a seat's bank after each of its decisions"
+    )
     no_show_after: float | None = Field(
         None, description="seconds before the stand-in plays for a player who never comes"
     )

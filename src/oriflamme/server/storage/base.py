@@ -216,6 +216,9 @@ class LobbyEntry:
     place: LobbyPlace | None = None
     rated: bool = False
     min_reputation: float | None = None
+    #: A time bank (None: none) and its increment, in seconds.
+    bank: float | None = None
+    increment: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
