@@ -17,14 +17,13 @@ Each such run-out is counted (``seats.ran_out``); at a rated table a seat that r
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import sources
 from .absence import CLOCK
 from .storage import BankCharged, BankMove
 
 if TYPE_CHECKING:
-    from .protocol import ClockIn
     from .tables import Table
 
 DAY = 86400.0
@@ -48,7 +47,20 @@ class Bank:
 PRESETS = {"daily": Bank(3 * DAY, DAY)}
 
 
-def clock_options(choice: ClockIn | None) -> dict[str, float | None]:
+class ClockRequest(Protocol):
+    """A clock asked for at a table's creation (``protocol.ClockIn``: one kind is set)."""
+
+    @property
+    def per_decision(self) -> int | None: ...
+    @property
+    def bank(self) -> float | None: ...
+    @property
+    def increment(self) -> float | None: ...
+    @property
+    def preset(self) -> str | None: ...
+
+
+def clock_options(choice: ClockRequest | None) -> dict[str, float | None]:
     """The ``TableOptions`` fields of the clock asked for at a table's creation."""
     if choice is None or choice.per_decision is not None:
         return {"clock": None if choice is None else float(choice.per_decision or 0)}

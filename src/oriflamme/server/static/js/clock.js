@@ -16,7 +16,7 @@ const DAY = 86400;
 
 /** "1:05", "0:09", hours for long clocks ("2:03:00"), days and hours for day-long ones
  * ("2 d 3 h"). */
-export function formatLeft(seconds) {
+function formatLeft(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
   if (whole >= DAY) {
     return t("days_hours", { days: Math.floor(whole / DAY), hours: Math.floor((whole % DAY) / 3600) });

@@ -728,7 +728,7 @@ const STRINGS = {
     clock_kind_label: "Pendule",
     clock_kind_per_decision: "Secondes par décision",
     clock_kind_bank: "Réserve de temps (Fischer)",
-    clock_kind_daily: "Au tour par tour : 3 jours, +1 jour par coup",
+    clock_kind_daily: "Au tour par tour : 3 jours, +1 jour par coup",
     bank_label: "Secondes de réserve par joueur",
     increment_label: "Secondes ajoutées après chaque coup",
     error_bank: "La réserve et l’incrément sont des nombres de secondes de 0 à 2592000 (30 jours), pas tous deux 0.",
@@ -736,7 +736,7 @@ const STRINGS = {
     bank_title: "Temps restant dans la réserve de ce joueur (elle gagne l’incrément après chacun de ses coups)",
     days_hours: "{days} j {hours} h",
     lobby_bank: "réserve {bank} +{increment} par coup (puis le robot {level} joue)",
-    lobby_daily: "au tour par tour : 3 jours, +1 jour par coup (puis le robot {level} joue)",
+    lobby_daily: "au tour par tour : 3 jours, +1 jour par coup (puis le robot {level} joue)",
   },
 };
 
