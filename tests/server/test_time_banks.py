@@ -125,6 +125,12 @@ def test_the_daily_preset_is_a_bank_of_three_days_and_a_day_a_decision(
         assert seen["deadline"]["seat"] == 0 and seen["deadline"]["reason"] == "clock"
         left = seen["deadline"]["at"] - seen["server_time"]
         assert 3 * 86400 - PATIENCE < left <= 3 * 86400
+        # Its players come and go: by default nobody is played for for being away.
+        assert client.get(f"/api/tables/{table['table_id']}").json()["absent_after"] is None
+    kept = created(client, [ANN, BEN], clock="daily", absent_after=3600)
+    assert client.get(f"/api/tables/{kept['table_id']}").json()["absent_after"] == 3600
+    minutes = created(client, [ANN, BEN], clock={"bank": 600, "increment": 10})
+    assert client.get(f"/api/tables/{minutes['table_id']}").json()["absent_after"] == 120
     per_decision = view(client, created(client, [ANN, BEN], clock={"per_decision": 60}))
     assert per_decision["clock"]["kind"] == "per_decision"
     assert per_decision["clock"]["bank"] is None

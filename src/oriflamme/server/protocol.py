@@ -151,7 +151,7 @@ class CreateTableRequest(_Strict):
         ge=ABSENT_MIN,
         le=ABSENT_MAX,
         description="seconds a player may be disconnected at their decision before the stand-in"
-        " plays it; null: never",
+        " plays it; null: never (the default with a clock of an hour or more: the daily preset)",
     )
     no_show_after: int | None = Field(
         None,

@@ -82,10 +82,15 @@ def is_day_clock(table: Table) -> bool:
     """Whether the table is played over days (the daily preset, or a per-decision time, bank or
     increment of an hour or more): its players are told of their turn at once."""
     options = table.options
-    longest = max(
-        options.clock or 0.0, options.bank or 0.0, options.increment or 0.0
-    )
-    return longest >= DAY_CLOCK_FROM
+    return is_day_setting(options.clock, options.bank, options.increment)
+
+
+def is_day_setting(
+    clock: float | None = None, bank: float | None = None, increment: float | None = None
+) -> bool:
+    """Whether a clock of these settings (seconds per decision, or a bank and its increment)
+    is a day clock (:func:`is_day_clock`)."""
+    return max(clock or 0.0, bank or 0.0, increment or 0.0) >= DAY_CLOCK_FROM
 
 
 def has_bank(table: Table) -> bool:

@@ -350,6 +350,8 @@ function clockChoice() {
 function showClockFields() {
   const kind = form.elements.clock_kind.value;
   for (const field of form.querySelectorAll("[data-clock-kind]")) field.hidden = field.dataset.clockKind !== kind;
+  // Players of a game over days come and go: the server plays for nobody who is only away.
+  form.querySelector("[data-away-limit]").hidden = kind === "daily";
 }
 
 /** The lobby, clock and stand-in options of the request, or an error message. */
@@ -358,7 +360,8 @@ function tableOptions(seatList) {
   if (isPublic && !seatList.some((seat) => seat.kind === "open")) return { error: t("error_public_needs_open") };
   const clock = clockChoice();
   if (clock.error) return clock;
-  const absent = seconds(form.elements.absent_after, 2, 172800);
+  const daily = form.elements.clock_kind.value === "daily";
+  const absent = daily ? undefined : seconds(form.elements.absent_after, 2, 172800);
   if (Number.isNaN(absent)) return { error: t("error_absent") };
   return {
     public: isPublic,
