@@ -106,3 +106,35 @@ def test_a_bank_counts_down_on_the_page_and_the_stand_in_plays_when_it_is_empty(
     assert seen["seats"][0]["ran_out"] == 1 and seen["seats"][0]["bank_left"] == INCREMENT
     assert [m["reason"] for m in seen["stand_ins"] if m["seat"] == 0] == ["clock"]
     assert record.page_errors == []
+
+
+def test_a_turn_based_table_shows_days_and_hours(page: Page, server_url: str) -> None:
+    record = Record()
+    record.watch(page)
+    page.goto(f"{server_url}/")
+    page.get_by_test_id("players-count").select_option("2")
+    page.get_by_test_id("variant").select_option("standard")
+    rows = page.get_by_test_id("seat-row")
+    for row, name in ((0, "Alice"), (1, "Bob")):
+        rows.nth(row).get_by_test_id("seat-kind").select_option("human")
+        rows.nth(row).get_by_test_id("seat-name").fill(name)
+    expect(page.get_by_test_id("absent-after")).to_be_visible()
+    page.get_by_test_id("clock-kind").select_option("daily")
+    expect(page.get_by_test_id("absent-after")).to_be_hidden()
+    expect(page.get_by_test_id("bank")).to_be_hidden()
+    page.get_by_test_id("create-game").click()
+    expect(page.get_by_test_id("created")).to_be_visible()
+    link = page.get_by_test_id("open-my-seat").get_attribute("href")
+    assert link is not None
+    table_id = urlsplit(link).path.rsplit("/", 1)[-1]
+    summary = httpx.get(f"{server_url}/api/tables/{table_id}", timeout=5).json()
+    assert summary["absent_after"] is None
+    page.goto(f"{server_url}{link}")
+    alice = page.locator('[data-testid="player"][data-seat="0"]')
+    bob = page.locator('[data-testid="player"][data-seat="1"]')
+    expect(alice.get_by_test_id("clock")).to_have_text("2 d 23 h left")
+    expect(bob.get_by_test_id("bank")).to_have_text("bank 3 d 0 h")
+    page.get_by_test_id("lang-fr").click()
+    expect(bob.get_by_test_id("bank")).to_have_text("réserve 3 j 0 h")
+    expect(alice.get_by_test_id("clock")).to_have_text("encore 2 j 23 h")
+    assert record.page_errors == []
