@@ -1,6 +1,6 @@
 """Time banks (Fischer clocks): each seat has a bank of seconds that shrinks while it decides
 and gains the table's increment after each of its decisions; when the bank of the deciding
-seat runs out, the stand-in plays (docs/server.md, "Clocks").
+seat runs out, the stand-in plays (docs/server.md, "Clocks and time banks").
 
 Storage is the authority (``storage.bank_sql``): ``seats.bank_left`` holds a seat's seconds
 left at the start of its current decision (or after its last one; NULL: the full bank), and
@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import sources
-from .absence import CLOCK
+from .absence import CLOCK, HUMAN
 from .storage import BankCharged, BankMove
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def bank_left(table: Table, seat: int) -> float | None:
     one); None at tables without a bank or for bot seats."""
     bank = table.options.bank
     record = table.seats[seat]
-    if bank is None or record.kind != "human":
+    if bank is None or record.kind != HUMAN:
         return None
     return bank if record.bank_left is None else record.bank_left
 
@@ -113,10 +113,16 @@ def run_out(table: Table, seat: int, source: str) -> bool:
     player's own (the stand-in playing on for a seat already out is the same run-out)."""
     if not has_bank(table) or sources.parse(source) != (sources.STAND_IN, CLOCK):
         return False
+    return _last_decision(table, seat)[0] != sources.STAND_IN
+
+
+def _last_decision(table: Table, seat: int) -> tuple[str | None, str | None]:
+    """Who made the seat's last decision in the current game, and why (``sources.parse``);
+    ``(None, None)`` if it made none yet."""
     for step in range(len(table.game.history) - 1, -1, -1):
         if table.move_at(step)[0] == seat:
-            return sources.parse(table.sources[step])[0] != sources.STAND_IN
-    return True
+            return sources.parse(table.sources[step])
+    return None, None
 
 
 def bank_move(table: Table, source: str) -> BankMove | None:
@@ -143,10 +149,7 @@ def out_of_time(table: Table, seat: int) -> bool:
     it away since)."""
     if not has_bank(table) or table.seats[seat].away_since is None:
         return False
-    for step in range(len(table.game.history) - 1, -1, -1):
-        if table.move_at(step)[0] == seat:
-            return sources.parse(table.sources[step]) == (sources.STAND_IN, CLOCK)
-    return False
+    return _last_decision(table, seat) == (sources.STAND_IN, CLOCK)
 
 
 def counts_as_left(table: Table, seat: int, extra: int = 0) -> bool:
