@@ -133,7 +133,7 @@ class GamesSql(RatingsSql):
     ) -> BankCharged | None:
         if (finished is not None and turn.over) or bank is not None:
             return await self._write(
-                self._finish(
+                self._append_in_transaction(
                     table_id, game, index, action, turn, stand_in, source, finished, bank
                 )
             )
@@ -165,7 +165,7 @@ class GamesSql(RatingsSql):
             raise StoreConflict("the stand-in's deadline has not passed")
         return None
 
-    def _finish(
+    def _append_in_transaction(
         self,
         table_id: str,
         game: int,
