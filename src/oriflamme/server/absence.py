@@ -107,9 +107,10 @@ def next_change(table: Table, now: float) -> float | None:
 
 def deadline(table: Table) -> tuple[float, str] | None:
     """When the stand-in may play the current decision (epoch seconds), and why: the soonest of
-    the turn clock, the end of the deciding player's allowed absence (if away) and their
-    no-show limit (if they never came), as storage computes it (``storage.*_sql``); None when
-    no human decides in a game under way, or no limit applies."""
+    the turn clock (per decision, or the seat's time bank), the end of the deciding player's
+    allowed absence (if away) and their no-show limit (if they never came), as storage computes
+    it (``storage.*_sql``); None when no human decides in a game under way, or no limit
+    applies."""
     seat = table.game.current_player
     if seat is None or table.waiting() or table.closed:
         return None
@@ -120,6 +121,9 @@ def deadline(table: Table) -> tuple[float, str] | None:
     limits = []
     if options.clock is not None:
         limits.append((table.decision_since + options.clock, CLOCK))
+    if options.bank is not None:  # a time bank: what the seat had left when it began
+        left = options.bank if record.bank_left is None else record.bank_left
+        limits.append((table.decision_since + left, CLOCK))
     if record.away_since is not None and options.absent_after is not None:
         limits.append((record.away_since + options.absent_after, AWAY))
     if record.arrived is None and options.no_show_after is not None:

@@ -14,7 +14,7 @@ import time
 
 from oriflamme.api import Action, Game
 
-from . import metrics, sources
+from . import metrics, sources, time_bank
 from .broadcast import Broadcaster
 from .errors import ApiError
 from .presence import Presence
@@ -122,12 +122,16 @@ class Moves:
         request that asked for it is cancelled meanwhile."""
         step = len(table.game.history)
         kind = sources.parse(source)[0]
-        await self._store.append_action(
+        bank = time_bank.bank_move(table, source)
+        charged = await self._store.append_action(
             table.id, table.game_number, step, action.to_json(), table.turn(after),
             kind == sources.STAND_IN, source=source, finished=outcome(table, after, source),
+            bank=bank,
         )
         metrics.action_stored(_METRIC_SOURCES.get(kind or "", metrics.HUMAN), arrived)
         if len(table.game.history) == step:
+            if bank is not None and charged is not None:
+                time_bank.charged(table, bank.seat, charged)
             table.moved(after, source)
             table.arrival = (step + 1, arrived)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from .absence import NO_SHOW_DEFAULT
 from .names import NAME_MAX, clean_name, is_bot_label, name_key
@@ -81,13 +81,48 @@ SeatIn = Annotated[HumanSeatIn | BotSeatIn | OpenSeatIn, Field(discriminator="ki
 #: Bounds of a turn clock, of an allowed absence and of a no-show limit, in seconds (a week;
 #: two days).
 CLOCK_MIN, CLOCK_MAX = 2, 7 * 86400
+#: The largest time bank (and increment), in seconds: 30 days.
+BANK_MAX = 30 * 86400
 ABSENT_MIN, ABSENT_MAX = 2, 2 * 86400
 
 
 class ClockIn(_Strict):
-    per_decision: int = Field(
-        ge=CLOCK_MIN, le=CLOCK_MAX, description="seconds a human has for each decision"
+    """A turn clock: seconds per decision, a time bank per seat (Fischer: ``bank`` and
+    ``increment``), or a named ``preset`` (``server.time_bank``); ``"daily"`` alone stands for
+    ``{"preset": "daily"}``."""
+
+    per_decision: int | None = Field(
+        None, ge=CLOCK_MIN, le=CLOCK_MAX, description="seconds a human has for each decision"
     )
+    bank: float | None = Field(
+        None, ge=0, le=BANK_MAX, description="a time bank: seconds each seat starts with"
+    )
+    increment: float | None = Field(
+        None, ge=0, le=BANK_MAX, description="seconds added to a seat's bank after each decision"
+    )
+    preset: Literal["daily"] | None = Field(
+        None, description='"daily": a bank of 3 days, and 1 day more after each decision'
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockIn:
+        banked = self.bank is not None or self.increment is not None
+        if (self.per_decision is not None) + banked + (self.preset is not None) != 1:
+            raise ValueError("give per_decision, bank and increment, or preset (one kind)")
+        if banked:
+            if self.bank is None or self.increment is None:
+                raise ValueError("a time bank needs both bank and increment (seconds)")
+            if self.bank + self.increment <= 0:
+                raise ValueError("a time bank needs a bank or an increment above 0")
+        return self
+
+
+def _preset_form(value: object) -> object:
+    return {"preset": value} if isinstance(value, str) else value
+
+
+#: A table's clock as asked for; a preset's name stands for ``{"preset": name}``.
+ClockChoice = Annotated[ClockIn, BeforeValidator(_preset_form)]
 
 
 class CreateTableRequest(_Strict):
@@ -103,7 +138,11 @@ class CreateTableRequest(_Strict):
     seats: list[SeatIn] = Field(min_length=2, max_length=5, description="one per player")
     seed: int | None = Field(None, ge=0, lt=2**62, description="random when null")
     public: bool = Field(False, description="listed in the lobby while seats are open")
-    clock: ClockIn | None = Field(None, description="a turn clock; null: none")
+    clock: ClockChoice | None = Field(
+        None,
+        description='a turn clock: {"per_decision": N}, {"bank": S, "increment": I} or "daily"'
+        " (a bank of 3 days, 1 day more after each decision); null: none",
+    )
     stand_in: Level = Field(
         "medium", description="the bot that plays for a human whose clock ran out or who is away"
     )
@@ -112,7 +151,7 @@ class CreateTableRequest(_Strict):
         ge=ABSENT_MIN,
         le=ABSENT_MAX,
         description="seconds a player may be disconnected at their decision before the stand-in"
-        " plays it; null: never",
+        " plays it; null: never (the default with a clock of an hour or more: the daily preset)",
     )
     no_show_after: int | None = Field(
         None,
@@ -340,6 +379,12 @@ class LobbyTable(BaseModel):
     seats: list[LobbySeat]
     open_seats: list[int]
     clock: float | None = Field(description="seconds per decision, or null")
+    bank: float | None = Field(
+        None, description="a time bank: seconds each seat starts with (null: no bank)"
+    )
+    increment: float | None = Field(
+        None, description="seconds added to a seat's bank after each of its decisions"
+    )
     no_show_after: float | None = Field(
         None, description="seconds before the stand-in plays for a player who never comes"
     )
@@ -390,10 +435,27 @@ class SeatInfo(BaseModel):
         False, description="a player's account owns the seat (its name is the account's)"
     )
     left: bool = Field(False, description="its player left the game: the stand-in plays it")
+    bank_left: float | None = Field(
+        None,
+        description="at a table with a time bank: seconds its bank held when its current"
+        " decision began (the seat deciding: count down from the clock's deadline), or after"
+        " its last one; null without a bank",
+    )
+    ran_out: int = Field(0, description="times its time bank ran out in this game")
 
 
 class ClockView(BaseModel):
-    per_decision: float
+    kind: Literal["per_decision", "bank"] = Field(
+        "per_decision", description="seconds per decision, or a time bank per seat (Fischer)"
+    )
+    per_decision: float | None = Field(None, description="seconds per decision (kind per_decision)")
+    bank: float | None = Field(None, description="seconds each seat's bank starts with (kind bank)")
+    increment: float | None = Field(
+        None, description="seconds added to a seat's bank after each of its decisions (kind bank)"
+    )
+    preset: Literal["daily"] | None = Field(
+        None, description='the named preset this bank is ("daily": 3 days, +1 day a decision)'
+    )
     deadline: float | None = Field(
         description="when the stand-in may play the current human decision (server epoch"
         " seconds): the clock's end, or sooner the end of the player's absence or no-show limit"

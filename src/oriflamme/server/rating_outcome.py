@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.api import Game
 
-from . import sources
+from . import sources, time_bank
 from .rating_model import (
     GUEST,
     RatedGame,
@@ -37,15 +37,22 @@ def outcome(table: Table, after: Game, source: str | None) -> RatedGame | None:
         decided[decider] += 1
         if sources.parse(played[step])[0] == sources.STAND_IN:
             by_stand_in[decider] += 1
+    # This last action may be a run-out too (``time_bank``).
+    deciding = table.game.current_player
+    ran_out = [0] * len(table.seats)
+    if deciding is not None and source is not None and time_bank.run_out(table, deciding, source):
+        ran_out[deciding] = 1
     players, left = [], []
     for seat in table.seats:
         if seat.account_id is not None:
             players.append(account_player(seat.account_id))
-            # Left, handed to a bot by the creator (away too long), or mostly played for.
+            # Left, handed to a bot by the creator (away too long), mostly played for, or (at
+            # a rated table) ran out of time too often.
             gone = (
                 seat.left_at is not None
                 or seat.kind == BOT
                 or 2 * by_stand_in[seat.seat] > decided[seat.seat]
+                or time_bank.counts_as_left(table, seat.seat, ran_out[seat.seat])
             )
         elif seat.kind == BOT:
             players.append(bot_player(seat.level or "random"))

@@ -94,6 +94,8 @@ class Seating:
             rated=options.rated,
             min_reputation=options.min_reputation,
             chat=options.chat,
+            bank=options.bank,
+            increment=options.increment,
         )
         game = GameRecord(1, setup.seed, setup.actions, setup.start, setup.custom_deal)
         table = Table(record, game)  # checks the game before it is stored

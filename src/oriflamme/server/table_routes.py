@@ -57,6 +57,7 @@ from .tables import (
     setup_from_record,
 )
 from .throttle import BucketsByKey, TokenBucket
+from .time_bank import clock_options, is_day_setting
 from .views import summary, view_for
 from .ws import serve_socket
 
@@ -120,10 +121,14 @@ def tables_router(rate: float = 20.0, burst: float = 20.0) -> APIRouter:
             setup = GameSetup(
                 _config(request), _seed(request.seed), custom_deal=request.custom_deal
             )
+        clock = clock_options(request.clock)
+        absent = None if request.absent_after is None else float(request.absent_after)
+        if "absent_after" not in request.model_fields_set and is_day_setting(**clock):
+            absent = None  # players of games over days come and go: their clock is what counts
         options = TableOptions(
             public=request.public,
-            clock=None if request.clock is None else float(request.clock.per_decision),
-            absent_after=None if request.absent_after is None else float(request.absent_after),
+            **clock,
+            absent_after=absent,
             stand_in=request.stand_in,
             no_show_after=request.no_show_limit(),
             rated=request.rated,

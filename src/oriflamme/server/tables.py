@@ -12,7 +12,7 @@ import hashlib
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Protocol
 
@@ -75,6 +75,10 @@ class TableOptions:
     min_reputation: float | None = None
     #: Who talks and reads at the table: "on", "open" or "off" (``chat``).
     chat: str = "on"
+    #: A time bank (``time_bank``): seconds each seat starts with (None: no bank), and added
+    #: after each of its decisions.
+    bank: float | None = None
+    increment: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +333,7 @@ class Table:
         self.options = TableOptions(
             record.public, record.clock, record.absent_after, record.stand_in,
             record.no_show_after, record.rated, record.min_reputation, record.chat,
+            record.bank, record.increment,
         )
         self.created = record.created
         #: The secret of the table's replay tokens (``replay_links``); never sent.
@@ -363,6 +368,7 @@ class Table:
         #: counts from there.
         self.decision_since = time.time()
         self._game, self._moves = _start(self.config, game)
+        self._stored_since(game)
         #: Who played each action of the current game (``sources``).
         self.sources = _sources(game)
         #: The step of the last action applied by this server and when it arrived
@@ -420,9 +426,18 @@ class Table:
             self.game = started
             self.sources = _sources(game)
             self.views = ViewCache()
+            self._stored_since(game)
             return True
         done = len(self.game.history)
-        return self.extend(game.actions[done:], _sources(game)[done:]) or changed
+        changed = self.extend(game.actions[done:], _sources(game)[done:]) or changed
+        self._stored_since(game)
+        return changed
+
+    def _stored_since(self, game: GameRecord) -> None:
+        """Count the current decision's clock from when storage says it began (a process
+        started or reloaded later must not give it more time)."""
+        if game.turn_since is not None and len(game.actions) == len(self.game.history):
+            self.decision_since = game.turn_since
 
     def extend(
         self, actions: Sequence[Mapping[str, Any]], sources: Sequence[str | None] = ()
@@ -443,6 +458,8 @@ class Table:
         already made)."""
         self.game_number, self.seed = number, seed
         self.custom_deal = False
+        # Storage fills every bank again for a new game (``storage.bank_sql.reset_banks``).
+        self.seats = [replace(s, bank_left=None, ran_out=0) for s in self.seats]
         game = Game.new(self.config, seed) if game is None else game
         self._moves = _Moves(game.copy())
         self.game = game

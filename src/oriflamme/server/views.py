@@ -15,7 +15,7 @@ import orjson
 
 from oriflamme.api import FAMILY_COLOURS, Action, Observation, ObservedCard
 
-from . import absence, display, sources
+from . import absence, display, sources, time_bank
 from .replay_links import replay_url
 
 if TYPE_CHECKING:
@@ -35,11 +35,13 @@ def seat_infos(table: Table, lang: str | None = None) -> list[dict[str, Any]]:
             "kind": s.kind,
             "level": s.level,
             "connected": table.connected(s.seat),
-            "away": absence.stood_in(table, s.seat, now),
+            "away": absence.stood_in(table, s.seat, now) or time_bank.out_of_time(table, s.seat),
             "replaceable": absence.replaceable(table, s.seat, now),
             "colour": FAMILY_COLOURS[s.seat],
             "account": s.account_id is not None,
             "left": s.left_at is not None,
+            "bank_left": time_bank.bank_left(table, s.seat),
+            "ran_out": s.ran_out,
         }
         for s in table.seats
     ]
@@ -48,10 +50,8 @@ def seat_infos(table: Table, lang: str | None = None) -> list[dict[str, Any]]:
 def clock_info(table: Table) -> dict[str, Any] | None:
     """The table's turn clock: seconds per decision, and when the stand-in may play the current
     decision (the clock's end, or sooner the end of an absence or the no-show limit)."""
-    if table.options.clock is None:
-        return None
     due = absence.deadline(table)
-    return {"per_decision": table.options.clock, "deadline": None if due is None else due[0]}
+    return time_bank.clock_info(table, None if due is None else due[0])
 
 
 def deadline_info(table: Table) -> dict[str, Any] | None:

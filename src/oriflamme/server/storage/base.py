@@ -70,6 +70,11 @@ class SeatRecord:
     account_id: str | None = None
     #: When the seat's player left the game (the stand-in plays it from then on).
     left_at: float | None = None
+    #: At a table with a time bank: seconds left at the start of the seat's current decision
+    #: (or after its last one); None: the full bank.
+    bank_left: float | None = None
+    #: Times the seat's bank ran out in the current game (``server.time_bank``).
+    ran_out: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,10 @@ class TableRecord:
     min_reputation: float | None = None
     #: Who talks and reads at the table (docs/server.md, "Chat"): "on", "open" or "off".
     chat: str = "on"
+    #: A time bank: seconds each seat starts with (None: no bank), and added after each
+    #: decision (``server.time_bank``).
+    bank: float | None = None
+    increment: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +131,9 @@ class GameRecord:
     #: Who played each action (``server.sources``: the player, their bot seat, or the stand-in
     #: and why), in order; None where unknown (stored before version 8, or from a save).
     sources: tuple[str | None, ...] = ()
+    #: When the game's current decision began (epoch seconds, the database's clock); None
+    #: where unknown. Clocks count from there.
+    turn_since: float | None = field(default=None, compare=False)
 
 
 #: The states of a game's analysis (docs/server.md, "Post-game analysis").
@@ -139,6 +151,25 @@ class AnalysisRecord:
     status: str
     progress: float = 0.0
     steps: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BankMove:
+    """A decision made at a table with a time bank: the seat whose bank it charges, and
+    whether it is a new run-out (the stand-in played because the bank was empty: counted, and
+    the seat is away from then on)."""
+
+    seat: int
+    ran_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BankCharged:
+    """A seat's time bank as storage left it after a decision (``SeatRecord``'s fields)."""
+
+    bank_left: float
+    ran_out: int
+    away_since: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +218,9 @@ class LobbyEntry:
     place: LobbyPlace | None = None
     rated: bool = False
     min_reputation: float | None = None
+    #: A time bank (None: none) and its increment, in seconds.
+    bank: float | None = None
+    increment: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,13 +394,17 @@ class Store(AccountStore, PlayersStore, ChatStore, Protocol):
         stand_in: bool = False,
         source: str | None = None,
         finished: RatedGame | None = None,
-    ) -> None:
+        bank: BankMove | None = None,
+    ) -> BankCharged | None:
         """Record action number ``index`` of a game, played by ``source`` (``server.sources``),
         after which the game awaits ``turn``; :class:`StoreConflict` if that index is taken
         (another server was first), or, for a ``stand_in``'s action, if the human's deadline
         has not passed (any more). ``finished``: the action ends a game with accounts at its
         seats or of a rated table: their results are stored and, for a rated game, the ratings
-        updated in the same transaction, exactly once (the result's key is the game's)."""
+        updated in the same transaction, exactly once (the result's key is the game's).
+        ``bank``: at a table with a time bank, the seat that decided, whose bank is charged
+        the decision's time (from ``turn_since``, by the database's clock) and credited the
+        increment in the same transaction; its bank as stored then is returned."""
         ...
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:

@@ -16,7 +16,7 @@ from .dialect import Sql, Statement
 #: Columns of a lobby row, in order (the seats are read separately).
 LOBBY_COLUMNS = (
     "id, config, clock, created, lang, hints, stand_in, absent_after, listed, place,"
-    " no_show_after, rated, min_reputation"
+    " no_show_after, rated, min_reputation, bank, increment"
 )
 
 
@@ -50,7 +50,8 @@ def lobby_query(
         else:
             where.append(f"{cards} = {q(only.cards)}")
     if only.clock is not None:
-        where.append("t.clock IS NOT NULL" if only.clock else "t.clock IS NULL")
+        has = "(t.clock IS NOT NULL OR t.bank IS NOT NULL)"  # per decision, or a time bank
+        where.append(has if only.clock else f"NOT {has}")
     if only.hints is not None:
         where.append(f"t.hints = {q(only.hints)}")
     page = ""
@@ -63,7 +64,7 @@ def lobby_query(
     return q.statement(
         "WITH ranked AS (SELECT t.id, t.config, t.clock, t.created, t.lang, t.hints,"
         " t.stand_in, t.absent_after, t.listed, t.no_show_after, t.rated, t.min_reputation,"
-        " ROW_NUMBER() OVER (PARTITION BY"
+        " t.bank, t.increment, ROW_NUMBER() OVER (PARTITION BY"
         " CASE WHEN t.origin = '' THEN t.id ELSE t.origin END"
         " ORDER BY t.listed DESC, t.id) AS place"
         f" FROM tables t WHERE {' AND '.join(where)})"

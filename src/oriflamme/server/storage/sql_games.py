@@ -9,10 +9,13 @@ from typing import Any
 
 from ..names import name_key
 from ..rating_model import RatedGame
+from .bank_sql import bank_update, reset_banks
 from .base import (
     ACTION,
     GAME,
     SEATS,
+    BankCharged,
+    BankMove,
     Change,
     GameRecord,
     QuotaReached,
@@ -29,13 +32,14 @@ from .turns_sql import turn_update
 
 #: The columns of a :class:`SeatRecord`, in its fields' order.
 SEAT_COLUMNS = (
-    "seat, kind, name, level, token_hash, away_since, joined, arrived, account_id, left_at"
+    "seat, kind, name, level, token_hash, away_since, joined, arrived, account_id, left_at,"
+    " bank_left, ran_out"
 )
 #: The columns of a :class:`TableRecord` after its id and before its seats.
 TABLE_COLUMNS = (
     "config, lang, creator_hash, spectator_hash, origin, public, clock, absent_after, stand_in,"
-    " closed, listed, hints, no_show_after, replay_key, created, rated, min_reputation"
-    ", chat"
+    " closed, listed, hints, no_show_after, replay_key, created, rated, min_reputation, chat,"
+    " bank, increment"
 )
 
 
@@ -83,13 +87,14 @@ class GamesSql(RatingsSql):
         yield q.statement(
             "INSERT INTO tables (id, config, lang, creator_hash, spectator_hash, created, origin,"
             " public, listed, clock, absent_after, stand_in, hints, no_show_after, replay_key,"
-            " rated, min_reputation, chat)"
+            " rated, min_reputation, chat, bank, increment)"
             f" VALUES ({q(table_id)}, {q(json.dumps(table.config))}, {q(table.lang)},"
             f" {q(table.creator_hash)}, {q(table.spectator_hash)}, {q.now()}, {q(table.origin)},"
             f" {q(table.public)}, {q.now() if table.public else 'NULL'}, {q(table.clock)},"
             f" {q(table.absent_after)}, {q(table.stand_in)}, {q(table.hints)},"
             f" {q(table.no_show_after)}, {q(table.replay_key)}, {q(table.rated)},"
-            f" {q(table.min_reputation)}, {q(table.chat)})"
+            f" {q(table.min_reputation)}, {q(table.chat)}, {q(table.bank)},"
+            f" {q(table.increment)})"
         )
         q = Sql(d)
         yield q.statement(
@@ -125,12 +130,14 @@ class GamesSql(RatingsSql):
         stand_in: bool = False,
         source: str | None = None,
         finished: RatedGame | None = None,
-    ) -> None:
-        if finished is not None and turn.over:
-            await self._write(
-                self._finish(table_id, game, index, action, turn, stand_in, source, finished)
+        bank: BankMove | None = None,
+    ) -> BankCharged | None:
+        if (finished is not None and turn.over) or bank is not None:
+            return await self._write(
+                self._append_in_transaction(
+                    table_id, game, index, action, turn, stand_in, source, finished, bank
+                )
             )
-            return
         # One chain, so one round trip in PostgreSQL: the action and who played it
         # (``server.sources``), the turn it leads to, the announcement.
         text = action_text(action)
@@ -157,8 +164,9 @@ class GamesSql(RatingsSql):
         change = Change(table_id, ACTION, game, index + 1, text, source)
         if not await self._write_one(Chain((added, turned), change)):
             raise StoreConflict("the stand-in's deadline has not passed")
+        return None
 
-    def _finish(
+    def _append_in_transaction(
         self,
         table_id: str,
         game: int,
@@ -167,10 +175,13 @@ class GamesSql(RatingsSql):
         turn: Turn,
         stand_in: bool,
         source: str | None,
-        finished: RatedGame,
-    ) -> Plan[None]:
-        """The last action of a game, its end, its accounts' results and the ratings it
-        updates: one transaction, so that a game never ends without them, nor counts twice."""
+        finished: RatedGame | None,
+        bank: BankMove | None = None,
+    ) -> Plan[BankCharged | None]:
+        """An action in one transaction with what goes with it: at a table with a time bank,
+        the decision's time charged to its seat (before the turn moves on); the last action of
+        a game, its end, its accounts' results and the ratings it updates (so that a game never
+        ends without them, nor counts twice)."""
         text = action_text(action)
         q = Sql(self.dialect)
         table, number, step = q(table_id), q(game), q(index)
@@ -187,10 +198,19 @@ class GamesSql(RatingsSql):
         )
         if not added:
             raise StoreConflict("the stand-in's deadline has not passed")
+        charged = None
+        if bank is not None:
+            q = Sql(self.dialect)
+            rows = yield q.statement(bank_update(q, table_id, game, bank))
+            charged = BankCharged(*rows[0]) if rows else None
         q = Sql(self.dialect)
         yield q.statement(turn_update(q, table_id, game, turn))
-        yield from self._record_results(finished)
-        yield Announce((Change(table_id, ACTION, game, index + 1, text, source),))
+        if finished is not None and turn.over:
+            yield from self._record_results(finished)
+        played = Change(table_id, ACTION, game, index + 1, text, source)
+        # A bank changed: every server reads the seats again (the database computed it).
+        yield Announce((played, Change(table_id, SEATS, 0, 0)) if bank else (played,))
+        return charged
 
     async def new_game(self, table_id: str, game: int, seed: int, turn: Turn) -> None:
         await self._write(self._new_game(table_id, game, seed, turn))
@@ -206,6 +226,8 @@ class GamesSql(RatingsSql):
             f"UPDATE seats SET account_id = NULL WHERE table_id = {q(table_id)}"
             " AND left_at IS NOT NULL"
         )
+        q = Sql(self.dialect)
+        yield q.statement(reset_banks(q, table_id))
         q = Sql(self.dialect)
         yield q.statement(turn_update(q, table_id, game, turn))
         yield Announce((Change(table_id, GAME, game, turn.step),))
@@ -239,10 +261,10 @@ class GamesSql(RatingsSql):
         )
         q = Sql(self.dialect)
         games = yield q.statement(
-            "SELECT number, seed, start, custom_deal FROM games"
+            "SELECT number, seed, start, custom_deal, turn_since FROM games"
             f" WHERE table_id = {q(table_id)} ORDER BY number DESC LIMIT 1"
         )
-        number, seed, start, custom = games[0]
+        number, seed, start, custom, turn_since = games[0]
         actions, sources = yield from self._played(table_id, number, 0)
         table = TableRecord(
             table_id=table_id,
@@ -265,10 +287,12 @@ class GamesSql(RatingsSql):
             rated=bool(row[15]),
             min_reputation=row[16],
             chat=row[17],
+            bank=row[18],
+            increment=row[19],
         )
         start_from = None if start is None else json.loads(start)
         record = GameRecord(
-            number, seed, tuple(actions), start_from, bool(custom), tuple(sources)
+            number, seed, tuple(actions), start_from, bool(custom), tuple(sources), turn_since
         )
         return table, record
 

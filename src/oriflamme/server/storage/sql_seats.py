@@ -200,9 +200,11 @@ class SeatsSql(SqlRunner):
                 place=LobbyPlace(int(place), float(listed), table_id),
                 rated=bool(rated),
                 min_reputation=min_reputation,
+                bank=bank,
+                increment=increment,
             )
             for (
                 table_id, config, clock, created, lang, hints, stand_in, absent_after, listed,
-                place, no_show_after, rated, min_reputation,
+                place, no_show_after, rated, min_reputation, bank, increment,
             ) in rows
         ]

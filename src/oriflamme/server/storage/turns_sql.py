@@ -9,6 +9,7 @@ their seat's allowed absence and its no-show limit; NULL when nobody may play fo
 
 from __future__ import annotations
 
+from .bank_sql import bank_limit
 from .base import Turn
 from .dialect import Sql
 
@@ -40,10 +41,12 @@ def latest(table: str) -> str:
 
 
 def timed_deadline(q: Sql, table: str, seat: str) -> str:
-    """A human decision's deadline: the soonest of its clock from now, the end of its seat's
-    allowed absence and its no-show limit; NULL if none applies."""
+    """A human decision's deadline: the soonest of its clock from now (per decision, or what
+    is left of its seat's time bank), the end of its seat's allowed absence and its no-show
+    limit; NULL if none applies."""
     return (
         f"(SELECT MIN(d) FROM (SELECT {q.now()} + clock AS d FROM tables WHERE id = {table}"
+        f" UNION ALL {bank_limit(q, table, seat, q.now())}"
         f" UNION ALL {seat_limits(table, seat)}) AS deadlines)"
     )
 
@@ -94,11 +97,13 @@ def away_deadline(q: Sql, table_id: str) -> str:
 
 def back_deadline(q: Sql, table_id: str, seat: int) -> str:
     """A seat back (or come for the first time): its decision's deadline is its clock's
-    again."""
+    again (per decision, or its bank's)."""
     d, table = q.dialect, q(table_id)
     return (
-        "UPDATE games SET turn_deadline = turn_since"
-        " + (SELECT clock FROM tables WHERE id = games.table_id)"
+        "UPDATE games SET turn_deadline = (SELECT MIN(d) FROM (SELECT games.turn_since + clock"
+        " AS d FROM tables WHERE id = games.table_id UNION ALL"
+        f" {bank_limit(q, 'games.table_id', 'games.turn_seat', 'games.turn_since')})"
+        " AS deadlines)"
         f" WHERE table_id = {table} AND number = {latest(table)} AND {d.false('finished')}"
         f" AND {d.false('turn_bot')} AND turn_seat = {q(seat)} AND turn_deadline IS NOT NULL"
     )

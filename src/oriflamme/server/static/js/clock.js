@@ -1,7 +1,9 @@
 // Turn clocks: every element with a data-deadline (server epoch seconds) shows the time left,
 // counted on this browser's clock corrected by the server's (the view says when it was sent).
+// At a table with time banks, the seats not deciding show what their bank holds.
 
 import { announce } from "./announce.js";
+import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
 const TICK_MS = 250;
@@ -10,9 +12,15 @@ const URGENT_SECONDS = 10;
 const WARN_AT = [30, URGENT_SECONDS];
 const warned = new Set();
 
-/** "1:05", "0:09", or hours for long clocks ("2:03:00"). */
+const DAY = 86400;
+
+/** "1:05", "0:09", hours for long clocks ("2:03:00"), days and hours for day-long ones
+ * ("2 d 3 h"). */
 function formatLeft(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
+  if (whole >= DAY) {
+    return t("days_hours", { days: Math.floor(whole / DAY), hours: Math.floor((whole % DAY) / 3600) });
+  }
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = String(whole % 60).padStart(2, "0");
@@ -40,6 +48,20 @@ function warn(deadline, left, time) {
   if (threshold === undefined || warned.has(`${deadline}:${threshold}`)) return;
   for (const at of WARN_AT) if (at >= threshold) warned.add(`${deadline}:${at}`);
   announce(t("clock_warning", { time }));
+}
+
+/** What the bank of a seat that is not deciding holds, at a table with time banks (the seat
+ * deciding shows its running deadline instead); null elsewhere. */
+export function bankTag(seat, view, deciding) {
+  if (!view.clock || view.clock.kind !== "bank" || seat.bankLeft === null || deciding) return null;
+  const time = formatLeft(seat.bankLeft);
+  return el("span", {
+    className: "clock bank",
+    testid: "bank",
+    title: t("bank_title"),
+    text: t("bank_left", { time }),
+    dataset: { left: String(Math.max(0, Math.ceil(seat.bankLeft))) },
+  });
 }
 
 /** Tick the clocks several times a second. */

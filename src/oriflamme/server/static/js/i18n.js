@@ -371,6 +371,19 @@ const STRINGS = {
     error_unknown_passkey: "This passkey was already removed.",
     error_bad_host: "The server cannot tell which site this page is on: reload it.",
     bot_name: "{colour} bot ({level})",
+    // time banks and the daily clock (#29)
+    clock_kind_label: "Clock",
+    clock_kind_per_decision: "Seconds per decision",
+    clock_kind_bank: "Time bank (Fischer)",
+    clock_kind_daily: "Turn-based: 3 days, +1 day a move",
+    bank_label: "Seconds in each player’s bank",
+    increment_label: "Seconds added after each move",
+    error_bank: "The bank and the increment are numbers of seconds from 0 to 2592000 (30 days), not both 0.",
+    bank_left: "bank {time}",
+    bank_title: "Time left in this player’s bank (it gains the increment after each of their moves)",
+    days_hours: "{days} d {hours} h",
+    lobby_bank: "bank {bank} +{increment} a move (then the {level} bot plays)",
+    lobby_daily: "turn-based: 3 days, +1 day a move (then the {level} bot plays)",
   },
   fr: {
     // page chrome
@@ -737,6 +750,19 @@ const STRINGS = {
     error_unknown_passkey: "Cette clé d’accès a déjà été retirée.",
     error_bad_host: "Le serveur ne sait pas sur quel site se trouve cette page : rechargez-la.",
     bot_name: "Robot {colour} ({level})",
+    // time banks and the daily clock (#29)
+    clock_kind_label: "Pendule",
+    clock_kind_per_decision: "Secondes par décision",
+    clock_kind_bank: "Réserve de temps (Fischer)",
+    clock_kind_daily: "Au tour par tour : 3 jours, +1 jour par coup",
+    bank_label: "Secondes de réserve par joueur",
+    increment_label: "Secondes ajoutées après chaque coup",
+    error_bank: "La réserve et l’incrément sont des nombres de secondes de 0 à 2592000 (30 jours), pas tous deux 0.",
+    bank_left: "réserve {time}",
+    bank_title: "Temps restant dans la réserve de ce joueur (elle gagne l’incrément après chacun de ses coups)",
+    days_hours: "{days} j {hours} h",
+    lobby_bank: "réserve {bank} +{increment} par coup (puis le robot {level} joue)",
+    lobby_daily: "au tour par tour : 3 jours, +1 jour par coup (puis le robot {level} joue)",
   },
 };
 

@@ -328,17 +328,44 @@ function seconds(input, min, max) {
   return Number.isInteger(value) && value >= min && value <= max ? value : NaN;
 }
 
+/** The clock asked for (`{ clock }`: seconds per decision, a time bank, the daily preset or
+ * null), or an error message. */
+function clockChoice() {
+  const kind = form.elements.clock_kind.value;
+  if (kind === "daily") return { clock: "daily" };
+  if (kind === "bank") {
+    const amount = (input) => (input.value.trim() === "" ? NaN : Number(input.value));
+    const bank = amount(form.elements.bank);
+    const increment = amount(form.elements.increment);
+    const valid = (value) => Number.isFinite(value) && value >= 0 && value <= 2592000;
+    if (!valid(bank) || !valid(increment) || bank + increment <= 0) return { error: t("error_bank") };
+    return { clock: { bank, increment } };
+  }
+  const perDecision = seconds(form.elements.clock, 2, 604800);
+  if (Number.isNaN(perDecision)) return { error: t("error_clock") };
+  return { clock: perDecision === null ? null : { per_decision: perDecision } };
+}
+
+/** Show the fields of the clock kind chosen. */
+function showClockFields() {
+  const kind = form.elements.clock_kind.value;
+  for (const field of form.querySelectorAll("[data-clock-kind]")) field.hidden = field.dataset.clockKind !== kind;
+  // Players of a game over days come and go: the server plays for nobody who is only away.
+  form.querySelector("[data-away-limit]").hidden = kind === "daily";
+}
+
 /** The lobby, clock and stand-in options of the request, or an error message. */
 function tableOptions(seatList) {
   const isPublic = form.elements.public.checked;
   if (isPublic && !seatList.some((seat) => seat.kind === "open")) return { error: t("error_public_needs_open") };
-  const clock = seconds(form.elements.clock, 2, 604800);
-  if (Number.isNaN(clock)) return { error: t("error_clock") };
-  const absent = seconds(form.elements.absent_after, 2, 172800);
+  const clock = clockChoice();
+  if (clock.error) return clock;
+  const daily = form.elements.clock_kind.value === "daily";
+  const absent = daily ? undefined : seconds(form.elements.absent_after, 2, 172800);
   if (Number.isNaN(absent)) return { error: t("error_absent") };
   return {
     public: isPublic,
-    clock: clock === null ? null : { per_decision: clock },
+    clock: clock.clock,
     absent_after: absent,
     stand_in: form.elements.stand_in.value,
   };
@@ -502,6 +529,8 @@ function start() {
   for (const radio of form.querySelectorAll('input[name="cards"]')) {
     radio.addEventListener("change", renderCustomCards);
   }
+  form.elements.clock_kind.addEventListener("change", showClockFields);
+  showClockFields();
   form.addEventListener("submit", submit);
   $("save-file").addEventListener("change", chooseSave);
   $("clear-save").addEventListener("click", forgetSave);

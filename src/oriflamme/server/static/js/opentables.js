@@ -72,13 +72,21 @@ function setupLine(table) {
   return parts.join(" · ");
 }
 
+/** The table's clock: seconds per decision, a time bank, the daily preset, or none. */
+function clockText(table, level) {
+  if (table.bank !== null && table.bank !== undefined) {
+    if (table.bank === 3 * 86400 && table.increment === 86400) return t("lobby_daily", { level });
+    const bank = durationText(table.bank);
+    return t("lobby_bank", { bank, increment: durationText(table.increment || 0), level });
+  }
+  return table.clock ? t("lobby_clock", { time: durationText(table.clock), level }) : t("no_clock");
+}
+
 /** The clock, the stand-in and absence limit, hints: how the table is played. */
 function rulesLine(table) {
   const level = t(`level_${table.stand_in}`);
   return [
-    table.clock
-      ? t("lobby_clock", { time: durationText(table.clock), level })
-      : t("no_clock"),
+    clockText(table, level),
     table.absent_after
       ? t("lobby_absence", { time: durationText(table.absent_after), level })
       : t("lobby_absence_never"),

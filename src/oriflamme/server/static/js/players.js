@@ -3,6 +3,7 @@
 import { button, el, replace } from "./dom.js";
 import { blazon, cardElement, coin, colourOf } from "./cards.js";
 import { makeActionable } from "./board.js";
+import { bankTag } from "./clock.js";
 import { t } from "./i18n.js";
 
 /** Seats of the view, one per player (built from the observation if the view has none). */
@@ -20,6 +21,7 @@ export function seatsOf(view) {
       connected: given.connected !== false,
       away: Boolean(given.away),
       replaceable: Boolean(given.replaceable),
+      bankLeft: typeof given.bank_left === "number" ? given.bank_left : null,
     });
   }
   return seats;
@@ -119,6 +121,8 @@ function playerPanel(seat, obs, ctx) {
     }
     panel.append(line);
   }
+  const bank = bankTag(seat, ctx.view, deciding && obs.phase !== "over");
+  if (bank) panel.append(bank);
 
   const zones = el("div", { className: "player-zones" });
   for (const family of families) {
