@@ -14,9 +14,11 @@ from test_web_client import JS, i18n_tables, js_files, source, strip_js_comments
 def test_every_phrase_reads_in_english_and_in_french() -> None:
     tables = i18n_tables("chat_i18n.js")
     for phrase in PHRASES:
-        english, french = tables["en"][f"chat_phrase_{phrase}"], tables["fr"][f"chat_phrase_{phrase}"]
+        key = f"chat_phrase_{phrase}"
+        english, french = tables["en"][key], tables["fr"][key]
         assert english.strip() and french.strip() and english != french, phrase
-    known = {key.removeprefix("chat_phrase_") for key in tables["en"] if key.startswith("chat_phrase_")}
+    prefix = "chat_phrase_"
+    known = {key.removeprefix(prefix) for key in tables["en"] if key.startswith(prefix)}
     assert known == set(PHRASES)
 
 
