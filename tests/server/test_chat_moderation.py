@@ -253,6 +253,14 @@ def test_an_admin_suspends_the_account_of_an_author(client: TestClient, talk: An
     assert error(client.get("/api/account")) == (401, "signed_out")  # her session ended
     refused = client.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD})
     assert error(refused) == (403, "account_suspended")
+    # Her seat's link still plays the game, but writes no more.
+    ws = open_socket(client, table, talk["ann"])
+    try:
+        ws.send_json({"type": "chat", "phrase": "sorry"})
+        assert received(ws, "error")["code"] == "account_suspended"
+    finally:
+        ws.__exit__(None, None, None)
+    assert len(history(client, table, talk["bob"], "players").json()["messages"]) == 3
 
 
 def test_the_replay_shows_the_players_talk_of_a_finished_game(client: TestClient) -> None:
