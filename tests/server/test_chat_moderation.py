@@ -16,12 +16,13 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from oriflamme.server import create_app
 from servers import running_server
-from test_chat import history, next_of, open_socket
+from test_chat import history, open_socket
 from test_scale_out import LIVE_TIMEOUT
 from test_server_api import play_to_end
 
@@ -35,6 +36,20 @@ def client(store_url: str) -> Iterator[TestClient]:
     app = create_app(store_url, bot_delay=0, tune_gc=False, rate=1000.0, burst=1000.0)
     with TestClient(app) as test_client:
         yield test_client
+
+
+def received(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    """The first message of type ``kind`` the socket got before the answer to a ping sent now
+    (views skipped): a missing message fails the test instead of waiting for ever. (What a
+    socket of the table writes reaches the others before its writer gets it back: wait for the
+    writer's first.)"""
+    ws.send_json({"type": "ping"})
+    found: dict[str, Any] | None = None
+    while (message := ws.receive_json())["type"] != "pong":
+        if message["type"] == kind and found is None:
+            found = message
+    assert found is not None, f"no {kind} message came"
+    return found
 
 
 def next_chat_within(ws: ClientConnection, timeout: float) -> dict[str, Any] | None:
@@ -109,15 +124,15 @@ def talk(client: TestClient) -> dict[str, Any]:
     ws_ann = open_socket(client, table, ann)
     try:
         ws_ann.send_json({"type": "chat", "text": "you all play like bots"})
-        assert next_of(ws_ann, "chat")["message"]["number"] == 1
+        assert received(ws_ann, "chat")["message"]["number"] == 1
         ws_ann.send_json({"type": "chat", "phrase": "sorry"})
-        assert next_of(ws_ann, "chat")["message"]["number"] == 2
+        assert received(ws_ann, "chat")["message"]["number"] == 2
     finally:
         ws_ann.__exit__(None, None, None)
     ws_bob = open_socket(client, table, bob)
     try:
         ws_bob.send_json({"type": "chat", "text": "no, you"})
-        assert next_of(ws_bob, "chat")["message"]["number"] == 3
+        assert received(ws_bob, "chat")["message"]["number"] == 3
     finally:
         ws_bob.__exit__(None, None, None)
     root_cookies = sign_up(client, "Root")
@@ -205,7 +220,7 @@ def test_an_admin_deletes_a_message_live_and_it_keeps_its_place(
         answer = moderate(client, table, 1, "delete")
         assert answer.status_code == 200, answer.text
         assert answer.json()["action"] == "deleted"
-        pushed = next_of(ws_bob, "chat")["message"]
+        pushed = received(ws_bob, "chat")["message"]
         assert (pushed["number"], pushed["deleted"]) == (1, True)
         assert pushed["text"] is None and pushed["name"] == "Ann"
     finally:
@@ -238,6 +253,14 @@ def test_an_admin_suspends_the_account_of_an_author(client: TestClient, talk: An
     assert error(client.get("/api/account")) == (401, "signed_out")  # her session ended
     refused = client.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD})
     assert error(refused) == (403, "account_suspended")
+    # Her seat's link still plays the game, but writes no more.
+    ws = open_socket(client, table, talk["ann"])
+    try:
+        ws.send_json({"type": "chat", "phrase": "sorry"})
+        assert received(ws, "error")["code"] == "account_suspended"
+    finally:
+        ws.__exit__(None, None, None)
+    assert len(history(client, table, talk["bob"], "players").json()["messages"]) == 3
 
 
 def test_the_replay_shows_the_players_talk_of_a_finished_game(client: TestClient) -> None:
@@ -252,20 +275,20 @@ def test_the_replay_shows_the_players_talk_of_a_finished_game(client: TestClient
     ws = open_socket(client, table, ann)
     try:
         ws.send_json({"type": "chat", "phrase": "good_luck"})
-        next_of(ws, "chat")
+        received(ws, "chat")
     finally:
         ws.__exit__(None, None, None)
     ws = open_socket(client, table, table["spectator_token"])
     try:  # the spectators' talk is not the replay's
         ws.send_json({"type": "chat", "text": "go go"})
-        next_of(ws, "chat")
+        received(ws, "chat")
     finally:
         ws.__exit__(None, None, None)
     finished = play_to_end(client, table)
     ws = open_socket(client, table, bob)
     try:
         ws.send_json({"type": "chat", "phrase": "well_played"})
-        next_of(ws, "chat")
+        received(ws, "chat")
     finally:
         ws.__exit__(None, None, None)
     replay_token = parse_qs(urlsplit(finished["replay_url"]).query)["token"][0]

@@ -16,8 +16,8 @@ from websockets.sync.client import connect as ws_connect
 
 from oriflamme.server import create_app
 from servers import running_server
-from test_chat import SEATS, history, next_of, open_socket
-from test_chat_moderation import next_chat_within
+from test_chat import SEATS, history, open_socket
+from test_chat_moderation import next_chat_within, received
 from test_scale_out import LIVE_TIMEOUT
 
 THREE = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cid")]
@@ -76,9 +76,10 @@ def test_an_open_table_lets_its_spectators_read_the_players(client: TestClient) 
     ws_ann, ws_watch = open_socket(client, table, ann), open_socket(client, table, watcher)
     try:
         ws_ann.send_json({"type": "chat", "phrase": "good_luck"})
-        assert next_of(ws_watch, "chat")["message"]["phrase"] == "good_luck"
+        received(ws_ann, "chat")
+        assert received(ws_watch, "chat")["message"]["phrase"] == "good_luck"
         ws_watch.send_json({"type": "chat", "text": "go Ann"})  # spectators still write theirs
-        message = next_of(ws_watch, "chat")["message"]
+        message = received(ws_watch, "chat")["message"]
         assert (message["channel"], message["text"]) == ("spectators", "go Ann")
     finally:
         for ws in (ws_ann, ws_watch):
@@ -96,11 +97,11 @@ def test_a_table_without_chat_refuses_the_players_chat_but_keeps_the_spectators(
     ws_ann, ws_watch = open_socket(client, table, ann), open_socket(client, table, watcher)
     try:
         ws_ann.send_json({"type": "chat", "text": "hello"})
-        error = next_of(ws_ann, "error")
+        error = received(ws_ann, "error")
         assert error["code"] == "chat_off" and error["message"]
         ws_watch.send_json({"type": "chat", "phrase": "hello"})
         for ws in (ws_watch, ws_ann):  # the players read the spectators' chat still
-            assert next_of(ws, "chat")["message"]["channel"] == "spectators"
+            assert received(ws, "chat")["message"]["channel"] == "spectators"
     finally:
         for ws in (ws_ann, ws_watch):
             ws.__exit__(None, None, None)
@@ -140,10 +141,12 @@ def test_a_muted_seat_is_neither_pushed_nor_in_the_history_of_its_muter(
     ws_ann, ws_bob, ws_cid = (open_socket(client, table, t) for t in (ann, bob, cid))
     try:
         ws_bob.send_json({"type": "chat", "text": "from Bob"})
-        assert next_of(ws_cid, "chat")["message"]["text"] == "from Bob"  # others still read
+        received(ws_bob, "chat")
+        assert received(ws_cid, "chat")["message"]["text"] == "from Bob"  # others still read
         ws_cid.send_json({"type": "chat", "text": "from Cid"})
+        received(ws_cid, "chat")
         # Ann's next message is Cid's: Bob's never reached her.
-        assert next_of(ws_ann, "chat")["message"]["text"] == "from Cid"
+        assert received(ws_ann, "chat")["message"]["text"] == "from Cid"
     finally:
         for ws in (ws_ann, ws_bob, ws_cid):
             ws.__exit__(None, None, None)
@@ -158,7 +161,8 @@ def test_a_muted_seat_is_neither_pushed_nor_in_the_history_of_its_muter(
     ws_ann, ws_bob = open_socket(client, table, ann), open_socket(client, table, bob)
     try:
         ws_bob.send_json({"type": "chat", "phrase": "sorry"})
-        assert next_of(ws_ann, "chat")["message"]["phrase"] == "sorry"
+        received(ws_bob, "chat")
+        assert received(ws_ann, "chat")["message"]["phrase"] == "sorry"
     finally:
         for ws in (ws_ann, ws_bob):
             ws.__exit__(None, None, None)

@@ -149,6 +149,7 @@ class Chat:
         if not self._buckets.take(f"{table.id} {writer}"):
             raise ApiError(429, "too_many_messages", "too many messages: wait a moment")
         seat = identity.seat if identity.role is Role.SEAT else None
+        await self._refuse_suspended(table, seat)
         name = table.seats[seat].name if seat is not None else ""
         message = ChatRecord(
             table.id, 0, channel_of(identity), seat, name, cleaned,
@@ -158,6 +159,18 @@ class Chat:
         stored = await self._store.post_chat(message)
         await self.deliver_here(table, stored)  # SQLite announces nothing: one server per file
         return stored
+
+    async def _refuse_suspended(self, table: Table, seat: int | None) -> None:
+        """A seat whose account a moderator suspended writes no more (``403
+        account_suspended``): its link still lets it play the game."""
+        account_id = None if seat is None else table.seats[seat].account_id
+        if account_id is not None:
+            account = await self._store.account(account_id)
+            if account is not None and account.suspended:  # as accounts.current.suspended()
+                raise ApiError(
+                    403, "account_suspended",
+                    "this account is suspended: ask the server's administrator",
+                )
 
     async def history(
         self, table: Table, identity: Identity, channel: str, before: int | None = None

@@ -17,9 +17,8 @@ def test_every_phrase_reads_in_english_and_in_french() -> None:
         key = f"chat_phrase_{phrase}"
         english, french = tables["en"][key], tables["fr"][key]
         assert english.strip() and french.strip() and english != french, phrase
-    known = {
-        key.removeprefix("chat_phrase_") for key in tables["en"] if key.startswith("chat_phrase_")
-    }
+    prefix = "chat_phrase_"
+    known = {key.removeprefix(prefix) for key in tables["en"] if key.startswith(prefix)}
     assert known == set(PHRASES)
 
 
