@@ -255,6 +255,8 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             "colour": "blue",
             "account": False,
             "left": False,
+            "bank_left": None,
+            "ran_out": 0,
         }
 
 
