@@ -255,7 +255,7 @@ def test_bots_answer_between_human_moves(client: TestClient) -> None:
             "colour": "blue",
             "account": False,
             "left": False,
-            "bank_left": None,  # no time bank at this table
+            "bank_left": None,
             "ran_out": 0,
         }
 
