@@ -1,7 +1,8 @@
 """End-to-end in Chromium (issue #28 part B): a player signs up, creates a rated table against
 bots with the form (their own seat, "Rated game"), plays it to the end by clicking, and finds
-their rating on their profile (with its chart) and on the leaderboard next to the bot level's;
-then, signed in from a second browser context, continues a game from "My games".
+their rating on their profile (with its chart) and on the leaderboard next to the bot level's,
+whose entry opens the level's own profile; then, signed in from a second browser context,
+continues a game from "My games".
 """
 
 from __future__ import annotations
@@ -105,6 +106,19 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         shoot(page, "leaderboard", shots)
         page.get_by_test_id("lang-fr").click()
         expect(bot).to_contain_text("Robot (hasard)")
+        page.get_by_test_id("lang-en").click()
+
+        # The bot level's entry opens its profile: its rating with its chart, its game.
+        bot_rating = bot.get_by_test_id("board-rating").inner_text()
+        bot.get_by_test_id("board-bot").click()
+        expect(page).to_have_url(f"{server_url}/bots/random")
+        expect(page.get_by_test_id("profile-name")).to_have_text("Bot (random)")
+        bot_card = page.locator('[data-testid="pool-rating"][data-pool="3-5p"]')
+        expect(bot_card.get_by_test_id("pool-rating-value")).to_have_text(bot_rating)
+        expect(bot_card.get_by_test_id("rating-point")).to_have_count(1)
+        expect(page.get_by_test_id("profile-reputation")).to_contain_text("never leaves")
+        expect(page.get_by_test_id("recent-replay")).to_have_count(1)
+        shoot(page, "bot-profile", shots)
 
         # A second game, left waiting for her first move, continued from another browser.
         page.goto(f"{server_url}/")

@@ -10,7 +10,14 @@ const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const state = { pool: new URLSearchParams(window.location.search).get("pool") === "2p" ? "2p" : "3-5p", page: 1 };
 
 function entryName(entry) {
-  if (entry.bot) return el("span", { className: "bot-entry", text: pt("bot_entry", { level: t(`level_${entry.name}`) }) });
+  if (entry.bot) {
+    return el("a", {
+      className: "bot-entry",
+      testid: "board-bot",
+      text: pt("bot_entry", { level: t(`level_${entry.name}`) }),
+      attrs: { href: `/bots/${encodeURIComponent(entry.name)}` },
+    });
+  }
   return el("a", { text: entry.name, testid: "board-player", attrs: { href: `/players/${encodeURIComponent(entry.name)}` } });
 }
 
