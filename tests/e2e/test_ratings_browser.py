@@ -133,6 +133,14 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         other.get_by_test_id("my-games-finished").click()
         expect(other.get_by_test_id("my-game-replay")).to_have_count(1)
         other.get_by_test_id("my-games-ongoing").click()
+        # The tabs from the keyboard: the arrow keys move between them, the focus follows.
+        expect(other.get_by_test_id("my-games-ongoing")).to_be_focused()
+        other.keyboard.press("ArrowRight")
+        expect(other.get_by_test_id("my-game-replay")).to_have_count(1)
+        expect(other.get_by_test_id("my-games-finished")).to_be_focused()
+        other.keyboard.press("ArrowLeft")
+        expect(game).to_have_count(1)
+        expect(other.get_by_test_id("my-games-ongoing")).to_be_focused()
         game.get_by_test_id("my-game-link").click()
         expect(other.get_by_test_id("player")).to_have_count(3)
         # Her reputation next to her name (one game finished, not left).

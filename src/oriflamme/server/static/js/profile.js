@@ -21,6 +21,14 @@ function shownName(profile) {
 }
 const POOL_KEYS = { "2p": "pool_2p", "3-5p": "pool_3_5p" };
 
+/** What the chart shows, for screen readers: whose, which pool, how many games, from and to. */
+function chartLabel(profile, pool, history) {
+  const label = pt("chart_label", { name: shownName(profile), pool: pt(POOL_KEYS[pool]) });
+  if (!history.length) return label;
+  const summary = pt("chart_summary", { games: history.length, first: history[0].rating, last: history[history.length - 1].rating });
+  return `${label}: ${summary}`;
+}
+
 function poolCard(profile, pool, rating) {
   return el("div", { className: "pool-card", testid: "pool-rating", dataset: { pool } }, [
     el("h3", { text: pt(POOL_KEYS[pool]) }),
@@ -30,7 +38,7 @@ function poolCard(profile, pool, rating) {
       el("span", { className: "muted", text: pt("rating_games", { games: rating.games, wins: rating.wins }) }),
     ]),
     el("p", { className: "chart-title", text: pt("chart_title") }),
-    ratingChart(rating.history, pt("chart_label", { name: shownName(profile), pool: pt(POOL_KEYS[pool]) })),
+    ratingChart(rating.history, chartLabel(profile, pool, rating.history)),
   ]);
 }
 
