@@ -30,6 +30,21 @@ PASSWORD = "a long enough passphrase 42"
 SHOTS = os.environ.get("ORIFLAMME_RATING_SHOTS")
 
 
+#: Creates, from a signed-in page, a public rated table with an open seat asking a reputation
+#: of 50 %; returns the answer's status.
+PUBLIC_RATED_TABLE = """async () => {
+  const me = await (await fetch("/api/account")).json();
+  const bot = { kind: "bot", level: "random" };
+  const seats = [{ kind: "human", account: true }, { kind: "open" }, bot];
+  const answer = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf },
+    body: JSON.stringify({ players: 3, seats, rated: true, public: true, min_reputation: 0.5 }),
+  });
+  return answer.status;
+}"""
+
+
 def account_dialog(page: Page, button: str, name: str) -> None:
     """Sign up or in by clicking the top bar's button and filling its dialog."""
     page.get_by_test_id(button).click()
@@ -151,6 +166,18 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         step = int(other.evaluate("() => document.body.dataset.step"))
         decide(other, turn[1], rng, record)
         other.wait_for_function(f"() => Number(document.body.dataset.step) > {step}")
+
+        # Her public rated table in the lobby: "Rated", the reputation it asks, hers.
+        status = page.evaluate(PUBLIC_RATED_TABLE)
+        assert status == 201
+        other.goto(f"{server_url}/")
+        listed = other.get_by_test_id("open-tables").get_by_test_id("open-table")
+        expect(listed).to_have_count(1)
+        expect(listed.get_by_test_id("lobby-rated")).to_have_text("Rated")
+        expect(listed.get_by_test_id("lobby-min-reputation")).to_contain_text("50%")
+        expect(listed.get_by_test_id("lobby-reputation")).to_have_text("100% finished")
+        other.get_by_test_id("lang-fr").click()
+        expect(listed.get_by_test_id("lobby-reputation")).to_have_text("100\u202f% finies")
         assert record.page_errors == []
     finally:
         first.close()

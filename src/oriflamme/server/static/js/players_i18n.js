@@ -31,6 +31,7 @@ const STRINGS = {
     reputation_bot: "None: a bot never leaves a game",
     bot_games: "{finished} rated games",
     reputation_badge: "{percent}% finished",
+    min_reputation_tag: "Joining asks a reputation of {percent}% or more",
     games_finished: "{finished} finished games, {left} left before the end",
     ratings_title: "Ratings",
     no_rating: "No rated game yet.",
