@@ -12,6 +12,7 @@ import random
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 try:
@@ -182,3 +183,44 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
     finally:
         first.close()
         second.close()
+
+
+def test_take_this_seat_then_leave_the_game_by_clicking(
+    browser: Browser, server_url: str
+) -> None:
+    """An invite link's seat: a guest opening it is not offered "Take this seat"; a signed-in
+    player is, takes it (the seat gets her name, "My games" lists it), then leaves the game
+    (the seat is marked as left and the stand-in plays it)."""
+    bots = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    body = {"players": 3, "seats": [{"kind": "human", "name": "Gil"}, *bots]}
+    made = httpx.post(f"{server_url}/api/tables", json=body, timeout=10)
+    assert made.status_code == 201, made.text
+    table_id, link = made.json()["table_id"], f"{server_url}{made.json()['seats'][0]['url']}"
+    guest = browser.new_context(viewport=DESKTOP, locale="en-US")
+    player = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        as_guest = guest.new_page()
+        as_guest.goto(link)
+        expect(as_guest.get_by_test_id("leave-game")).to_be_visible()
+        expect(as_guest.get_by_test_id("take-seat")).to_have_count(0)
+
+        page = player.new_page()
+        page.goto(f"{server_url}/")
+        account_dialog(page, "sign-up", "Claire")
+        page.goto(link)
+        seat = page.locator('[data-testid="player"][data-seat="0"]')
+        expect(seat).to_contain_text("Gil")
+        page.get_by_test_id("take-seat").click()
+        expect(seat).to_contain_text("Claire")
+        expect(page.get_by_test_id("take-seat")).to_have_count(0)
+        page.goto(f"{server_url}/")
+        expect(page.locator(f'[data-testid="my-game"][data-table="{table_id}"]')).to_have_count(1)
+
+        page.goto(link)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_test_id("leave-game").click()
+        expect(seat.get_by_test_id("seat-left")).to_be_visible()
+        expect(page.get_by_test_id("leave-game")).to_have_count(0)
+    finally:
+        guest.close()
+        player.close()
