@@ -112,3 +112,17 @@ def test_past_the_queue_a_sign_in_is_told_when_to_come_back(
     # The queue has room again: the same sign-in goes through.
     monkeypatch.setattr(passwords, "MAX_WAITING", 64)
     assert sign_in(client).status_code == 200
+
+
+def test_no_sign_in_queues_longer_than_the_pace_of_the_hashes_allows(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert sign_up(client).status_code == 201
+    client.cookies.clear()
+    # Hashes have lately taken 40 s each (the games left the threads no CPU): refused at once,
+    # rather than kept waiting; back when they are fast again.
+    monkeypatch.setattr(passwords, "_seconds_per_hash", 40.0 * passwords.CONCURRENT_HASHES)
+    answer = sign_in(client)
+    assert error(answer) == (503, "busy") and int(answer.headers["Retry-After"]) >= 1
+    monkeypatch.setattr(passwords, "_seconds_per_hash", 0.03)
+    assert sign_in(client).status_code == 200

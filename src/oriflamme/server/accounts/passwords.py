@@ -9,9 +9,9 @@ The hashes have their own :data:`CONCURRENT_HASHES` threads (one per core, at mo
 bounds the memory they take and leaves the event loop's default threads (SQLite's reads use
 them) to everything else; on Linux those threads run at a lower priority (nice +10) than the
 games, so that a stream of sign-ins waits for the CPU the games leave rather than the games for
-the sign-ins. Past :data:`MAX_WAITING` hashes waiting, a request is refused at once (``503
-busy``, with a ``Retry-After`` from how long the hashes take now) instead of queueing for
-seconds.
+the sign-ins. Past :data:`MAX_WAITING` hashes waiting, or :data:`MAX_WAIT_S` seconds of them at
+the pace of the last ones, a request is refused at once (``503 busy``, with a ``Retry-After``
+from how long the hashes take now) instead of queueing for longer.
 """
 
 from __future__ import annotations
@@ -47,7 +47,10 @@ HASHER = PasswordHasher(
 )
 #: More threads than cores would only queue in the kernel instead of here.
 CONCURRENT_HASHES = max(1, min(4, os.cpu_count() or 1))
-MAX_WAITING = 64
+#: The queue's bounds: hashes waiting, and the seconds a new one would wait for its turn (at the
+#: pace of the last ones: when the games leave little CPU, fewer may wait, and none longer than a
+#: person would wait for a sign-in).
+MAX_WAITING, MAX_WAIT_S = 64, 5.0
 #: How much less CPU priority the hashing threads have (Linux: a thread's own nice value).
 NICER = 10
 T = TypeVar("T")
@@ -77,9 +80,9 @@ def busy(retry_after: int = 1) -> ApiError:
     )
 
 
-def _retry_after() -> int:
-    """Seconds until the hashes waiting now are done, at the pace of the last ones."""
-    return max(1, math.ceil(_waiting * _seconds_per_hash / CONCURRENT_HASHES))
+def _wait_s(waiting: int) -> float:
+    """Seconds until ``waiting`` hashes are done, at the pace of the last ones."""
+    return waiting * _seconds_per_hash / CONCURRENT_HASHES
 
 
 def _timed(work: Callable[..., T], *args: str | None) -> T:
@@ -93,8 +96,8 @@ def _timed(work: Callable[..., T], *args: str | None) -> T:
 
 async def _in_hashing_thread(work: Callable[..., T], *args: str | None) -> T:
     global _waiting
-    if _waiting >= MAX_WAITING:
-        raise busy(_retry_after())
+    if _waiting >= MAX_WAITING or _wait_s(_waiting + 1) > MAX_WAIT_S:
+        raise busy(max(1, math.ceil(_wait_s(_waiting))))
     _waiting += 1
     try:
         return await asyncio.get_running_loop().run_in_executor(_HASHING, _timed, work, *args)
