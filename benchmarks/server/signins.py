@@ -2,7 +2,7 @@
 threads) slow the games down?
 
 Run: ``python benchmarks/server/signins.py [--games 200] [--seconds 60] [--think 1]
-[--rate 50] [--accounts 100] [--rounds 2] [--json]``
+[--rate 50] [--accounts 100] [--rounds 2] [--cost] [--json]``
 
 Starts the real server for each run (``oriflamme serve``, a temporary SQLite database each
 time), and runs the load benchmark (``load.py``: all-human tables played by WebSocket clients)
@@ -14,6 +14,7 @@ own, so that their HTTP client does not delay the load client's measure. The run
 shared with other work weighs on both alike. Prints each run's latencies (from an action to
 every connection of its table having it), the machine's load average around it, and the
 sign-ins' own rate, latency and refusals (``503 busy``, with the ``Retry-After`` they carried).
+``--cost`` measures instead what one sign-in costs the server in CPU time, without the load.
 See docs/benchmarks.md, "Sign-ins during the load".
 """
 
@@ -176,6 +177,35 @@ async def run(args: argparse.Namespace, with_sign_ins: bool) -> dict[str, Any]:
         return result
 
 
+async def sign_in_cost(args: argparse.Namespace, count: int = 300) -> dict[str, Any]:
+    """What one sign-in costs the server in CPU (all its threads: the argon2id check, the HTTP
+    request, the session written), from ``count`` sign-ins on an otherwise idle server: CPU
+    time, so a busy machine stretches it less than it stretches latencies."""
+    port = load.free_port()
+    url = f"http://{load.HOST}:{port}"
+    with load.servers([port], None) as (processes, _):
+        await load.wait_until_up(load.Client([url], load.Stats()), processes)
+        names = await make_accounts(url, min(args.accounts, count))
+        pool = clients(url)
+        try:
+            before = load.cpu_seconds(processes[0].pid)
+            for start in range(0, count, len(pool)):
+                answers = await asyncio.gather(*(
+                    client.post(
+                        "/api/account/signin",
+                        json={"name": names[(start + i) % len(names)], "password": PASSWORD},
+                    )
+                    for i, client in enumerate(pool[: count - start])
+                ))
+                refused = [a.status_code for a in answers if a.status_code != 200]
+                if refused:
+                    raise SystemExit(f"sign-ins refused while measuring their cost: {refused}")
+            spent = load.cpu_seconds(processes[0].pid) - before
+        finally:
+            await asyncio.gather(*(client.aclose() for client in pool))
+    return {"sign_ins": count, "server_cpu_ms_per_sign_in": round(spent * 1000 / count, 1)}
+
+
 def line(title: str, part: dict[str, Any]) -> str:
     spread, latency = part["load"]["all_connections_ms"], part["load"]["latency_ms"]
     text = (
@@ -208,6 +238,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--rounds", type=int, default=1,
         help="pairs of runs, alternated: baseline, sign-ins, sign-ins, baseline, ...",
     )
+    parser.add_argument(
+        "--cost", action="store_true",
+        help="only measure the server's CPU per sign-in (no load)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if min(args.games, args.accounts, args.rounds) < 1 or min(args.rate, args.seconds) <= 0:
@@ -218,6 +252,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     load.raise_open_files(args.games * 3 + 512)
+    if args.cost:
+        cost = asyncio.run(sign_in_cost(args))
+        print(json.dumps(cost) if args.json else (
+            f"{cost['sign_ins']} sign-ins: {cost['server_cpu_ms_per_sign_in']} ms of server CPU"
+            " each (argon2id check, HTTP, session)"
+        ))
+        return
     order = [False, True] * args.rounds
     for pair in range(1, args.rounds, 2):  # every other pair reversed: B S S B B S …
         order[2 * pair], order[2 * pair + 1] = True, False
