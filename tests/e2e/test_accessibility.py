@@ -34,6 +34,7 @@ from test_review import finish_by_clicking
 pytestmark = pytest.mark.e2e
 
 TIMEOUT_S = 20.0
+PASSWORD = "a long enough passphrase 42"
 ANALYSIS_TIMEOUT_MS = 120_000
 #: Switches the page to a language (the lobby, game, replay and learn pages have buttons).
 Switch = Callable[[Page, str], None]
@@ -200,6 +201,76 @@ def test_learn_and_rules(context: BrowserContext, audit_url: str) -> None:
         expect(page.locator('[data-testid="gallery-card"]').first).to_be_visible()
 
     audit_everywhere(page, audit, "/rules", rules_in)
+    audit.assert_clean()
+
+
+def rated_game_of_a_new_account(url: str, name: str) -> dict[str, str]:
+    """A new account that played a rated table against two random bots to the end (over the
+    API: a seat's first legal action each turn); its session cookies."""
+    with httpx.Client(base_url=url, headers={"Origin": url}, timeout=10) as client:
+        signed = client.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        assert signed.status_code == 201, signed.text
+        client.headers["X-CSRF-Token"] = client.get("/api/account").json()["csrf"]
+        bot = {"kind": "bot", "level": "random"}
+        seats = [{"kind": "human", "account": True}, bot, bot]
+        made = client.post("/api/tables", json={"players": 3, "seats": seats, "rated": True})
+        assert made.status_code == 201, made.text
+        table_id, token = made.json()["table_id"], made.json()["seats"][0]["token"]
+        deadline = time.monotonic() + 60
+        seen = f"/api/tables/{table_id}/view"
+        while (view := client.get(seen, params={"token": token}).json())["result"] is None:
+            assert time.monotonic() < deadline, "the rated game did not end"
+            if view["legal"]:
+                action = view["legal"][0]["action"]
+                move = {"token": token, "action": action, "step": view["step"]}
+                client.post(f"/api/tables/{table_id}/actions", json=move)
+            else:
+                time.sleep(0.01)
+        return dict(client.cookies.items())
+
+
+def test_the_account_leaderboard_and_profile_pages(
+    context: BrowserContext, audit_url: str
+) -> None:
+    """Issue #28's pages: /account signed out and signed in, the leaderboard, a player's
+    profile (with a rating chart and a game) and a bot level's."""
+    audit = Audit()
+    page = context.new_page()
+    page.goto(f"{audit_url}/account")
+    expect(page.get_by_test_id("account-body")).not_to_be_empty()
+    audit_everywhere(page, audit, "/account, signed out")
+    cookies = rated_game_of_a_new_account(audit_url, "Audrey")
+    context.add_cookies([{"name": k, "value": v, "url": audit_url} for k, v in cookies.items()])
+    page.goto(f"{audit_url}/account")
+    expect(page.get_by_test_id("account-body")).to_contain_text("Audrey")
+    audit_everywhere(page, audit, "/account, signed in")
+    page.goto(f"{audit_url}/leaderboard")
+    expect(page.get_by_test_id("board-row")).to_have_count(2)
+    audit_everywhere(page, audit, "/leaderboard")
+    # The pools are tabs: one stop of the Tab key, the arrow keys move between them.
+    many, two = page.get_by_test_id("pool-3-5p"), page.get_by_test_id("pool-2p")
+    expect(two).to_have_attribute("tabindex", "-1")
+    many.focus()
+    page.keyboard.press("ArrowRight")
+    expect(two).to_be_focused()
+    expect(two).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("board-panel")).to_have_attribute("aria-labelledby", "pool-tab-2p")
+    expect(page.get_by_test_id("board-empty")).to_be_visible()
+    audit_everywhere(page, audit, "/leaderboard, the empty pool")
+    page.keyboard.press("Home")
+    expect(many).to_be_focused()
+    expect(page.get_by_test_id("board-row")).to_have_count(2)
+    page.goto(f"{audit_url}/players/Audrey")
+    expect(page.get_by_test_id("rating-point")).to_have_count(1)
+    rating = page.get_by_test_id("pool-rating-value").inner_text()
+    expect(page.get_by_test_id("rating-chart")).to_have_attribute(
+        "aria-label",
+        f"Rating history of Audrey (3 to 5 players): rated games: 1, from {rating} to {rating}",
+    )
+    audit_everywhere(page, audit, "/players/Audrey")
+    page.goto(f"{audit_url}/bots/random")
+    expect(page.get_by_test_id("rating-point")).to_have_count(1)
+    audit_everywhere(page, audit, "/bots/random")
     audit.assert_clean()
 
 

@@ -1,7 +1,8 @@
 """End-to-end in Chromium (issue #28 part B): a player signs up, creates a rated table against
 bots with the form (their own seat, "Rated game"), plays it to the end by clicking, and finds
-their rating on their profile (with its chart) and on the leaderboard next to the bot level's;
-then, signed in from a second browser context, continues a game from "My games".
+their rating on their profile (with its chart) and on the leaderboard next to the bot level's,
+whose entry opens the level's own profile; then, signed in from a second browser context,
+continues a game from "My games".
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import random
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 try:
@@ -27,6 +29,21 @@ pytestmark = pytest.mark.e2e
 PASSWORD = "a long enough passphrase 42"
 #: Where the pages' screenshots go (ORIFLAMME_SCREENSHOTS names a folder to keep them).
 SHOTS = os.environ.get("ORIFLAMME_RATING_SHOTS")
+
+
+#: Creates, from a signed-in page, a public rated table with an open seat asking a reputation
+#: of 50 %; returns the answer's status.
+PUBLIC_RATED_TABLE = """async () => {
+  const me = await (await fetch("/api/account")).json();
+  const bot = { kind: "bot", level: "random" };
+  const seats = [{ kind: "human", account: true }, { kind: "open" }, bot];
+  const answer = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf },
+    body: JSON.stringify({ players: 3, seats, rated: true, public: true, min_reputation: 0.5 }),
+  });
+  return answer.status;
+}"""
 
 
 def account_dialog(page: Page, button: str, name: str) -> None:
@@ -105,6 +122,19 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         shoot(page, "leaderboard", shots)
         page.get_by_test_id("lang-fr").click()
         expect(bot).to_contain_text("Robot (hasard)")
+        page.get_by_test_id("lang-en").click()
+
+        # The bot level's entry opens its profile: its rating with its chart, its game.
+        bot_rating = bot.get_by_test_id("board-rating").inner_text()
+        bot.get_by_test_id("board-bot").click()
+        expect(page).to_have_url(f"{server_url}/bots/random")
+        expect(page.get_by_test_id("profile-name")).to_have_text("Bot (random)")
+        bot_card = page.locator('[data-testid="pool-rating"][data-pool="3-5p"]')
+        expect(bot_card.get_by_test_id("pool-rating-value")).to_have_text(bot_rating)
+        expect(bot_card.get_by_test_id("rating-point")).to_have_count(1)
+        expect(page.get_by_test_id("profile-reputation")).to_contain_text("never leaves")
+        expect(page.get_by_test_id("recent-replay")).to_have_count(1)
+        shoot(page, "bot-profile", shots)
 
         # A second game, left waiting for her first move, continued from another browser.
         page.goto(f"{server_url}/")
@@ -119,6 +149,14 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         other.get_by_test_id("my-games-finished").click()
         expect(other.get_by_test_id("my-game-replay")).to_have_count(1)
         other.get_by_test_id("my-games-ongoing").click()
+        # The tabs from the keyboard: the arrow keys move between them, the focus follows.
+        expect(other.get_by_test_id("my-games-ongoing")).to_be_focused()
+        other.keyboard.press("ArrowRight")
+        expect(other.get_by_test_id("my-game-replay")).to_have_count(1)
+        expect(other.get_by_test_id("my-games-finished")).to_be_focused()
+        other.keyboard.press("ArrowLeft")
+        expect(game).to_have_count(1)
+        expect(other.get_by_test_id("my-games-ongoing")).to_be_focused()
         game.get_by_test_id("my-game-link").click()
         expect(other.get_by_test_id("player")).to_have_count(3)
         # Her reputation next to her name (one game finished, not left).
@@ -129,7 +167,60 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         step = int(other.evaluate("() => document.body.dataset.step"))
         decide(other, turn[1], rng, record)
         other.wait_for_function(f"() => Number(document.body.dataset.step) > {step}")
+
+        # Her public rated table in the lobby: "Rated", the reputation it asks, hers.
+        status = page.evaluate(PUBLIC_RATED_TABLE)
+        assert status == 201
+        other.goto(f"{server_url}/")
+        listed = other.get_by_test_id("open-tables").get_by_test_id("open-table")
+        expect(listed).to_have_count(1)
+        expect(listed.get_by_test_id("lobby-rated")).to_have_text("Rated")
+        expect(listed.get_by_test_id("lobby-min-reputation")).to_contain_text("50%")
+        expect(listed.get_by_test_id("lobby-reputation")).to_have_text("100% finished")
+        other.get_by_test_id("lang-fr").click()
+        expect(listed.get_by_test_id("lobby-reputation")).to_have_text("100\u202f% finies")
         assert record.page_errors == []
     finally:
         first.close()
         second.close()
+
+
+def test_take_this_seat_then_leave_the_game_by_clicking(
+    browser: Browser, server_url: str
+) -> None:
+    """An invite link's seat: a guest opening it is not offered "Take this seat"; a signed-in
+    player is, takes it (the seat gets her name, "My games" lists it), then leaves the game
+    (the seat is marked as left and the stand-in plays it)."""
+    bots = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    body = {"players": 3, "seats": [{"kind": "human", "name": "Gil"}, *bots]}
+    made = httpx.post(f"{server_url}/api/tables", json=body, timeout=10)
+    assert made.status_code == 201, made.text
+    table_id, link = made.json()["table_id"], f"{server_url}{made.json()['seats'][0]['url']}"
+    guest = browser.new_context(viewport=DESKTOP, locale="en-US")
+    player = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        as_guest = guest.new_page()
+        as_guest.goto(link)
+        expect(as_guest.get_by_test_id("leave-game")).to_be_visible()
+        expect(as_guest.get_by_test_id("take-seat")).to_have_count(0)
+
+        page = player.new_page()
+        page.goto(f"{server_url}/")
+        account_dialog(page, "sign-up", "Claire")
+        page.goto(link)
+        seat = page.locator('[data-testid="player"][data-seat="0"]')
+        expect(seat).to_contain_text("Gil")
+        page.get_by_test_id("take-seat").click()
+        expect(seat).to_contain_text("Claire")
+        expect(page.get_by_test_id("take-seat")).to_have_count(0)
+        page.goto(f"{server_url}/")
+        expect(page.locator(f'[data-testid="my-game"][data-table="{table_id}"]')).to_have_count(1)
+
+        page.goto(link)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_test_id("leave-game").click()
+        expect(seat.get_by_test_id("seat-left")).to_be_visible()
+        expect(page.get_by_test_id("leave-game")).to_have_count(0)
+    finally:
+        guest.close()
+        player.close()

@@ -321,3 +321,38 @@ def test_the_rebuild_command_says_what_is_wrong_in_one_line(
     asyncio.run(SqliteStore(tmp_path / "new.sqlite3").close())
     assert main(["ratings", "rebuild", "--check", "--db", str(tmp_path / "new.sqlite3")]) == 0
     assert "0 rated games replayed" in capsys.readouterr().out
+
+
+def test_a_bot_level_has_a_profile_with_its_rated_games(client: TestClient) -> None:
+    sign_up(client, "Alice")
+    table = created(client, [ME, *BOTS], rated=True)
+    play_out(client, table["table_id"], table["seats"][0]["token"])
+    board = client.get("/api/leaderboard", params={"pool": "3-5p"}).json()
+    entry = next(e for e in board["entries"] if e["bot"])
+    profile = client.get(f"/api/bots/{entry['name']}").json()
+    assert profile["name"] == "random" and profile["bot"] and not client.get(
+        "/api/players/Alice"
+    ).json()["bot"]
+    rated = profile["ratings"]["3-5p"]
+    assert (rated["rating"], rated["games"], rated["wins"]) == (
+        entry["rating"], 1, entry["wins"]
+    )
+    assert [p["table_id"] for p in rated["history"]] == [table["table_id"]]
+    assert profile["by_players"] == {"3": {"played": 1, "won": entry["wins"]}}
+    assert (profile["reputation"], profile["finished"], profile["left"]) == (None, 1, 0)
+    (game,) = profile["recent"]
+    assert game["seat"] == 1 and game["rated"] and game["url"] is None
+    assert game["won"] == bool(entry["wins"]) and game["won"] == (game["rank"] == 1)
+    assert client.get(game["replay_url"]).status_code == 200
+    # A bot seat's label, as the table shows it, opens the level's profile too.
+    label = table["seats"][2]["name"]
+    assert label.endswith("bot (random)")
+    assert client.get(f"/api/players/{label}").json() == profile
+    assert client.get(f"/api/players/{label.upper()}").json() == profile
+    # A level that exists but never played a rated game; one that does not exist.
+    hard = client.get("/api/bots/hard").json()
+    assert (hard["ratings"], hard["recent"], hard["finished"]) == ({}, [], 0)
+    assert error(client.get("/api/bots/grandmaster")) == (404, "unknown_player")
+    assert error(client.get("/api/players/Blue bot (grandmaster)")) == (404, "unknown_player")
+    page = client.get("/bots/random")
+    assert page.status_code == 200 and "profile.js" in page.text

@@ -63,7 +63,8 @@ SEAT_KINDS = (HUMAN, BOT, OPEN)
 
 def _error_response(error: ApiError) -> JSONResponse:
     metrics.rejected(error.code)
-    return JSONResponse(error.body(), status_code=error.status)
+    headers = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+    return JSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
 @contextmanager

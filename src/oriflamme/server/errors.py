@@ -14,13 +14,17 @@ from . import log_context
 
 class ApiError(Exception):
     """A refused request; rendered as ``{"error": {"code", "message", "request_id"}}`` with
-    ``status`` (the id of the request or message refused, when there is one)."""
+    ``status`` (the id of the request or message refused, when there is one), and a
+    ``Retry-After`` header when ``retry_after`` (seconds) says when to try again."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
     def body(self) -> dict[str, dict[str, Any]]:
         return error_body(self.code, self.message)

@@ -73,10 +73,12 @@ class GameOut(BaseModel):
 
 
 class Profile(BaseModel):
-    name: str
+    name: str = Field(description="the account's name, or the bot's level")
+    bot: bool = Field(False, description="the profile of a bot level (its rated games only)")
     ratings: dict[str, PoolRating] = Field(description="per pool played")
     reputation: float | None = Field(
-        description="the share of finished games finished without leaving (null: none yet)"
+        description="the share of finished games finished without leaving (null: none yet, or"
+        " a bot level, which never leaves)"
     )
     finished: int = Field(description="games finished (left ones included)")
     left: int = Field(description="games left before the end")

@@ -3,10 +3,11 @@
 - ``GET /api/leaderboard?pool=…`` — a pool's ratings, best first, bot levels included;
 - ``GET /api/players/{name}`` — a player's public profile: ratings with their history,
   reputation, games played and won by player count, recent finished games;
+- ``GET /api/bots/{level}`` — a bot level's profile (its rated games), :mod:`.player_profiles`;
 - ``GET /api/account/games`` — the signed-in player's games ("My games");
 - ``POST /api/tables/{id}/claim`` — "Take this seat" (an invite link's seat, signed in);
 - ``POST /api/tables/{id}/leave`` — "Leave the game" (the stand-in plays the seat);
-- ``GET /leaderboard``, ``GET /players/{name}`` — their pages.
+- ``GET /leaderboard``, ``GET /players/{name}``, ``GET /bots/{level}`` — their pages.
 """
 
 from __future__ import annotations
@@ -29,62 +30,36 @@ from .deps import (
     error_answers,
     page,
 )
-from .errors import ApiError, too_many_requests
-from .lobby import cards_text
+from .errors import too_many_requests
+from .player_profiles import (
+    account_profile,
+    bot_profile,
+    game_out,
+    level_of_label,
+    unknown_player,
+)
 from .player_protocol import (
     ClaimResponse,
-    GameOut,
     GamesPage,
     Leaderboard,
     LeaderboardEntry,
-    PlayedWon,
-    PoolRating,
     Profile,
-    RatingPointOut,
     TokenRequest,
 )
 from .protocol import TableSummary
-from .rating_model import POOLS, account_player
-from .replay_links import replay_url
-from .reputation import shown_reputation
-from .storage.rating_records import AccountGame
 from .throttle import BucketsByKey
 from .views import summary
 
 #: Games a player needs to appear on a leaderboard.
 MIN_GAMES = 1
-#: Entries or games per page, by default and at most; points of a rating's history shown.
-PER_PAGE, PER_PAGE_MAX, HISTORY = 25, 100, 200
-#: Finished games a profile lists.
-RECENT = 10
+#: Entries or games per page, by default and at most.
+PER_PAGE, PER_PAGE_MAX = 25, 100
 #: The deepest page one may ask for (keeps offsets bounded).
 PAGE_MAX = 10_000
 NAME = PathParam(min_length=1, max_length=96, description="the player's name")
+LEVEL = PathParam(min_length=1, max_length=32, description="a bot level (as the leaderboard)")
 
 _ERRORS = error_answers(401, 403, 404, 409, 422, 429)
-
-
-def game_out(game: AccountGame, account_id: str, key: str | None = None) -> GameOut:
-    """A game of an account's list; ``key``: the table's secret, for the seat's link (given
-    only to the account itself)."""
-    return GameOut(
-        table_id=game.table_id,
-        game=game.game,
-        seat=game.seat,
-        players=list(game.names),
-        cards=cards_text(game.config.get("cards", "base")),
-        rated=game.rated,
-        finished=game.finished,
-        your_turn=game.your_turn,
-        at=game.at,
-        url=None if key is None else seat_url(key, game.table_id, game.seat, account_id),
-        replay_url=replay_url(game.replay_key, game.table_id, game.game)
-        if game.finished and game.replay_key
-        else None,
-        rank=game.rank,
-        won=game.won,
-        left=game.left,
-    )
 
 
 def player_router(
@@ -143,38 +118,28 @@ def player_router(
     )
     async def profile(manager: ManagerDep, name: Annotated[str, NAME]) -> Profile:
         """Ratings per pool with their history, reputation, games played and won by player
-        count, the last finished games (with their replays). ``404 unknown_player`` if no
-        account has this name."""
-        store = manager.store
-        account = await store.account_by_name(name)
-        if account is None:
-            raise ApiError(404, "unknown_player", "no player has this name")
-        key = account_player(account.account_id)
-        ratings = {}
-        for row in await store.ratings([key]):
-            history = await store.rating_history(key, row.pool, HISTORY)
-            ratings[row.pool] = PoolRating(
-                rating=row.rating, games=row.games, wins=row.wins, mu=row.mu, sigma=row.sigma,
-                history=[
-                    RatingPointOut(rating=p.rating, at=p.at, table_id=p.table_id, game=p.game)
-                    for p in history
-                ],
-            )
-        reputation = (await store.reputations([account.account_id])).get(account.account_id)
-        by_players = await store.results_by_players(account.account_id)
-        recent, _ = await store.account_games(account.account_id, True, RECENT, 0)
-        return Profile(
-            name=account.name,
-            ratings={pool: ratings[pool] for pool in POOLS if pool in ratings},
-            reputation=shown_reputation(reputation),
-            finished=0 if reputation is None else reputation.finished,
-            left=0 if reputation is None else reputation.left,
-            by_players={
-                str(n): PlayedWon(played=played, won=won)
-                for n, (played, won) in by_players.items()
-            },
-            recent=[game_out(g, account.account_id) for g in recent],
-        )
+        count, the last finished games (with their replays). A bot seat's label (``Blue bot
+        (hard)``) gives its level's profile (as ``/api/bots/{level}``). ``404
+        unknown_player`` if no account has this name."""
+        account = await manager.store.account_by_name(name)
+        if account is not None:
+            return await account_profile(manager.store, account)
+        level = level_of_label(name)
+        if level is None:
+            raise unknown_player()
+        return await bot_profile(manager.store, level)
+
+    @router.get(
+        "/api/bots/{level}",
+        response_model=Profile,
+        responses=_ERRORS,
+        summary="A bot level's public profile",
+    )
+    async def bot_level_profile(manager: ManagerDep, level: Annotated[str, LEVEL]) -> Profile:
+        """The level's ratings with their history, its rated games by player count and its
+        last rated games (with their replays); no reputation (a bot never leaves). ``404
+        unknown_player`` for a level that does not exist and was never rated."""
+        return await bot_profile(manager.store, level)
 
     @router.get(
         "/api/account/games",
@@ -252,6 +217,10 @@ def player_router(
 
     @router.get("/players/{name}", include_in_schema=False)
     async def profile_page(name: Annotated[str, NAME]) -> FileResponse:
+        return page(static_dir, "player.html")
+
+    @router.get("/bots/{level}", include_in_schema=False)
+    async def bot_page(level: Annotated[str, LEVEL]) -> FileResponse:
         return page(static_dir, "player.html")
 
     return router

@@ -138,6 +138,18 @@ class PlayersStore(Protocol):
         """The account's finished games and wins, by number of players."""
         ...
 
+    async def bot_games(
+        self, player: str, limit: int, offset: int
+    ) -> tuple[list[AccountGame], int]:
+        """A page of the rated games of a bot level (``bot:<level>``), the last rated first, and
+        how many there are; each game's ``seat``, ``rank`` and ``won`` are the level's first
+        seat, best rank, and whether one of its seats won."""
+        ...
+
+    async def bot_results_by_players(self, player: str) -> dict[int, tuple[int, int]]:
+        """A bot level's rated games and wins, by number of players."""
+        ...
+
     async def claim_seat(self, table_id: str, seat: int, account_id: str, name: str) -> bool:
         """The human seat nobody owns becomes the account's, under its ``name`` (no other
         seat of the table may have that name, nor the account another seat); False if it

@@ -12,13 +12,15 @@ connections, transactions and announcements of changes. The methods are grouped 
 - :mod:`.sql_presence`: connections per server and heartbeats;
 - :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables;
 - :mod:`.sql_accounts`: players' accounts, sessions, passkeys and failed sign-ins;
-- :mod:`.sql_chat`: the table talk (messages, numbered per table, announced).
+- :mod:`.sql_chat`: the table talk (messages, numbered per table, announced);
+- :mod:`.sql_bot_games`: a bot level's rated games (its profile).
 """
 
 from __future__ import annotations
 
 from .sql_accounts import AccountsSql
 from .sql_analyses import AnalysesSql
+from .sql_bot_games import BotGamesSql
 from .sql_chat import ChatSql
 from .sql_claims import ClaimsSql
 from .sql_games import GamesSql
@@ -28,7 +30,8 @@ from .sql_upkeep import UpkeepSql
 
 
 class SqlStore(
-    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql, ChatSql
+    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql, ChatSql,
+    BotGamesSql,
 ):
     """Every :class:`~.base.Store` method but a backend's own (``describe``, ``listen``,
     ``close``) and the running of plans (:meth:`~.plans.SqlRunner._run`)."""

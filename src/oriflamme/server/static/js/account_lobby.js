@@ -2,10 +2,12 @@
 // tables, and "My games" from their account (guests keep the browser-held list of mygames.js).
 
 import { el, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import { renderMyGames } from "./mygames.js";
 import { currentAccount, getAccountGames } from "./players_api.js";
 import { pt } from "./players_i18n.js";
 import { dateText, resultText } from "./players_page.js";
+import { keyboardTabs } from "./tabs.js";
 
 let account = null;
 const games = { status: "ongoing", page: 1 };
@@ -83,7 +85,7 @@ function gameItem(game) {
 }
 
 function tabs(section, list) {
-  return el("div", { className: "my-games-tabs", testid: "my-games-tabs", attrs: { role: "tablist" } },
+  const made = el("div", { className: "my-games-tabs", testid: "my-games-tabs", attrs: { role: "tablist", "aria-label": t("my_games_title") } },
     ["ongoing", "finished"].map((status) => el("button", {
       className: "small",
       testid: `my-games-${status}`,
@@ -91,6 +93,8 @@ function tabs(section, list) {
       attrs: { type: "button", role: "tab", "aria-selected": games.status === status ? "true" : "false" },
       on: { click: () => { games.status = status; games.page = 1; renderGames(section, list); } },
     })));
+  keyboardTabs(made);
+  return made;
 }
 
 function pager(section, list, page) {
@@ -121,10 +125,14 @@ export async function renderGames(section, list) {
     return;
   }
   const old = section.querySelector('[data-testid="my-games-tabs"]');
+  // A tab chosen from the keyboard keeps the focus across the list's new tabs.
+  const focused = old !== null && old.contains(document.activeElement);
   if (old) old.remove();
   const oldPager = section.querySelector('[data-testid="my-games-pager"]');
   if (oldPager) oldPager.remove();
-  list.before(tabs(section, list));
+  const tabList = tabs(section, list);
+  list.before(tabList);
+  if (focused) tabList.querySelector('[aria-selected="true"]').focus();
   const items = page.games.map(gameItem);
   if (!items.length) {
     items.push(el("li", { className: "muted", testid: "my-games-empty", text: pt(games.status === "ongoing" ? "my_games_none_ongoing" : "no_games") }));

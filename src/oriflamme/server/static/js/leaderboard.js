@@ -5,12 +5,20 @@ import { t } from "./i18n.js";
 import { getLeaderboard } from "./players_api.js";
 import { pt } from "./players_i18n.js";
 import { startPage } from "./players_page.js";
+import { keyboardTabs, syncTabs } from "./tabs.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const state = { pool: new URLSearchParams(window.location.search).get("pool") === "2p" ? "2p" : "3-5p", page: 1 };
 
 function entryName(entry) {
-  if (entry.bot) return el("span", { className: "bot-entry", text: pt("bot_entry", { level: t(`level_${entry.name}`) }) });
+  if (entry.bot) {
+    return el("a", {
+      className: "bot-entry",
+      testid: "board-bot",
+      text: pt("bot_entry", { level: t(`level_${entry.name}`) }),
+      attrs: { href: `/bots/${encodeURIComponent(entry.name)}` },
+    });
+  }
   return el("a", { text: entry.name, testid: "board-player", attrs: { href: `/players/${encodeURIComponent(entry.name)}` } });
 }
 
@@ -18,6 +26,8 @@ async function render() {
   for (const tab of document.querySelectorAll("[data-pool]")) {
     tab.setAttribute("aria-selected", tab.dataset.pool === state.pool ? "true" : "false");
   }
+  syncTabs($("pool-tabs"));
+  $("board-panel").setAttribute("aria-labelledby", `pool-tab-${state.pool}`);
   let board;
   try {
     board = await getLeaderboard(state.pool, state.page);
@@ -53,6 +63,7 @@ for (const tab of document.querySelectorAll("[data-pool]")) {
     render();
   });
 }
+keyboardTabs($("pool-tabs"));
 $("board-previous").addEventListener("click", () => { state.page -= 1; render(); });
 $("board-next").addEventListener("click", () => { state.page += 1; render(); });
 startPage(render);

@@ -7,6 +7,7 @@ import { ApiError, getLobby, getLobbyTable, joinTable } from "./api.js";
 import { button, el, replace } from "./dom.js";
 import { blazon, cardName } from "./cards.js";
 import { getLang, t } from "./i18n.js";
+import { percentOf, pt } from "./players_i18n.js";
 import { errorText, toastError } from "./ui.js";
 
 const REFRESH_MS = 3000;
@@ -122,6 +123,10 @@ function seatItem(table, seat) {
     return el("span", { className: "open-seat-taken", testid: "lobby-seat", dataset: { seat: seat.seat, kind: seat.kind } }, [
       blazon(seat.colour, "seat-blazon"),
       el("span", { text: seat.name }),
+      // An account's reputation (the share of its games it finished), as at the table.
+      seat.account && seat.reputation !== null && seat.reputation !== undefined
+        ? el("span", { className: "reputation-badge", testid: "lobby-reputation", title: pt("reputation"), text: pt("reputation_badge", { percent: percentOf(seat.reputation) }) })
+        : null,
     ]);
   }
   const joinButton = button(t("join_button"), {
@@ -142,6 +147,12 @@ function tableItem(table, wanted) {
     dataset: { table: table.table_id },
   }, [
     el("div", { className: "open-table-seats" }, table.seats.map((seat) => seatItem(table, seat))),
+    table.rated || table.min_reputation !== null ? el("p", { className: "open-table-terms", testid: "open-table-terms" }, [
+      table.rated ? el("span", { className: "tag tag-rated", testid: "lobby-rated", text: pt("rated_tag") }) : null,
+      table.min_reputation !== null && table.min_reputation !== undefined
+        ? el("span", { className: "muted", testid: "lobby-min-reputation", text: pt("min_reputation_tag", { percent: percentOf(table.min_reputation) }) })
+        : null,
+    ]) : null,
     el("p", { className: "open-table-setup", testid: "open-table-setup", text: setupLine(table) }),
     el("p", { className: "open-table-rules", testid: "open-table-rules", text: rulesLine(table) }),
   ]);

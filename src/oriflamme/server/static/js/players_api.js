@@ -18,6 +18,11 @@ export function getProfile(name) {
   return request("GET", `/api/players/${enc(name)}`);
 }
 
+/** A bot level's profile (its rated games). */
+export function getBotProfile(level) {
+  return request("GET", `/api/bots/${enc(level)}`);
+}
+
 export function getAccountGames(status, page = 1) {
   return request("GET", `/api/account/games?status=${enc(status)}&page=${page}`);
 }

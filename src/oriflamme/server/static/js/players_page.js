@@ -4,10 +4,11 @@ import { getLang, initialLang, setLang } from "./i18n.js";
 import { pt } from "./players_i18n.js";
 import { installLangSwitch } from "./ui.js";
 
-/** Fill every [data-pt] element of `root` with its string. */
+/** Fill every [data-pt] element of `root` with its string, and name every [data-pt-label]. */
 function applyPlayerTexts(root = document) {
   document.documentElement.lang = getLang();
   for (const node of root.querySelectorAll("[data-pt]")) node.textContent = pt(node.dataset.pt);
+  for (const node of root.querySelectorAll("[data-pt-label]")) node.setAttribute("aria-label", pt(node.dataset.ptLabel));
 }
 
 /** Start a page: its language, its texts, and `render()` again whenever the language changes. */
