@@ -12,7 +12,8 @@ connections, transactions and announcements of changes. The methods are grouped 
 - :mod:`.sql_presence`: connections per server and heartbeats;
 - :mod:`.sql_upkeep`: quotas and the deletion of abandoned tables;
 - :mod:`.sql_accounts`: players' accounts, sessions, passkeys and failed sign-ins;
-- :mod:`.sql_chat`: the table talk (messages, numbered per table, announced).
+- :mod:`.sql_chat`: the table talk (messages, numbered per table, announced);
+- :mod:`.sql_push`: "your turn" pushes (the server's keys, subscriptions, pushes sent).
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from .sql_chat import ChatSql
 from .sql_claims import ClaimsSql
 from .sql_games import GamesSql
 from .sql_presence import PresenceSql
+from .sql_push import PushSql
 from .sql_seats import SeatsSql
 from .sql_upkeep import UpkeepSql
 
 
 class SqlStore(
-    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql, ChatSql
+    GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql, ChatSql,
+    PushSql,
 ):
     """Every :class:`~.base.Store` method but a backend's own (``describe``, ``listen``,
     ``close``) and the running of plans (:meth:`~.plans.SqlRunner._run`)."""
