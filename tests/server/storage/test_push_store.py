@@ -91,9 +91,9 @@ def test_a_push_is_due_for_a_subscribed_absent_player_once_per_decision(store_ur
         assert not await store.claim_push(due)
         assert await store.pushes_due(ALIVE, 10) == []
         # Ben's decision (no account): nothing; Ann's next one: due.
-        await store.append_action("T1", 1, 0, ACTION, Turn(1, 1, False, timed=True), source="player")
+        await store.append_action("T1", 1, 0, ACTION, Turn(1, 1, False, timed=True))
         assert await store.pushes_due(ALIVE, 10) == []
-        await store.append_action("T1", 1, 1, ACTION, Turn(2, 0, False, timed=True), source="player")
+        await store.append_action("T1", 1, 1, ACTION, Turn(2, 0, False, timed=True))
         (due,) = await store.pushes_due(ALIVE, 10)
         assert due.step == 2
         # A bot's turn, or the game over: nothing.

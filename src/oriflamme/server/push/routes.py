@@ -1,8 +1,8 @@
 """The push API (docs/server.md, "Push notifications"): ``GET /api/push/key``, the server's
-public VAPID key; ``POST`` and ``DELETE /api/push/subscriptions``, a signed-in player's
-browser subscribing or not (the session cookie, and the CSRF rule of every state-changing
-request); ``GET /push-worker.js``, the service worker, served at the site's root so that its
-scope covers every page."""
+public VAPID key; ``GET``, ``POST`` and ``DELETE /api/push/subscriptions``, a signed-in
+player's browsers that get pushes, one subscribing, one no longer (the session cookie, and
+the CSRF rule of every state-changing request); ``GET /push-worker.js``, the service worker,
+served at the site's root so that its scope covers every page."""
 
 from __future__ import annotations
 
@@ -47,6 +47,15 @@ class EndpointIn(_Strict):
     endpoint: str = Field(min_length=1, max_length=MAX_ENDPOINT)
 
 
+class SubscriptionOut(BaseModel):
+    endpoint: str
+    agent: str = Field(description="the browser that subscribed (its User-Agent)")
+
+
+class SubscriptionsOut(BaseModel):
+    subscriptions: list[SubscriptionOut]
+
+
 class PushDone(BaseModel):
     done: bool = True
 
@@ -63,6 +72,17 @@ def push_router(static_dir: Path) -> APIRouter:
     async def push_key(request: Request) -> PushKey:
         """The public key a browser subscribes with (``applicationServerKey``)."""
         return PushKey(key=push_of(request).keys.public)
+
+    @router.get(
+        "/api/push/subscriptions", response_model=SubscriptionsOut, responses=answers(401),
+        summary="The browsers that get the signed-in player's pushes",
+    )
+    async def subscriptions(request: Request, account: AccountDep) -> SubscriptionsOut:
+        """The account's push subscriptions, oldest first."""
+        found = await push_of(request).store.push_subscriptions(account.account_id)
+        return SubscriptionsOut(subscriptions=[
+            SubscriptionOut(endpoint=s.endpoint, agent=s.agent) for s in found
+        ])
 
     @router.post(
         "/api/push/subscriptions", status_code=201, response_model=PushDone,

@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import os
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -35,6 +36,10 @@ BATCH = 100
 PUSH_TTL = 12 * 3600
 #: Seconds a push service may take to answer.
 SEND_TIMEOUT = 10.0
+#: Seconds a decision must have been seen due before its push (at most its wait): a seat
+#: whose last socket just closed has no stored connection a moment before it is marked away,
+#: when its wait would still count from the decision's start.
+SETTLE = 1.0
 #: Answers of a push service that mean the subscription is gone for good.
 GONE = frozenset({404, 410})
 
@@ -77,6 +82,10 @@ def payload(due: PushDue, url: str) -> dict[str, Any]:
             "url": url}
 
 
+def key(due: PushDue) -> tuple[str, int, int, str]:
+    return due.table_id, due.game, due.step, due.account_id
+
+
 class PushSender:
     """Sends the pushes of the decisions that deserve one, signed with ``keys``."""
 
@@ -89,6 +98,8 @@ class PushSender:
         self._settings = settings
         # One server per SQLite file: its connections, stored by this process, always count.
         self._alive = ALIVE if store.shared else 1e9
+        #: When this process first saw each decision due (``time.monotonic()``), while it is.
+        self._seen: dict[tuple[str, int, int, str], float] = {}
 
     async def run(self) -> None:
         while True:
@@ -101,8 +112,12 @@ class PushSender:
     async def send_due(self) -> int:
         """One round: the pushes sent."""
         sent = 0
-        for due in await self._store.pushes_due(self._alive, BATCH):
-            if due.waited < push_after(due.clock, due.bank, self._settings.after):
+        now, seen = time.monotonic(), self._seen
+        dues = await self._store.pushes_due(self._alive, BATCH)
+        self._seen = {key(due): seen.get(key(due), now) for due in dues}
+        for due in dues:
+            wait = push_after(due.clock, due.bank, self._settings.after)
+            if due.waited < wait or now - self._seen[key(due)] < min(wait, SETTLE):
                 continue
             table = await self._tables.get(due.table_id)
             if table.game_number != due.game or len(table.game.history) != due.step:
