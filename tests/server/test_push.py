@@ -151,3 +151,91 @@ def test_a_waiting_decision_is_pushed_once_and_only_when_the_player_is_away(
     found = steps(browser, pushes)
     assert len(found) == len(set(found)) and own not in found
     assert len(endpoint.at("/gone")) == 1
+
+
+def test_a_day_clock_pushes_at_once(
+    store_url: str, endpoint: PushEndpoint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORIFLAMME_PUSH_LOOPBACK", "1")
+    monkeypatch.setenv("ORIFLAMME_PUSH_POLL", "0.05")
+    monkeypatch.setenv("ORIFLAMME_PUSH_AFTER", "600")  # never, for other clocks
+    app = create_app(store_url, bot_delay=0, rate=1000.0, burst=1000.0, tune_gc=False)
+    with TestClient(app) as client:
+        sign_up(client, "Ann")
+        browser = Browser()
+        subscribe(client, browser.subscription(endpoint.url + "/ann"))
+        hourly = client.post("/api/tables", json={
+            "players": 2, "seats": [ME, BOT], "seed": 11, "clock": {"per_decision": 600}
+        }).json()
+        my_turn(client, hourly["table_id"], hourly["seats"][0]["token"])
+        daily = client.post("/api/tables", json={
+            "players": 2, "seats": [ME, BOT], "seed": 11, "clock": {"per_decision": 86400}
+        }).json()
+        seen = my_turn(client, daily["table_id"], daily["seats"][0]["token"])
+        (push,) = endpoint.wait_for("/ann", 1, timeout=10)
+        message = browser.read(push)
+        assert (message["table"], message["step"]) == (daily["table_id"], seen["step"])
+        time.sleep(1.5)
+        assert len(endpoint.at("/ann")) == 1  # the 10-minute clock's decision waits on
+
+
+def test_subscriptions_need_an_account_a_good_endpoint_and_keys(
+    client: TestClient, endpoint: PushEndpoint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = Browser().subscription("https://push.example/browser-1")
+    key = client.get("/api/push/key").json()["key"]
+    assert len(key) == 87  # a P-256 point, uncompressed: 65 bytes in base64url
+    refused = client.post("/api/push/subscriptions", json=good)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (401, "signed_out")
+    sign_up(client, "Ann")
+    csrf = client.headers.pop("X-CSRF-Token")
+    refused = client.post("/api/push/subscriptions", json=good)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "csrf")
+    client.headers["X-CSRF-Token"] = csrf
+    bad_endpoints = [
+        "http://push.example/1",  # plain http elsewhere than loopback
+        "ftp://push.example/1", "https://", "not a url", "https://user:pw@push.example/1",
+        "https://push.example/1#x", "https://push.example:99999/1",
+        "https://push.example/" + "x" * 1100,
+    ]
+    for bad in bad_endpoints:
+        answer = client.post("/api/push/subscriptions", json={**good, "endpoint": bad})
+        assert answer.status_code == 422, bad
+        assert answer.json()["error"]["code"] in {"bad_subscription", "invalid_request"}, bad
+    wrong_key = Browser().subscription("https://push.example/1")["p256dh"][:-4] + "AAAA"
+    for field, value in (("p256dh", wrong_key), ("p256dh", "!!"), ("auth", "AAAA"),
+                         ("p256dh", "BAAA"), ("auth", "é")):
+        answer = client.post("/api/push/subscriptions", json={**good, field: value})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (
+            422, "bad_subscription"), (field, value)
+    extra = client.post("/api/push/subscriptions", json={**good, "more": 1})
+    assert extra.status_code == 422
+    assert subscribed(client) == []
+    # Ten browsers at most; the same one again replaces itself.
+    for n in range(10):
+        subscribe(client, {**good, "endpoint": f"https://push.example/browser-{n}"})
+    subscribe(client, good)
+    over = client.post("/api/push/subscriptions", json={**good, "endpoint": "https://x.example/"})
+    assert (over.status_code, over.json()["error"]["code"]) == (409, "too_many_subscriptions")
+    assert len(subscribed(client)) == 10
+    # Another account cannot remove Ann's.
+    sign_up(client, "Ben")
+    stolen = client.request(
+        "DELETE", "/api/push/subscriptions", json={"endpoint": good["endpoint"]}
+    )
+    assert (stolen.status_code, stolen.json()["error"]["code"]) == (404, "no_subscription")
+    # Plain http to loopback only where the server allows it (tests).
+    local = {**good, "endpoint": endpoint.url + "/ben"}
+    subscribe(client, local)
+    assert subscribed(client) == [endpoint.url + "/ben"]
+    done = client.request("DELETE", "/api/push/subscriptions", json={"endpoint": local["endpoint"]})
+    assert done.status_code == 200 and subscribed(client) == []
+
+
+def test_loopback_endpoints_are_refused_unless_the_server_allows_them(store_url: str) -> None:
+    with TestClient(create_app(store_url, bot_delay=0, tune_gc=False)) as client:
+        sign_up(client, "Ann")
+        local = Browser().subscription("http://127.0.0.1:9/push")
+        answer = client.post("/api/push/subscriptions", json=local)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (422, "bad_subscription")
+        assert "tests" in answer.json()["error"]["message"]
