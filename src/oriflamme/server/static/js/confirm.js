@@ -41,6 +41,7 @@ export function askToConfirm(host, label, step, onConfirm, returnFocus = null) {
   waiting = { step, onConfirm, returnFocus };
   const yes = button(t("confirm_yes"), {
     className: "primary",
+    dataset: { i18n: "confirm_yes" },
     testid: "confirm-move-yes",
     on: {
       click: () => {
@@ -52,13 +53,13 @@ export function askToConfirm(host, label, step, onConfirm, returnFocus = null) {
   });
   replace(node, [
     el("p", { className: "confirm-move-text", attrs: { id: "confirm-move-text" } }, [
-      el("span", { text: t("confirm_prompt") }),
+      el("span", { text: t("confirm_prompt"), dataset: { i18n: "confirm_prompt" } }),
       " ",
       el("strong", { testid: "confirm-move-label", text: label }),
     ]),
     el("div", { className: "confirm-move-buttons" }, [
       yes,
-      button(t("confirm_no"), { testid: "confirm-move-no", on: { click: () => close(true) } }),
+      button(t("confirm_no"), { testid: "confirm-move-no", dataset: { i18n: "confirm_no" }, on: { click: () => close(true) } }),
     ]),
   ]);
   node.hidden = false;
