@@ -119,18 +119,27 @@ class PushSender:
             wait = push_after(due.clock, due.bank, self._settings.after)
             if due.waited < wait or now - self._seen[key(due)] < min(wait, SETTLE):
                 continue
-            table = await self._tables.get(due.table_id)
-            if table.game_number != due.game or len(table.game.history) != due.step:
-                continue  # this copy is behind storage: next round
-            own = self._follows_own_move(table, due)
-            # Recorded first: one push per decision, whichever process gets here first (a
-            # decision after the player's own move is recorded too, and gets none).
-            if not await self._store.claim_push(due) or own:
-                continue
-            url = seat_url(table.replay_key, due.table_id, due.seat, due.account_id)
-            message = json.dumps(payload(due, url))
-            for subscription in await self._store.push_subscriptions(due.account_id):
-                sent += await self._send(subscription, message)
+            try:
+                sent += await self._push(due)
+            except Exception as exc:  # this table (or the database) failed: the others go on
+                quiet.warning("push-table", "table %s: push not sent (%r)", due.table_id, exc)
+        return sent
+
+    async def _push(self, due: PushDue) -> int:
+        """Push one decision to every browser of its player: the pushes sent."""
+        sent = 0
+        table = await self._tables.get(due.table_id)
+        if table.game_number != due.game or len(table.game.history) != due.step:
+            return 0  # this copy is behind storage: next round
+        own = self._follows_own_move(table, due)
+        # Recorded first: one push per decision, whichever process gets here first (a decision
+        # after the player's own move is recorded too, and gets none).
+        if not await self._store.claim_push(due) or own:
+            return 0
+        url = seat_url(table.replay_key, due.table_id, due.seat, due.account_id)
+        message = json.dumps(payload(due, url))
+        for subscription in await self._store.push_subscriptions(due.account_id):
+            sent += await self._send(subscription, message)
         return sent
 
     @staticmethod
