@@ -218,6 +218,9 @@ def test_subscriptions_need_an_account_a_good_endpoint_and_keys(
     over = client.post("/api/push/subscriptions", json={**good, "endpoint": "https://x.example/"})
     assert (over.status_code, over.json()["error"]["code"]) == (409, "too_many_subscriptions")
     assert len(subscribed(client)) == 10
+    exported = client.get("/api/account/export").json()["push_subscriptions"]
+    assert len(exported) == 10 and exported[0]["service"] == "push.example"
+    assert "browser" not in str(exported)  # not the endpoints: they let anyone push
     # Another account cannot remove Ann's.
     sign_up(client, "Ben")
     stolen = client.request(
