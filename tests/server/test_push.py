@@ -80,11 +80,13 @@ def test_a_waiting_decision_is_pushed_once_and_only_when_the_player_is_away(
     client: TestClient, endpoint: PushEndpoint
 ) -> None:
     sign_up(client, "Ann")
-    browser, old_browser = Browser(), Browser()
+    browser, old_browser, lost_browser = Browser(), Browser(), Browser()
     subscribe(client, browser.subscription(endpoint.url + "/ann"))
     subscribe(client, old_browser.subscription(endpoint.url + "/gone"))
-    assert subscribed(client) == [endpoint.url + "/ann", endpoint.url + "/gone"]
+    subscribe(client, lost_browser.subscription(endpoint.url + "/lost"))
+    assert subscribed(client) == [endpoint.url + p for p in ("/ann", "/gone", "/lost")]
     endpoint.status["/gone"] = 410
+    endpoint.status["/lost"] = 404
     key = client.get("/api/push/key").json()["key"]
     table = client.post("/api/tables", json={"players": 2, "seats": [ME, BOT], "seed": 11}).json()
     table_id, token = table["table_id"], table["seats"][0]["token"]
@@ -100,8 +102,9 @@ def test_a_waiting_decision_is_pushed_once_and_only_when_the_player_is_away(
     assert view(client, table_id, url.partition("?seat=")[2])["you"] == 0
     assert push.headers["content-encoding"] == "aes128gcm"
     assert f"k={key}" in push.headers["authorization"]
-    # The browser that is gone (410) got it once, and its subscription is removed.
+    # The browsers that are gone (410, 404) got it once, and their subscriptions are removed.
     assert len(endpoint.wait_for("/gone", 1)) == 1
+    assert len(endpoint.wait_for("/lost", 1)) == 1
     deadline = time.monotonic() + 10
     while len(listed := subscribed(client)) > 1:
         assert time.monotonic() < deadline, "the subscription answered 410 is still stored"
@@ -150,7 +153,7 @@ def test_a_waiting_decision_is_pushed_once_and_only_when_the_player_is_away(
     # Never two pushes for one decision, and the one that was gone got no more.
     found = steps(browser, pushes)
     assert len(found) == len(set(found)) and own not in found
-    assert len(endpoint.at("/gone")) == 1
+    assert len(endpoint.at("/gone")) == len(endpoint.at("/lost")) == 1
 
 
 def test_a_day_clock_pushes_at_once(
