@@ -207,7 +207,7 @@ def create_app(
     app.include_router(tables_router(rate, burst))
     app.include_router(health_router())
     app.include_router(chat_router())
-    app.include_router(push_router(static_dir))
+    app.include_router(push_router(static_dir, rate, burst))
     app.include_router(metrics_router())
     account_posts = posts_limited(rate, burst)
     app.include_router(accounts_router(account_posts))

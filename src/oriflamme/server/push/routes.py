@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..accounts.current import answers, ensure_active, require_account
+from ..accounts.current import answers, ensure_active, posts_limited, require_account
 from ..errors import ApiError
 from ..storage import AccountRecord
 from ..storage.push_records import PushSubscription
@@ -65,8 +65,10 @@ def push_of(request: Request) -> PushService:
     return service
 
 
-def push_router(static_dir: Path) -> APIRouter:
+def push_router(static_dir: Path, rate: float, burst: float) -> APIRouter:
+    """The routes; an address may POST ``rate`` subscriptions a second (bursts of ``burst``)."""
     router = APIRouter()
+    limited = Depends(posts_limited(rate, burst))
 
     @router.get("/api/push/key", response_model=PushKey, summary="The server's push key")
     async def push_key(request: Request) -> PushKey:
@@ -86,7 +88,8 @@ def push_router(static_dir: Path) -> APIRouter:
 
     @router.post(
         "/api/push/subscriptions", status_code=201, response_model=PushDone,
-        responses=answers(401, 403, 409, 422), summary="Get \"your turn\" pushes in this browser",
+        responses=answers(401, 403, 409, 422, 429), dependencies=[limited],
+        summary="Get \"your turn\" pushes in this browser",
     )
     async def subscribe(
         body: SubscriptionIn, request: Request, account: AccountDep
