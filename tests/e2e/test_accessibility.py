@@ -27,6 +27,7 @@ except ImportError:
 
 from axe_audit import Audit, axe_source
 from served import serving
+from test_accounts_browser import sign_up
 from test_browser import DESKTOP, PHONE, create_table, server_view
 from test_decisions import SCENARIOS, create_from_position
 from test_review import finish_by_clicking
@@ -295,3 +296,34 @@ def test_the_audit_fails_on_a_serious_violation(context: BrowserContext, audit_u
     assert {"button-name", "color-contrast"} <= found, audit.report()
     with pytest.raises(AssertionError, match="button-name"):
         audit.assert_clean()
+
+
+def test_the_settings_menu_the_confirm_bar_and_the_push_button(
+    context: BrowserContext, audit_url: str
+) -> None:
+    """#29: the game page's settings menu open, a move waiting for Confirm, and the push
+    button of a signed-in player's "My games"."""
+    audit = Audit()
+    page = context.new_page()
+    (link,) = create_table(page, audit_url, ["Alice"], "base")
+    page.goto(link)
+    red_decides(audit_url, link)
+    page.wait_for_function("() => document.querySelector('[data-testid=\"legal-option\"]')")
+
+    def with_menu_open(page: Page, lang: str) -> None:
+        click_language(page, lang)
+        if page.get_by_test_id("settings-menu").is_hidden():
+            page.get_by_test_id("settings-button").click()
+        expect(page.get_by_test_id("settings-menu")).to_be_visible()
+
+    audit_everywhere(page, audit, "the settings menu", with_menu_open)
+    page.get_by_test_id("setting-confirm").check()
+    page.keyboard.press("Escape")
+    page.get_by_test_id("legal-option").first.click()
+    expect(page.get_by_test_id("confirm-move")).to_be_visible()
+    audit_everywhere(page, audit, "a move waiting for Confirm")
+    sign_up(page, audit_url, "Audrey")
+    page.reload()
+    expect(page.get_by_test_id("push-toggle")).to_be_visible()
+    audit_everywhere(page, audit, "My games with the push button")
+    audit.assert_clean()

@@ -1,6 +1,7 @@
 """The per-address rate limit on every route that changes something or makes the server think
 (docs/server.md, "Limits and abuse"): acting, joining, closing, handing a seat to a bot, a
-rematch, asking for an analysis and for a hint, leaving a game and taking a seat. Creating a
+rematch, asking for an analysis and for a hint, leaving a game, taking a seat and subscribing
+a browser to pushes. Creating a
 table is tested in test_server_api.
 
 The tables are set up once on a server without limits; each test then opens a copy of that
@@ -220,7 +221,24 @@ def _equal(seen: object, expected: object) -> None:
     assert seen == expected, "a refused request changed something"
 
 
-ROUTES = [act, join, close, hand_to_bot, rematch, analysis, hint, leave, claim]
+def push_subscribe(client: TestClient, world: World) -> tuple[Request, Unchanged]:
+    cookie, csrf = world.account
+    client.cookies.set(COOKIE, cookie)
+    client.headers["X-CSRF-Token"] = csrf
+    key = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
+
+    def request(i: int) -> Any:
+        body = {"endpoint": f"https://push.example/{i}", "p256dh": key, "auth": "A" * 22}
+        return client.post("/api/push/subscriptions", json=body)
+
+    def unchanged() -> None:
+        listed = client.get("/api/push/subscriptions").json()["subscriptions"]
+        _equal(len(listed), BURST)
+
+    return request, unchanged
+
+
+ROUTES = [act, join, close, hand_to_bot, rematch, analysis, hint, leave, claim, push_subscribe]
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.__name__)
@@ -256,4 +274,5 @@ def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
         "/api/lessons/{lesson_id}/steps/{step}/explore",
         "/api/tables/{table_id}/leave",
         "/api/tables/{table_id}/claim",
+        "/api/push/subscriptions",
     }

@@ -40,6 +40,9 @@ from .manager import TableManager
 from .metrics_routes import metrics_router
 from .pages import pages_router
 from .player_routes import player_router
+from .push.routes import push_router
+from .push.sender import PushSettings
+from .push.service import PushService
 from .quotas import Quotas
 from .request_ids import RequestIds
 from .review import Review
@@ -123,6 +126,7 @@ def create_app(
         opened = await open_store(store) if isinstance(store, str) else store
         manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
         review = app.state.review = Review(manager, rate, burst)
+        push = app.state.push = PushService(opened, manager, PushSettings.from_environment())
         app.state.draining = False
 
         def drain() -> None:
@@ -135,6 +139,7 @@ def create_app(
             await warm_up()
             await manager.start()
             review.start()
+            await push.start()
             if tune_gc:
                 with _tuned_gc():
                     yield
@@ -142,6 +147,7 @@ def create_app(
                 yield
         finally:
             unwatch()
+            await push.stop()
             await review.stop()
             await manager.stop()
             if isinstance(store, str):
@@ -204,6 +210,7 @@ def create_app(
     app.include_router(health_router())
     app.include_router(chat_router())
     app.include_router(chat_admin_router())
+    app.include_router(push_router(static_dir, rate, burst))
     app.include_router(metrics_router())
     account_posts = posts_limited(rate, burst)
     app.include_router(accounts_router(account_posts))

@@ -1,12 +1,13 @@
 """An account's data, as one JSON document (``GET /api/account/export``): its profile, its
-sessions and passkeys (without secrets), its ratings, and the finished games of its seats as
-``oriflamme-replay`` records (the same records as the replay API's; a game under way is left
-out: its record would show the hidden deal)."""
+sessions, passkeys and push subscriptions (without secrets), its ratings, and the finished
+games of its seats as ``oriflamme-replay`` records (the same records as the replay API's; a
+game under way is left out: its record would show the hidden deal)."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from oriflamme.api import ConfigError, GameConfig
 
@@ -25,6 +26,7 @@ async def account_export(manager: TableManager, account: AccountRecord) -> dict[
     store = manager.store
     sessions = await store.account_sessions(account.account_id)
     passkeys = await store.account_passkeys(account.account_id)
+    pushes = await store.push_subscriptions(account.account_id)
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
@@ -42,6 +44,10 @@ async def account_export(manager: TableManager, account: AccountRecord) -> dict[
         ],
         "passkeys": [
             {"label": p.label, "created": p.created, "used": p.used} for p in passkeys
+        ],
+        # Which push service and browser: the endpoint itself lets anyone push to it.
+        "push_subscriptions": [
+            {"service": urlsplit(s.endpoint).hostname, "agent": s.agent} for s in pushes
         ],
         "ratings": await _ratings(manager, account.account_id),
         "games": await _games(manager, account.account_id),

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from ..rating_model import RatedGame
 from .accounts import AccountStore
 from .chat_records import ChatStore
+from .push_records import PushStore
 from .rating_records import PlayersStore
 
 
@@ -327,7 +328,7 @@ class Change:
         return Change(parts[3], parts[0], game, step, action, source)
 
 
-class Store(AccountStore, PlayersStore, ChatStore, Protocol):
+class Store(AccountStore, PlayersStore, ChatStore, PushStore, Protocol):
     """What the server needs from storage: SQLite (one server) or PostgreSQL (any number).
 
     Every method may raise :class:`StoreUnavailable` when the database cannot be reached.

@@ -123,7 +123,7 @@ class AccountsSql(SqlRunner):
         tables = sorted({row[0] for row in rows})
         if tables:
             yield Announce(tuple(Change(table_id, SEATS, 0, 0) for table_id in tables))
-        for table in ("sessions", "passkeys", "challenges"):
+        for table in ("sessions", "passkeys", "challenges", "push_subscriptions"):
             q = Sql(d)
             yield q.statement(f"DELETE FROM {table} WHERE account_id = {q(account_id)}")
         q = Sql(d)

@@ -14,6 +14,7 @@ connections, transactions and announcements of changes. The methods are grouped 
 - :mod:`.sql_accounts`: players' accounts, sessions, passkeys and failed sign-ins;
 - :mod:`.sql_chat`: the table talk (messages, numbered per table, announced);
 - :mod:`.sql_bot_games`: a bot level's rated games (its profile).
+- :mod:`.sql_push`: "your turn" pushes (the server's keys, subscriptions, pushes sent).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .sql_chat import ChatSql
 from .sql_claims import ClaimsSql
 from .sql_games import GamesSql
 from .sql_presence import PresenceSql
+from .sql_push import PushSql
 from .sql_seats import SeatsSql
 from .sql_upkeep import UpkeepSql
 
@@ -32,6 +34,7 @@ from .sql_upkeep import UpkeepSql
 class SqlStore(
     GamesSql, SeatsSql, ClaimsSql, AnalysesSql, PresenceSql, UpkeepSql, AccountsSql, ChatSql,
     BotGamesSql,
+    PushSql,
 ):
     """Every :class:`~.base.Store` method but a backend's own (``describe``, ``listen``,
     ``close``) and the running of plans (:meth:`~.plans.SqlRunner._run`)."""

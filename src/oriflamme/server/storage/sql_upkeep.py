@@ -13,6 +13,7 @@ _TABLE_KEYS = (
     ("actions", "table_id"),
     ("presence", "table_id"),
     ("chat", "table_id"),
+    ("push_sent", "table_id"),
     ("analyses", "table_id"),
     ("games", "table_id"),
     ("seats", "table_id"),

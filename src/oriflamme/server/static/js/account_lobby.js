@@ -5,6 +5,7 @@ import { el, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderMyGames } from "./mygames.js";
 import { currentAccount, getAccountGames } from "./players_api.js";
+import { renderPushIn } from "./push_subscribe.js";
 import { pt } from "./players_i18n.js";
 import { dateText, resultText } from "./players_page.js";
 import { keyboardTabs } from "./tabs.js";
@@ -115,6 +116,7 @@ export async function renderGames(section, list) {
     return;
   }
   section.hidden = false;
+  renderPushIn(section);
   const note = section.querySelector(".my-games-note");
   if (note) note.textContent = pt("my_games_account_note");
   let page;

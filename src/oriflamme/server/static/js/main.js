@@ -23,6 +23,9 @@ import { copyLink } from "./share.js";
 import { announce } from "./announce.js";
 import { focusedIdentity, installKeyboard, restoreFocus, roveBoard } from "./keyboard.js";
 import { ChatPanel } from "./chat.js";
+import { askToConfirm, dropStaleConfirm } from "./confirm.js";
+import { getSetting, installSettings } from "./settings.js";
+import { showTurn } from "./yourturn.js";
 
 const BUSY_TIMEOUT_MS = 10000;
 const HTTP_CHECK_EVERY = 3;
@@ -129,6 +132,7 @@ async function start() {
   applyI18n(document);
   installCardHelp();
   installLangSwitch(switchLang);
+  installSettings(document.querySelector(".topbar-right"));
   installKeyboard({ onEscape: () => { if (state.selected !== null) select(null); } });
   regions.showResults.addEventListener("click", () => {
     state.endDismissed = false;
@@ -265,8 +269,17 @@ function setBusy() {
   }, BUSY_TIMEOUT_MS);
 }
 
-/** Send one legal action, once: everything is disabled until the next view (or an error). */
+/** Send one legal action (after Confirm, if the player asked to confirm their moves). */
 function send(action) {
+  if (state.busy || !state.view) return;
+  const entry = (state.view.legal || []).find((e) => actionKey(e.action) === actionKey(action));
+  if (!entry) return;
+  if (!getSetting("confirm")) sendNow(action);
+  else askToConfirm(regions.prompt.parentElement, entry.label, state.view.step, () => sendNow(action), regions.prompt);
+}
+
+/** Send one legal action, once: everything is disabled until the next view (or an error). */
+function sendNow(action) {
   if (state.busy || !state.view) return;
   const legal = (state.view.legal || []).some((entry) => actionKey(entry.action) === actionKey(action));
   if (!legal) return;
@@ -450,7 +463,8 @@ function render() {
   restoreFocus(focused, regions.prompt);
   tickClocks(state.clockOffset);
   announceChanges(view, freshLines, yourTurn);
-  document.title = yourTurn ? `● ${t("your_turn")} — Oriflamme` : "Oriflamme";
+  showTurn(Boolean(yourTurn), `${view.game_number}:${view.step}`);
+  dropStaleConfirm(view.step, ctx.busy);
 }
 
 /**
