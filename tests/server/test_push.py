@@ -178,8 +178,16 @@ def test_a_day_clock_pushes_at_once(
         (push,) = endpoint.wait_for("/ann", 1, timeout=10)
         message = browser.read(push)
         assert (message["table"], message["step"]) == (daily["table_id"], seen["step"])
+        # The turn-based preset is a time bank (3 days, 1 more a decision): a day clock too.
+        turn_based = client.post("/api/tables", json={
+            "players": 2, "seats": [ME, BOT], "seed": 11, "clock": "daily"
+        }).json()
+        seen = my_turn(client, turn_based["table_id"], turn_based["seats"][0]["token"])
+        pushes = endpoint.wait_for("/ann", 2, timeout=10)
+        message = browser.read(pushes[-1])
+        assert (message["table"], message["step"]) == (turn_based["table_id"], seen["step"])
         time.sleep(1.5)
-        assert len(endpoint.at("/ann")) == 1  # the 10-minute clock's decision waits on
+        assert len(endpoint.at("/ann")) == 2  # the 10-minute clock's decision waits on
 
 
 def test_subscriptions_need_an_account_a_good_endpoint_and_keys(
