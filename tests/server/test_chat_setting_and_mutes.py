@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect as ws_connect
 
 from oriflamme.server import create_app
+from oriflamme.server.chat_routes import POST_BURST
 from servers import running_server
 from test_chat import SEATS, history, open_socket
 from test_chat_moderation import next_chat_within, received
@@ -218,3 +219,21 @@ def test_a_mute_holds_on_every_server_process(pg_url: str, tmp_path: Path) -> No
             cid_b.send(json.dumps({"type": "chat", "text": "Cid on B"}))
             got = next_chat_within(ann_b, LIVE_TIMEOUT)
             assert got is not None and got["text"] == "Cid on B"  # not Bob's first
+
+
+def test_mutes_and_reports_are_rate_limited_per_address(client: TestClient) -> None:
+    """docs/server.md, "Limits and abuse": mutes and reports share an allowance per address
+    (2 a second, bursts of 10); beyond it one is refused with 429 and changes nothing."""
+    table = create(client, THREE)
+    ann = table["seats"][0]["token"]
+    muted: list[int] = []
+    for i in range(5 * int(POST_BURST)):  # mute and unmute Bob in turn, faster than 2 a second
+        answer = mute(client, table, ann, 1, muted=not muted)
+        if answer.status_code != 200:
+            break
+        muted = [] if muted else [1]
+    assert i >= int(POST_BURST), "the burst was allowed"
+    assert answer.status_code == 429 and answer.json()["error"]["code"] == "too_many_requests"
+    assert history(client, table, ann, "players").json()["muted"] == muted
+    report = client.post(f"/api/tables/{table['table_id']}/chat/1/report", json={"token": ann})
+    assert report.status_code == 429

@@ -258,7 +258,9 @@ def test_every_route_that_changes_or_thinks_is_rate_limited(
 def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
     """A new POST route needs its rate-limit test here (creation: test_server_api; exploring a
     lesson, which has its own allowance: test_lessons; the accounts' routes:
-    test_accounts_api)."""
+    test_accounts_api; chat mutes and reports, which have their own allowance:
+    test_chat_setting_and_mutes). The admins' moderation routes are for signed-in admins
+    only (test_chat_moderation)."""
     paths = throttled.get("/openapi.json").json()["paths"]
     posts = {path for path, methods in paths.items() if "post" in methods}
     accounts = {path for path in posts if path.startswith("/api/account/")}
@@ -275,4 +277,7 @@ def test_every_post_route_is_one_of_those(throttled: TestClient) -> None:
         "/api/tables/{table_id}/leave",
         "/api/tables/{table_id}/claim",
         "/api/push/subscriptions",
+        "/api/tables/{table_id}/chat/mutes",
+        "/api/tables/{table_id}/chat/{number}/report",
+        "/api/admin/chat/{table_id}/{number}/{verb}",
     }
