@@ -6,7 +6,6 @@ reading or writing the session cookie (it is HttpOnly)."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,22 +15,16 @@ from fastapi.testclient import TestClient
 from oriflamme.server import SqliteStore, create_app
 from oriflamme.server.accounts.common import common_passwords, is_common
 from scripts import ROOT
-from test_web_client import JS, STATIC, i18n_tables, js_files, source, strip_js_comments
+from test_web_client import (
+    JS,
+    STATIC,
+    check_string_table,
+    source,
+)
 
 
 def test_the_account_strings_are_complete_in_both_languages_and_all_used() -> None:
-    tables = i18n_tables("account_i18n.js")
-    english, french = tables["en"], tables["fr"]
-    assert set(english) == set(french) and len(english) > 40
-    for key, text in english.items():
-        assert text.strip() and french[key].strip(), key
-        placeholders = set(re.findall(r"\{(\w+)\}", text))
-        assert placeholders == set(re.findall(r"\{(\w+)\}", french[key])), key
-    used: set[str] = set()
-    for path in js_files():
-        used.update(re.findall(r"""\bat\(\s*"(\w+)\"""", strip_js_comments(source(path))))
-    used.update(re.findall(r'data-at(?:-[a-z-]+)?="(\w+)"', source(STATIC / "account.html")))
-    assert sorted(used - set(english)) == [] and sorted(set(english) - used) == []
+    check_string_table("account_i18n.js", "at", 40, page="account.html")
 
 
 def test_no_script_touches_the_session_cookie() -> None:

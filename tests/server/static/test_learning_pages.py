@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from oriflamme.api import CARD_TEXTS, CardType
-from test_web_client import JS, STATIC, i18n_tables, js_files, source, strip_js_comments
+from test_web_client import (
+    JS,
+    STATIC,
+    check_string_table,
+    source,
+    strip_js_comments,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 RULING_ID = re.compile(r"\bR-[A-Z0-9]+-\d+\b")
@@ -106,18 +112,7 @@ def test_the_rules_page_can_be_printed() -> None:
 
 # ---------------------------------------------------------------------------- /learn strings
 def test_the_guided_games_strings_are_complete_in_both_languages_and_all_used() -> None:
-    tables = i18n_tables("learn_i18n.js")
-    english, french = tables["en"], tables["fr"]
-    assert set(english) == set(french) and len(english) > 30
-    for key, text in english.items():
-        assert text.strip() and french[key].strip(), key
-        placeholders = set(re.findall(r"\{(\w+)\}", text))
-        assert placeholders == set(re.findall(r"\{(\w+)\}", french[key])), key
-    used: set[str] = set()
-    for path in js_files():
-        used.update(re.findall(r"""\blt\(\s*"(\w+)\"""", strip_js_comments(source(path))))
-    used.update(re.findall(r'data-lt(?:-[a-z-]+)?="(\w+)"', source(STATIC / "learn.html")))
-    assert sorted(used - set(english)) == [] and sorted(set(english) - used) == []
+    check_string_table("learn_i18n.js", "lt", 30, page="learn.html")
 
 
 def test_card_help_links_to_the_cards_entry_on_the_rules_page() -> None:

@@ -258,6 +258,32 @@ def i18n_tables(name: str = "i18n.js") -> dict[str, dict[str, str]]:
     return tables
 
 
+def check_string_table(
+    name: str,
+    call: str,
+    at_least: int,
+    page: str | None = None,
+    built: set[str] | frozenset[str] = frozenset(),
+) -> None:
+    """The module ``name`` (laid out as i18n.js) has the same keys in English and French, with
+    the same placeholders, none empty, at least ``at_least`` of them; and its keys are exactly
+    those the pages use: in calls ``call("key")`` of any module, in ``data-<call>`` attributes
+    of the static page ``page``, and ``built`` (keys the code builds at run time)."""
+    tables = i18n_tables(name)
+    english, french = tables["en"], tables["fr"]
+    assert set(english) == set(french) and len(english) > at_least
+    for key, text in english.items():
+        assert text.strip() and french[key].strip(), key
+        placeholders = set(re.findall(r"\{(\w+)\}", text))
+        assert placeholders == set(re.findall(r"\{(\w+)\}", french[key])), key
+    used = set(built)
+    for path in js_files():
+        used.update(re.findall(rf"""\b{call}\(\s*"(\w+)\"""", strip_js_comments(source(path))))
+    if page is not None:
+        used.update(re.findall(rf'data-{call}(?:-[a-z-]+)?="(\w+)"', source(STATIC / page)))
+    assert sorted(used - set(english)) == [] and sorted(set(english) - used) == []
+
+
 def test_english_and_french_have_the_same_keys_and_placeholders() -> None:
     tables = i18n_tables()
     english, french = tables["en"], tables["fr"]
@@ -270,17 +296,7 @@ def test_english_and_french_have_the_same_keys_and_placeholders() -> None:
 
 
 def test_review_strings_are_complete_in_both_languages_and_all_used() -> None:
-    tables = i18n_tables("review_i18n.js")
-    english, french = tables["en"], tables["fr"]
-    assert set(english) == set(french) and len(english) > 30
-    for key, text in english.items():
-        assert text.strip() and french[key].strip(), key
-        placeholders = set(re.findall(r"\{(\w+)\}", text))
-        assert placeholders == set(re.findall(r"\{(\w+)\}", french[key])), key
-    used: set[str] = set()
-    for path in js_files():
-        used.update(re.findall(r"""\brt\(\s*"(\w+)\"""", strip_js_comments(source(path))))
-    assert sorted(used - set(english)) == [] and sorted(set(english) - used) == []
+    check_string_table("review_i18n.js", "rt", 30)
 
 
 def used_string_keys() -> set[str]:
