@@ -126,7 +126,11 @@ def test_the_daily_preset_is_a_bank_of_three_days_and_a_day_a_decision(
         left = seen["deadline"]["at"] - seen["server_time"]
         assert 3 * 86400 - PATIENCE < left <= 3 * 86400
         # Its players come and go: by default nobody is played for for being away.
-        assert client.get(f"/api/tables/{table['table_id']}").json()["absent_after"] is None
+        summary = client.get(f"/api/tables/{table['table_id']}").json()
+        assert summary["absent_after"] is None
+        assert (summary["clock"], summary["bank"], summary["increment"]) == (
+            None, 3 * 86400, 86400
+        )
     kept = created(client, [ANN, BEN], clock="daily", absent_after=3600)
     assert client.get(f"/api/tables/{kept['table_id']}").json()["absent_after"] == 3600
     minutes = created(client, [ANN, BEN], clock={"bank": 600, "increment": 10})

@@ -542,7 +542,13 @@ class TableSummary(BaseModel):
     over: bool
     seats: list[SeatInfo]
     public: bool
-    clock: float | None
+    clock: float | None = Field(description="seconds per decision, or null")
+    bank: float | None = Field(
+        None, description="a time bank: seconds each seat starts with (null: no bank)"
+    )
+    increment: float | None = Field(
+        None, description="seconds added to a seat's bank after each of its decisions"
+    )
     absent_after: float | None
     stand_in: str
     open_seats: list[int]

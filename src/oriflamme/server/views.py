@@ -73,6 +73,8 @@ def summary(table: Table) -> dict[str, Any]:
         "seats": seat_infos(table),
         "public": table.options.public,
         "clock": table.options.clock,
+        "bank": table.options.bank,
+        "increment": table.options.increment,
         "absent_after": table.options.absent_after,
         "stand_in": table.options.stand_in,
         "open_seats": table.open_seats(),
