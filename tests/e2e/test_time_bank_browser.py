@@ -134,7 +134,12 @@ def test_a_turn_based_table_shows_days_and_hours(page: Page, server_url: str) ->
     bob = page.locator('[data-testid="player"][data-seat="1"]')
     expect(alice.get_by_test_id("clock")).to_have_text("2 d 23 h left")
     expect(bob.get_by_test_id("bank")).to_have_text("bank 3 d 0 h")
+    # Screen readers hear words, not the abbreviations.
+    expect(bob.get_by_test_id("bank-spoken")).to_have_text("3 days 0 hours left in the bank")
     page.get_by_test_id("lang-fr").click()
     expect(bob.get_by_test_id("bank")).to_have_text("réserve 3 j 0 h")
+    expect(bob.get_by_test_id("bank-spoken")).to_have_text(
+        "3 jours 0 heures restant dans la réserve"
+    )
     expect(alice.get_by_test_id("clock")).to_have_text("encore 2 j 23 h")
     assert record.page_errors == []

@@ -27,6 +27,17 @@ function formatLeft(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+/** The same time in words, for screen readers ("2 days 3 hours", "4 minutes 10 seconds"). */
+function spokenLeft(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const days = Math.floor(whole / DAY);
+  const hours = Math.floor((whole % DAY) / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  if (days) return t("spoken_days_hours", { days, hours });
+  if (hours) return t("spoken_hours_minutes", { hours, minutes });
+  return t("spoken_minutes_seconds", { minutes, seconds: whole % 60 });
+}
+
 /** Update every clock on the page; `offset`: server time minus this browser's (seconds). */
 export function tickClocks(offset) {
   const now = Date.now() / 1000 + offset;
@@ -51,17 +62,25 @@ function warn(deadline, left, time) {
 }
 
 /** What the bank of a seat that is not deciding holds, at a table with time banks (the seat
- * deciding shows its running deadline instead); null elsewhere. */
+ * deciding shows its running deadline instead); null elsewhere. Screen readers get it in
+ * words ("2 days 5 hours left in the bank") rather than the abbreviations shown. */
 export function bankTag(seat, view, deciding) {
   if (!view.clock || view.clock.kind !== "bank" || seat.bankLeft === null || deciding) return null;
   const time = formatLeft(seat.bankLeft);
-  return el("span", {
+  const shown = el("span", {
     className: "clock bank",
     testid: "bank",
     title: t("bank_title"),
     text: t("bank_left", { time }),
+    attrs: { "aria-hidden": "true" },
     dataset: { left: String(Math.max(0, Math.ceil(seat.bankLeft))) },
   });
+  const spoken = el("span", {
+    className: "sr-only",
+    testid: "bank-spoken",
+    text: t("bank_spoken", { time: spokenLeft(seat.bankLeft) }),
+  });
+  return el("span", { className: "bank-tag" }, [shown, spoken]);
 }
 
 /** Tick the clocks several times a second. */
