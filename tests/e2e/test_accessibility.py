@@ -322,7 +322,7 @@ def test_the_settings_menu_the_confirm_bar_and_the_push_button(
     page.get_by_test_id("legal-option").first.click()
     expect(page.get_by_test_id("confirm-move")).to_be_visible()
     audit_everywhere(page, audit, "a move waiting for Confirm")
-    sign_up(page, audit_url, "Audrey")
+    sign_up(page, audit_url, "Paulette")  # (Audrey is the profile audit's)
     page.reload()
     expect(page.get_by_test_id("push-toggle")).to_be_visible()
     audit_everywhere(page, audit, "My games with the push button")

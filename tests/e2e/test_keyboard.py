@@ -209,8 +209,12 @@ def test_the_tab_order_is_prompt_options_hand_queue(
         if (now := focused(page)) is None:
             break
         stops.append(now["region"] or now["testid"] or now["className"])
-    # One stop each: the options, the log, the hand (after its "Cancel"), the Queue.
-    assert stops == ["legal-options", "log-scroll", "cancel-selection", "hand-0", "queue"], stops
+    # One stop each: the options, the log, the chat beside it (its tab, messages, field, Send
+    # and phrases), the hand (after its "Cancel"), the Queue.
+    chat = ["chat-tab-players", "chat-scroll", "chat-input", "chat-send", "chat-phrases"]
+    assert stops == [
+        "legal-options", "log-scroll", *chat, "cancel-selection", "hand-0", "queue"
+    ], stops
     # Within a region the arrow keys move: along the hand, to its next card.
     first = tab_to_region(page, "hand-0")["card"]
     page.keyboard.press("ArrowRight")

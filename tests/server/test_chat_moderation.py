@@ -38,18 +38,22 @@ def client(store_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
-def received(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    """The first message of type ``kind`` the socket got before the answer to a ping sent now
-    (views skipped): a missing message fails the test instead of waiting for ever. (What a
-    socket of the table writes reaches the others before its writer gets it back: wait for the
-    writer's first.)"""
-    ws.send_json({"type": "ping"})
-    found: dict[str, Any] | None = None
-    while (message := ws.receive_json())["type"] != "pong":
-        if message["type"] == kind and found is None:
-            found = message
-    assert found is not None, f"no {kind} message came"
-    return found
+def received(ws: WebSocketTestSession, kind: str, tries: int = 50) -> dict[str, Any]:
+    """The first message of type ``kind`` the socket gets (views skipped), looked for up to the
+    answers to ``tries`` pings sent a tenth of a second apart: a missing message fails the test
+    instead of waiting for ever, and a message that comes through the database's announcement
+    (PostgreSQL's, slower than a ping) still counts. (What a socket of the table writes reaches
+    the others before its writer gets it back: wait for the writer's first.)"""
+    for _ in range(tries):
+        ws.send_json({"type": "ping"})
+        found: dict[str, Any] | None = None
+        while (message := ws.receive_json())["type"] != "pong":
+            if message["type"] == kind and found is None:
+                found = message
+        if found is not None:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"no {kind} message came")
 
 
 def next_chat_within(ws: ClientConnection, timeout: float) -> dict[str, Any] | None:
