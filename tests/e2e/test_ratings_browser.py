@@ -219,6 +219,9 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         page.goto(link)
         page.once("dialog", lambda dialog: dialog.accept())
         page.get_by_test_id("leave-game").click()
+        expect(page.get_by_test_id("toast").last).to_have_text(
+            "You left the game: a bot plays your seat."
+        )
         expect(seat.get_by_test_id("seat-left")).to_be_visible()
         expect(page.get_by_test_id("leave-game")).to_have_count(0)
     finally:

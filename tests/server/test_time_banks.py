@@ -269,13 +269,15 @@ def test_banks_and_their_deadline_outlive_a_killed_server(store_url: str, tmp_pa
         first.kill()
         first.wait(timeout=10)
     killed = time.monotonic()
+    # Read while no process runs: the deadline of Ben's decision as the killed process stored it.
+    stored = _stored(db, "SELECT turn_deadline, turn_step FROM games WHERE table_id = $1", table_id)
+    assert stored[0][1] == 1
     with running_server(store_url, tmp_path / "b.log", *options) as (_, b):
         seen = view(b, table)
         assert seen["seats"][0]["bank_left"] == pytest.approx(ann_bank, abs=0.05)
         if seen["step"] == 1:  # (the new process may have started after Ben's deadline)
             assert seen["seats"][1]["bank_left"] == BANK
             # Ben's clock counts from when his decision began, not from the restart.
-            stored = _stored(db, "SELECT turn_deadline FROM games WHERE table_id = $1", table_id)
             assert seen["deadline"]["at"] == pytest.approx(stored[0][0], abs=0.05)
         played = wait_for(b, table, lambda v: v["step"] >= 2, "the stand-in plays for Ben")
         assert time.monotonic() - killed < PATIENCE

@@ -277,6 +277,7 @@ const STRINGS = {
     closed_done: "The table is closed.",
     fill_with_bot: "Let a bot take this seat",
     away: "away (played by a bot)",
+    left_tag: "left",
     time_left: "{time} left",
     clock_title: "Time left for this decision",
     // fair play with strangers
@@ -682,6 +683,7 @@ const STRINGS = {
     closed_done: "La table est fermée.",
     fill_with_bot: "Confier cette place à un robot",
     away: "absent (joué par un robot)",
+    left_tag: "parti",
     time_left: "encore {time}",
     clock_title: "Temps restant pour cette décision",
     // fair play with strangers

@@ -20,6 +20,7 @@ export function seatsOf(view) {
       level: given.level || null,
       connected: given.connected !== false,
       away: Boolean(given.away),
+      left: Boolean(given.left),
       replaceable: Boolean(given.replaceable),
       bankLeft: typeof given.bank_left === "number" ? given.bank_left : null,
     });
@@ -69,7 +70,9 @@ function playerPanel(seat, obs, ctx) {
       attrs: { role: "img", "aria-label": seat.connected ? t("online") : t("offline") },
     }));
   }
-  if (seat.away) {
+  if (seat.left) {  // left the game for good (an account's seat): a bot plays it to the end
+    nameLine.append(el("span", { className: "tag tag-left", testid: "seat-left", text: t("left_tag") }));
+  } else if (seat.away) {
     nameLine.append(el("span", { className: "tag tag-away", testid: "away", text: t("away") }));
   }
   if (obs.first_player === seat.seat && obs.phase !== "over") {

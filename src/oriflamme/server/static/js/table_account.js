@@ -70,9 +70,6 @@ function markReputations(view, rerender) {
   for (const seat of view.seats || []) {
     const panel = document.querySelector(`[data-testid="player"][data-seat="${seat.seat}"] .player-name-line`);
     if (!panel) continue;
-    if (seat.left && !panel.querySelector(".tag-left")) {
-      panel.append(el("span", { className: "tag tag-left", testid: "seat-left", text: pt("left_tag") }));
-    }
     if (!seat.account) continue;
     if (!reputations.has(seat.name)) {
       reputations.set(seat.name, undefined);
