@@ -23,6 +23,7 @@ except ImportError:
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
 from test_browser import DESKTOP, GAME_TIMEOUT_S, MAX_DECISIONS, Record, decide, wait_for_turn
+from test_review import watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -216,6 +217,7 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         page.goto(f"{server_url}/")
         expect(page.locator(f'[data-testid="my-game"][data-table="{table_id}"]')).to_have_count(1)
 
+        errors = watch_errors(page)
         page.goto(link)
         page.once("dialog", lambda dialog: dialog.accept())
         page.get_by_test_id("leave-game").click()
@@ -224,6 +226,9 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         )
         expect(seat.get_by_test_id("seat-left")).to_be_visible()
         expect(page.get_by_test_id("leave-game")).to_have_count(0)
+        # The bots played the game to its end: the page drew every view without an error.
+        expect(page.get_by_test_id("end-screen")).to_be_visible()
+        assert errors == []
     finally:
         guest.close()
         player.close()
