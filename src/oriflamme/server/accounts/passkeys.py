@@ -16,21 +16,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import HTTPConnection
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from ..errors import ApiError
 from ..storage import AccountRecord, Challenge, PasskeyRecord, Store, StoreConflict
@@ -55,14 +40,22 @@ def refused(what: str) -> ApiError:
     return ApiError(400, "passkey_refused", f"the browser's passkey answer is not valid ({what})")
 
 
+# webauthn is imported where a ceremony needs it, not with this module: it and the ASN.1
+# tables it loads take about 0.2 s of CPU, which every server process would pay at its start.
+
+
 def _options_json(options: Any) -> dict[str, Any]:
     import json
+
+    from webauthn import options_to_json
 
     data: dict[str, Any] = json.loads(options_to_json(options))
     return data
 
 
 async def _begin(store: Store, purpose: str, account_id: str | None, challenge: bytes) -> str:
+    from webauthn.helpers import bytes_to_base64url
+
     ceremony = secrets.token_urlsafe(24)
     await store.store_challenge(
         digest(ceremony), Challenge(purpose, account_id, bytes_to_base64url(challenge)),
@@ -82,6 +75,15 @@ async def begin_registration(
     store: Store, connection: HTTPConnection, account: AccountRecord
 ) -> tuple[str, dict[str, Any]]:
     """A new passkey for ``account``: the ceremony id and the options for the browser."""
+    from webauthn import generate_registration_options
+    from webauthn.helpers import base64url_to_bytes
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        PublicKeyCredentialDescriptor,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     known = await store.account_passkeys(account.account_id)
     if len(known) >= MAX_PASSKEYS:
         raise ApiError(409, "too_many_passkeys", f"an account has at most {MAX_PASSKEYS} passkeys")
@@ -113,6 +115,10 @@ async def finish_registration(
     label: str,
 ) -> PasskeyRecord:
     """Check the browser's new credential and keep it."""
+    from webauthn import verify_registration_response
+    from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+    from webauthn.helpers.exceptions import WebAuthnException
+
     challenge = await store.take_challenge(digest(ceremony), REGISTER)
     if challenge is None or challenge.account_id != account.account_id:
         raise bad_ceremony()
@@ -143,6 +149,9 @@ async def finish_registration(
 async def begin_sign_in(store: Store, connection: HTTPConnection) -> tuple[str, dict[str, Any]]:
     """A sign-in with a passkey: the ceremony id and the options for the browser (no list of
     credentials: the browser offers the passkeys it holds for this site)."""
+    from webauthn import generate_authentication_options
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     options = generate_authentication_options(
         rp_id=rp_id(connection),
         timeout=int(CEREMONY_TTL * 1000),
@@ -157,6 +166,10 @@ async def finish_sign_in(
 ) -> AccountRecord | None:
     """The account whose passkey signed the challenge, or None if the credential is unknown or
     its signature wrong (:func:`bad_ceremony` if the ceremony is unknown or expired)."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers import base64url_to_bytes
+    from webauthn.helpers.exceptions import WebAuthnException
+
     challenge = await store.take_challenge(digest(ceremony), SIGN_IN)
     if challenge is None:
         raise bad_ceremony()

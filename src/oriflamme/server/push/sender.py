@@ -15,8 +15,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pywebpush import WebPushException, webpush
-
 from ..account_seats import seat_url
 from ..errors import QuietLog
 from ..heartbeat import ALIVE
@@ -152,6 +150,10 @@ class PushSender:
         return player == due.seat and by == PLAYER
 
     async def _send(self, subscription: PushSubscription, message: str) -> int:
+        # Imported at the first push, not at the server's start: pywebpush brings requests and
+        # aiohttp, about 0.3 s of CPU that a process without subscribers never needs.
+        from pywebpush import WebPushException, webpush
+
         info = {"endpoint": subscription.endpoint,
                 "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
         try:
