@@ -105,6 +105,10 @@ class Servers:
         self.bot_delay = bot_delay
         self.ports = [free_port() for _ in range(count)]
         self.processes: list[subprocess.Popen[bytes] | None] = [None] * count
+        # One plain-HTTP client for the health polls: a new httpx client per poll builds a TLS
+        # context each time (about 40 ms of CPU, holding the GIL), which slowed the load
+        # client of this same process while a server started.
+        self._http = httpx.Client(timeout=2, verify=False)
 
     def base(self, i: int) -> str:
         return f"http://{HOST}:{self.ports[i]}"
@@ -127,7 +131,7 @@ class Servers:
 
     def healthy(self, i: int) -> bool:
         try:
-            return httpx.get(f"{self.base(i)}/healthz", timeout=2).status_code == 200
+            return self._http.get(f"{self.base(i)}/healthz").status_code == 200
         except httpx.TransportError:
             return False
 

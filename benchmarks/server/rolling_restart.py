@@ -141,7 +141,7 @@ class Seat:
             message = json.loads(raw)
             if message["type"] == "error":
                 if message["code"] != "stale":
-                    self.record.errors.append(message["code"])
+                    self.record.errors.append(f"{message['code']}: {message.get('message')}")
                 continue
             if message["type"] != "view":
                 continue
@@ -276,8 +276,9 @@ def main(argv: list[str] | None = None) -> None:
               f"again after a switch, {result['actions_acknowledged']} acknowledged, "
               f"{result['actions_stored']} stored; acknowledged but not stored as sent: "
               f"{result['acknowledged_not_stored_as_sent']}")
-        print(f"  client errors: {len(result['client_errors'])}; sockets moved: "
-              f"{result['sockets_moved']}")
+        errors = result["client_errors"]
+        said = f" ({', '.join(sorted(set(errors)))})" if errors else ""
+        print(f"  client errors: {len(errors)}{said}; sockets moved: {result['sockets_moved']}")
         for name in ("switch_wait", "action_wait"):
             f = result[name]
             print(f"  {name.replace('_', ' ')}: p50 {f['p50_s']} s, p99 {f['p99_s']} s, "
