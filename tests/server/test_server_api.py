@@ -263,6 +263,30 @@ def test_no_action_after_the_game_is_over(client: TestClient) -> None:
     assert final["prompt"] == "The game is over"
     response = post_action(client, table, seat_token(table, 0), {"kind": "gain"})
     assert response.status_code == 409 and response.json()["error"]["code"] == "game_over"
+    # Pinned to the view it was chosen on (the final step has no decision to pin to).
+    response = post_action(client, table, seat_token(table, 0), {"kind": "gain"},
+                           step=final["step"])
+    assert response.status_code == 409 and response.json()["error"]["code"] == "game_over"
+
+
+def test_the_last_action_sent_again_is_stale_not_game_over(client: TestClient) -> None:
+    """A page that sends the game's last action again pinned to its step (its socket moved to
+    another process before the view came back, docs/server.md "Rolling restarts") hears
+    "stale", as for any other copy applied already, not "game over": no error to show."""
+    table = create(client, players=2, seats=HUMANS3[:2])
+    public = view(client, table, table["spectator_token"])
+    while True:
+        seat = public["waiting_for"]["seat"]
+        mine = view(client, table, seat_token(table, seat))
+        last = (seat, mine["legal"][0]["action"], mine["step"])
+        response = post_action(client, table, seat_token(table, seat), last[1], step=last[2])
+        assert response.status_code == 200, response.text
+        public = view(client, table, table["spectator_token"])
+        if public["result"] is not None:
+            break
+    seat, action, step = last
+    again = post_action(client, table, seat_token(table, seat), action, step=step)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "stale"
 
 
 # -- seats handed to bots -------------------------------------------------------------------
