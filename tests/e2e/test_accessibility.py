@@ -1,11 +1,13 @@
 """Accessibility audits (issue #31, WCAG 2.2 AA): axe-core in Chromium on every page of the
 client, at desktop and phone widths, in English and in French.
 
-Each page state below is audited four times (desktop/phone x EN/FR), and every violation of
-impact "serious" or "critical" fails the test: the lobby and its create form, a waiting table
-(with "Close the table"), a game page at each kind of decision, the end screen, the replay with
-its analysis, ``/learn`` (the list and a lesson's step) and ``/rules``. All violations of a test
-are reported at once. docs/accessibility.md says what axe covers and what it cannot.
+Each page state below is audited four times (desktop/phone x EN/FR), or twice (each language
+and each width once: the decisions after placing, the later states of ``/learn``), and every
+violation of impact "serious" or "critical" fails the test: the lobby and its create form, a
+waiting table (with "Close the table"), a game page at each kind of decision, the end screen,
+the replay with its analysis, ``/learn`` (the list, a lesson's steps, a highlighted card to
+click and the panel of a learner who strayed) and ``/rules``. All violations of a test are
+reported at once. docs/accessibility.md says what axe covers and what it cannot.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from served import serving
 from test_accounts_browser import sign_up
 from test_browser import DESKTOP, PHONE, create_table, server_view
 from test_decisions import SCENARIOS, create_from_position
+from test_learn import BOARD_TARGET
 from test_review import finish_by_clicking
 
 pytestmark = pytest.mark.e2e
@@ -214,6 +217,34 @@ def test_learn_and_rules(context: BrowserContext, audit_url: str) -> None:
     page.get_by_test_id("lesson-next").click()
     expect(page.locator('body[data-step="1"]:not(.busy)')).to_have_count(1)
     audit_everywhere(page, audit, "/learn, the second step of a lesson")
+    page.get_by_test_id("lesson-next").click()
+    expect(page.locator('body[data-step="2"]:not(.busy)')).to_have_count(1)
+    # The fourth step, "Place your first card": the Heir is highlighted on the board, for the
+    # learner to click. (The new states are audited with half the ways each, for time.)
+    page.get_by_test_id("lesson-next").click()
+    on_the_board = page.locator(BOARD_TARGET)
+
+    def at_the_step(page: Page, lang: str) -> None:
+        click_language(page, lang)  # (a new language shows the step again)
+        expect(page.locator('body[data-step="3"]:not(.busy)')).to_have_count(1)
+        expect(on_the_board).to_have_attribute("data-card-type", "heir")
+        expect(on_the_board).to_be_visible()
+
+    audit_everywhere(page, audit, "/learn, a highlighted card to click", at_the_step, HALVES[0])
+
+    def strayed(page: Page, lang: str) -> None:
+        """The learner places the Soldier instead: the panel that explains the lesson's move."""
+        click_language(page, lang)
+        expect(page.locator('body[data-step="3"]:not(.busy)')).to_have_count(1)
+        stray = page.get_by_test_id("stray")
+        if not stray.is_visible():  # a new language shows the step again: stray again
+            expect(on_the_board).to_have_attribute("data-card-type", "heir")
+            page.locator('[data-testid="hand-card"][data-card-type="soldier"]').click()
+            page.get_by_test_id("drop-end").click()
+        expect(stray).to_be_visible()
+        expect(stray.get_by_test_id("stray-reason")).to_be_visible()
+
+    audit_everywhere(page, audit, "/learn, a learner who strayed", strayed, HALVES[1])
 
     def rules_in(page: Page, lang: str) -> None:
         page.goto(f"{audit_url}/rules?lang={lang}")

@@ -83,6 +83,12 @@ def lines(page: Page) -> Any:
     return page.get_by_test_id("chat-panel").get_by_test_id("chat-line")
 
 
+def live_region(page: Page) -> Any:
+    """The chat's live region: the element around its message list that screen readers
+    follow (a log, read politely)."""
+    return page.get_by_test_id("chat-panel").locator('[role="log"]')
+
+
 def test_two_players_in_two_languages(browser: Browser, site: tuple[str, Path]) -> None:
     url, _ = site
     table = create(url)
@@ -93,6 +99,12 @@ def test_two_players_in_two_languages(browser: Browser, site: tuple[str, Path]) 
         errors = (watch_errors(ann), watch_errors(bob))
         expect(bob.locator("html")).to_have_attribute("lang", "fr")
         expect(ann.get_by_test_id("chat-tab-players")).to_have_attribute("aria-selected", "true")
+        # The message list is in a polite live region from the start (a region added with its
+        # first message would not be read): what comes into it is said to screen readers.
+        for page in (ann, bob):
+            expect(live_region(page)).to_have_count(1)
+            expect(live_region(page)).to_have_attribute("aria-live", "polite")
+            expect(live_region(page).get_by_test_id("chat-messages")).to_have_count(1)
         # A quick phrase from the menu: each page says it in its own language.
         ann.get_by_test_id("chat-phrases").click()
         expect(ann.get_by_test_id("chat-phrase-hello")).to_be_focused()  # the first
@@ -100,12 +112,18 @@ def test_two_players_in_two_languages(browser: Browser, site: tuple[str, Path]) 
         expect(lines(ann).last.get_by_test_id("chat-words")).to_have_text("Good luck!")
         expect(lines(bob).last.get_by_test_id("chat-words")).to_have_text(f"Bonne chance{NNBSP}!")
         expect(lines(bob).last.get_by_test_id("chat-author")).to_have_text("Ann")
+        # Received from the other player: inside Bob's live region, so it is announced.
+        heard = live_region(bob).get_by_test_id("chat-line").last
+        expect(heard.get_by_test_id("chat-words")).to_have_text(f"Bonne chance{NNBSP}!")
         # Free text, from the keyboard: shown as words, never as HTML (a link stays words).
         said = "<b>salut</b> https://example.com <img src=x onerror=alert(1)>"
         bob.get_by_test_id("chat-input").focus()
         bob.keyboard.type(said)
         bob.keyboard.press("Enter")
         expect(lines(ann).last.get_by_test_id("chat-words")).to_have_text(said)
+        heard = live_region(ann).get_by_test_id("chat-line").last
+        expect(heard.get_by_test_id("chat-words")).to_have_text(said)
+        expect(heard.get_by_test_id("chat-author")).to_have_text("Bob")
         expect(bob.get_by_test_id("chat-input")).to_have_value("")
         panel = ann.get_by_test_id("chat-messages")
         assert panel.locator("b, a, img").count() == 0
