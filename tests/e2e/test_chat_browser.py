@@ -265,6 +265,59 @@ def test_the_lobby_turns_the_chat_off(browser: Browser, site: tuple[str, Path]) 
         english.close()
 
 
+#: Counts the lines added to the chat's live region from now on (a screen reader reads what is
+#: added to a role="log" region: a line drawn again is read again).
+COUNT_ADDED_LINES = """() => {
+  window.addedChatLines = 0;
+  const region = document.querySelector('[data-testid="chat-panel"] [role="log"]');
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        if (node.nodeType === 1 && node.matches('[data-testid="chat-line"]')) window.addedChatLines += 1;
+      }
+    }
+  }).observe(region, { childList: true, subtree: true });
+}"""
+
+
+def test_a_new_message_alone_is_added_to_the_live_region(
+    browser: Browser, site: tuple[str, Path]
+) -> None:
+    """The lines already shown stay as they are when a message comes or the game moves on: only
+    the new line is added to the live region, so a screen reader reads it and nothing again."""
+    url, _ = site
+    table = create(url)
+    tid = table["table_id"]
+    english = new_context(browser, "en-US")
+    try:
+        ann = open_page(english, url, table["seats"][0]["url"])
+        bob = open_page(english, url, table["seats"][1]["url"])
+        for phrase in ("hello", "good_luck"):
+            ann.get_by_test_id("chat-phrases").click()
+            ann.get_by_test_id(f"chat-phrase-{phrase}").click()
+        expect(lines(bob)).to_have_count(2)
+        bob.evaluate(COUNT_ADDED_LINES)
+        ann.get_by_test_id("chat-phrases").click()
+        ann.get_by_test_id("chat-phrase-have_fun").click()
+        expect(lines(bob)).to_have_count(3)
+        assert bob.evaluate("() => window.addedChatLines") == 1
+        # A move: both pages draw the new view; the chat adds nothing.
+        step = int(bob.evaluate("() => document.body.dataset.step"))
+        with httpx.Client(base_url=url, timeout=10) as client:
+            public = polite(client, "GET", f"/api/tables/{tid}/view",
+                            params={"token": table["spectator_token"]}).json()
+            token = table["seats"][public["waiting_for"]["seat"]]["token"]
+            mine = polite(client, "GET", f"/api/tables/{tid}/view", params={"token": token}).json()
+            answer = polite(client, "POST", f"/api/tables/{tid}/actions", json={
+                "token": token, "action": mine["legal"][0]["action"], "step": mine["step"],
+            })
+            assert answer.status_code == 200, answer.text
+        expect(bob.locator(f'body[data-step="{step + 1}"]')).to_have_count(1)
+        assert bob.evaluate("() => window.addedChatLines") == 1
+    finally:
+        english.close()
+
+
 def test_the_replay_shows_what_was_said_up_to_the_step(
     browser: Browser, site: tuple[str, Path]
 ) -> None:

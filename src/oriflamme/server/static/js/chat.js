@@ -323,21 +323,58 @@ export class ChatPanel {
     ]);
   }
 
+  /** The list is a polite live region (role="log"): what is added to it is read out. So a line
+   * already shown stays the same node unless what it shows changed; a new message adds its line
+   * alone, and a game view or another message adds nothing else. */
   renderLines() {
     const atEnd = this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < STICKY_PX;
     const messages = [...this.messages[this.active].values()];
-    const lines = messages.map((message) => this.line(message));
-    replace(this.list, lines.length ? lines : [el("li", { className: "chat-empty", text: ct("chat_empty") })]);
+    if (!messages.length) {
+      this.shown = new Map();
+      replace(this.list, [el("li", { className: "chat-empty", text: ct("chat_empty") })]);
+    } else {
+      const before = this.shown || new Map();
+      this.shown = new Map();
+      const nodes = messages.map((message) => {
+        const facts = this.lineFacts(message);
+        const key = `${message.channel}:${message.number}`;
+        const signature = JSON.stringify(facts);
+        const kept = before.get(key);
+        const node = kept && kept.signature === signature ? kept.node : this.line(message, facts);
+        this.shown.set(key, { signature, node });
+        return node;
+      });
+      const wanted = new Set(nodes);
+      for (const child of [...this.list.children]) {
+        if (!wanted.has(child)) child.remove();
+      }
+      nodes.forEach((node, i) => {
+        if (this.list.children[i] !== node) this.list.insertBefore(node, this.list.children[i] || null);
+      });
+    }
     if (atEnd) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
-  line(message) {
+  /** Everything a message's line shows, in the reader's language. */
+  lineFacts(message) {
     const you = this.view.you;
     const mine = message.channel === PLAYERS && message.seat !== null && message.seat === you;
-    const name = message.seat === null ? ct("chat_spectator") : message.name;
-    const canMute = this.isSeat() && message.seat !== null && !mine && message.channel === PLAYERS;
-    const canReport = !mine && !message.deleted;
-    const reported = this.reported.has(message.number);
+    return {
+      mine,
+      seat: message.seat,
+      name: message.seat === null ? ct("chat_spectator") : message.name,
+      canMute: this.isSeat() && message.seat !== null && !mine && message.channel === PLAYERS,
+      canReport: !mine && !message.deleted,
+      reported: this.reported.has(message.number),
+      deleted: Boolean(message.deleted),
+      phrase: Boolean(message.phrase),
+      words: messageWords(message),
+      labels: [ct("chat_you"), ct("chat_mute"), ct("chat_report")],
+    };
+  }
+
+  line(message, facts) {
+    const { mine, name, canMute, canReport, reported } = facts;
     const classes = ["chat-line"];
     if (mine) classes.push("chat-mine");
     if (message.deleted) classes.push("chat-deleted");
