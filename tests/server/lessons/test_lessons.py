@@ -195,7 +195,9 @@ def test_a_step_in_french(client: TestClient) -> None:
     assert data["title"] == "Posez votre première carte"
     assert data["expect_label"] == "Placer l'Héritier à la fin de la File"
     assert data["stray"].startswith("Commencez par l’Héritier")
-    assert data["view"]["prompt"] == "Rouge\u202f: choisissez une carte à placer"
+    # The learner is "you" in the prompt, as in the lesson's words.
+    assert data["view"]["prompt"] == "Vous\u202f: choisissez une carte à placer"
+    assert step_of(client, "base", 3, "en")["view"]["prompt"] == "You: choose a card to place"
     assert data["view"]["seats"][1]["name"] == "Bleu"
 
 

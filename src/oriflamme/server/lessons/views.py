@@ -49,7 +49,9 @@ def learner_view(
         "lang": lang,
         "seats": seats,
         "observation": observation,
-        "prompt": game.prompt(viewer=seat, lang=lang),
+        # "You: choose a card to place", as the lesson speaks to the learner (the log keeps the
+        # colours: its sentences are written for a player's name in the third person).
+        "prompt": game.prompt(viewer=seat, lang=lang, names=[s["name"] for s in seats]),
         "legal": [
             {"action": a.to_json(), "label": game.label(a, viewer=seat, lang=lang)} for a in legal
         ],
