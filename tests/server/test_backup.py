@@ -265,6 +265,17 @@ def test_a_backup_is_readable_by_its_owner_only_while_written_and_after(tmp_path
     assert mode(target) == PRIVATE_MODE and not partial.exists()
     assert done.returncode == 0, done.stderr
     assert mode(again) == PRIVATE_MODE
+    # Where no backup can be written: one clear line, exit code 2, nothing left behind.
+    for where in (tmp_path / "no such folder" / "x.backup", tmp_path):
+        refused = subprocess.run(
+            [sys.executable, "-m", "oriflamme", "db", "backup", str(where), "--db", str(source)],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert "cannot write the backup" in refused.stderr and "Traceback" not in refused.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if "backup" in p.name) == [
+        "again.backup", "games.backup"
+    ]
 
 
 def test_bad_backups_and_non_empty_targets_are_refused_and_nothing_is_written(

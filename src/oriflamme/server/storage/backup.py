@@ -230,12 +230,19 @@ async def backup(url: str, file: str | Path, progress: Progress | None = None) -
     target = Path(file)
     partial = target.with_name(target.name + ".partial")
     try:
-        with _private(partial) as raw, gzip.GzipFile(fileobj=raw, mode="wb") as out:
+        try:
+            raw = _private(partial)
+        except OSError as exc:  # no such folder, not allowed to write there
+            raise StoreError(f"{target}: cannot write the backup ({exc.strerror})") from None
+        with raw, gzip.GzipFile(fileobj=raw, mode="wb") as out:
             if is_postgres_url(url):
                 summary = await _backup_postgres(url, out, progress)
             else:
                 summary = _backup_sqlite(url, out, progress)
-        partial.replace(target)  # the file keeps the partial file's mode
+        try:
+            partial.replace(target)  # the file keeps the partial file's mode
+        except OSError as exc:  # FILE is a folder, say
+            raise StoreError(f"{target}: cannot write the backup ({exc.strerror})") from None
     finally:
         partial.unlink(missing_ok=True)
     return summary
