@@ -30,15 +30,14 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     copy.add_argument(
         "target", metavar="TARGET", help="postgresql://user[:password]@host[:port]/database"
     )
-
-
     backup = actions.add_parser(
         "backup",
         help="write a consistent snapshot of the game database to a file",
         description="Write every table, seat link, game, action, account and rating of the "
         "database to FILE (gzip-compressed JSON lines with a format version), as one consistent "
         "snapshot: a running server keeps serving meanwhile. FILE is replaced only once the "
-        "backup is whole.",
+        "backup is whole, and is readable by its owner only (mode 0600): it holds password "
+        "hashes and the server's private keys.",
     )
     backup.add_argument("file", metavar="FILE", help="where to write the backup")
     backup.add_argument("--db", default=None, metavar="DB", help=DB_HELP)

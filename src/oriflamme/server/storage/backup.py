@@ -11,6 +11,9 @@ It is written as gzip-compressed JSON lines:
    ``{"table": name, "columns": [...]}``, then one JSON array per row;
 3. a last line ``{"complete": {table: rows, …}}``: a file cut short is refused.
 
+The file (and the partial file it is written as) is its owner's alone (mode 0600): it holds
+password hashes, session digests and the push service's private key.
+
 A restore goes into an empty database of the same storage version (its schema is created),
 in one transaction: everything or, on any error, nothing. What a running server keeps only
 while it runs (its heartbeat, its connections, its periodic jobs' claims, sign-in attempts,
@@ -21,13 +24,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sqlite3
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from . import is_postgres_url
 from .base import StoreError
@@ -38,6 +42,8 @@ from .sqlite_schema import SCHEMA_VERSION
 FORMAT, FORMAT_VERSION = "oriflamme-backup", 1
 #: Tables of a running server's own state, not of the games: not backed up.
 RUNTIME_TABLES = frozenset({"servers", "presence", "jobs", "challenges", "sign_in_failures"})
+#: A backup file's mode: its owner's alone (it holds password hashes and private keys).
+PRIVATE_MODE = 0o600
 #: Rows read or written at a time.
 BATCH = 2000
 
@@ -204,19 +210,39 @@ async def _backup_postgres(url: str, out: Sink, progress: Progress | None) -> Su
         await store.close()
 
 
+def _private(path: Path) -> BinaryIO:
+    """``path`` opened for writing, readable by its owner only (0600, whatever the umask): a
+    backup holds password hashes, session digests and the push service's private key."""
+    path.unlink(missing_ok=True)  # a partial file left behind keeps its own mode otherwise
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    try:
+        os.fchmod(fd, PRIVATE_MODE)  # os.open's mode is filtered by the umask
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 async def backup(url: str, file: str | Path, progress: Progress | None = None) -> Summary:
     """Write a backup of the database ``url`` (``postgresql://…``, or an SQLite file) to
-    ``file`` (replaced only once the backup is whole); :class:`StoreError` with a clear message
-    if it cannot be read."""
+    ``file`` (replaced only once the backup is whole; readable by its owner only, mode 0600);
+    :class:`StoreError` with a clear message if it cannot be read."""
     target = Path(file)
     partial = target.with_name(target.name + ".partial")
     try:
-        with gzip.open(partial, "wb") as out:
+        try:
+            raw = _private(partial)
+        except OSError as exc:  # no such folder, not allowed to write there
+            raise StoreError(f"{target}: cannot write the backup ({exc.strerror})") from None
+        with raw, gzip.GzipFile(fileobj=raw, mode="wb") as out:
             if is_postgres_url(url):
                 summary = await _backup_postgres(url, out, progress)
             else:
                 summary = _backup_sqlite(url, out, progress)
-        partial.replace(target)
+        try:
+            partial.replace(target)  # the file keeps the partial file's mode
+        except OSError as exc:  # FILE is a folder, say
+            raise StoreError(f"{target}: cannot write the backup ({exc.strerror})") from None
     finally:
         partial.unlink(missing_ok=True)
     return summary
