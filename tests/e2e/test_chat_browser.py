@@ -273,7 +273,8 @@ COUNT_ADDED_LINES = """() => {
   new MutationObserver((changes) => {
     for (const change of changes) {
       for (const node of change.addedNodes) {
-        if (node.nodeType === 1 && node.matches('[data-testid="chat-line"]')) window.addedChatLines += 1;
+        const line = node.nodeType === 1 && node.matches('[data-testid="chat-line"]');
+        if (line) window.addedChatLines += 1;
       }
     }
   }).observe(region, { childList: true, subtree: true });
