@@ -153,14 +153,16 @@ import { readFileSync } from "node:fs";
 globalThis.document = undefined;
 const { answers } = JSON.parse(readFileSync(0, "utf8"));
 globalThis.fetch = async (url) => {
-  const answer = answers[url];
-  return new Response(JSON.stringify(answer.body), { status: answer.status, headers: answer.headers });
+  const { body, status, headers } = answers[url];
+  return new Response(JSON.stringify(body), { status, headers });
 };
 const { withRef } = await import("./ui.js");
 const { signIn } = await import("./account_api.js");
 const { request } = await import("./api.js");
 const seen = [];
-for (const ask of [() => signIn("Ann", "wrong"), () => request("GET", "/api/x"), () => request("GET", "/api/y")]) {
+const asks = [() => signIn("Ann", "wrong"), () => request("GET", "/api/x"),
+  () => request("GET", "/api/y")];
+for (const ask of asks) {
   try {
     await ask();
     seen.push("answered");
