@@ -71,8 +71,16 @@ def test_sign_up_sign_out_and_in_again(browser: Browser, site: str) -> None:
     page.reload()
     expect(page.get_by_test_id("account-area").get_by_test_id("sign-in")).to_be_visible()
     open_dialog(page, "sign-in")
-    fill_and_submit(page, "alice", "wrong password")
-    expect(page.get_by_test_id("account-error")).to_have_text("Wrong name or password.")
+    # A wrong password: the message shows the reference the server sent with its refusal
+    # (#32: a player's report then finds its log line).
+    with page.expect_response(lambda r: r.url.endswith("/api/account/signin")) as answered:
+        fill_and_submit(page, "alice", "wrong password")
+    refusal = answered.value
+    request_id = refusal.headers["x-request-id"]
+    assert refusal.status == 401 and refusal.json()["error"]["request_id"] == request_id
+    expect(page.get_by_test_id("account-error")).to_have_text(
+        f"Wrong name or password. (ref. {request_id})"
+    )
     fill_and_submit(page, "alice", PASSWORD)
     expect(page.get_by_test_id("account-link")).to_have_text("Alice")
 

@@ -186,7 +186,8 @@ def test_an_unexpected_failure_is_logged_at_most_once_per_10_s_per_route(
 ) -> None:
     """Acting fails unexpectedly (a fault injected in the manager): every request answers
     ``500 internal_error``; the traceback is logged once, then nothing for 10 s (another
-    route's failure is logged at once), then once more with the count of those left out."""
+    route's failure is logged at once), then once more with the count of those logged in
+    between on one line each (with their request id: #32)."""
     clock = Clock()
     monkeypatch.setattr(errors, "time", types.SimpleNamespace(monotonic=clock.monotonic))
 
@@ -226,7 +227,11 @@ def test_an_unexpected_failure_is_logged_at_most_once_per_10_s_per_route(
     clock.now = 1010.0
     fail()
     assert len(logged()) == 3
-    assert "(3 more like it not logged)" in logged()[-1].getMessage()
+    # The ones in between were each logged on one line with their id, without traceback.
+    assert "(3 more like it logged without their traceback)" in logged()[-1].getMessage()
+    one_liners = [r.getMessage() for r in caplog.records if not r.exc_info]
+    for request_id in ids[1:]:
+        assert [m for m in one_liners if request_id in m and "traceback not repeated" in m]
     # Over the WebSocket: an error message, and the same rule for its log.
     with client.websocket_connect(f"/ws/{table['table_id']}?token={token}") as ws:
         assert ws.receive_json()["type"] == "view"

@@ -30,9 +30,12 @@ def log_config(log_format: str = "text") -> dict[str, Any]:
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
-    config["filters"] = {"redact": {"()": "oriflamme.server.log_format.RedactTokens"}}
+    config["filters"] = {
+        "redact": {"()": "oriflamme.server.log_format.RedactTokens"},
+        "answered": {"()": "oriflamme.server.log_format.AnsweredErrors"},
+    }
     for handler in config["handlers"].values():
-        handler["filters"] = ["redact"]
+        handler["filters"] = ["redact", "answered"]
     config["loggers"]["oriflamme"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     if log_format == "json":
         config["formatters"]["json"] = {"()": "oriflamme.server.log_format.JsonLines"}

@@ -16,6 +16,20 @@ TABLE: ContextVar[str | None] = ContextVar("table", default=None)
 SEAT: ContextVar[int | None] = ContextVar("seat", default=None)
 
 
+class Outcome:
+    """How the request being handled was answered, as far as its log line must tell: the
+    ``code`` of its refusal (``None`` until one is answered). One mutable object per request,
+    so that a refusal answered in a task of its own still reaches the request's log line."""
+
+    __slots__ = ("code",)
+
+    def __init__(self) -> None:
+        self.code: str | None = None
+
+
+OUTCOME: ContextVar[Outcome | None] = ContextVar("outcome", default=None)
+
+
 def new_request_id() -> str:
     """A fresh request id: 12 hexadecimal digits (random: it tells nothing about the server)."""
     return secrets.token_hex(6)
@@ -28,6 +42,7 @@ def begin(request_id: str | None = None) -> str:
     REQUEST_ID.set(rid)
     TABLE.set(None)
     SEAT.set(None)
+    OUTCOME.set(Outcome())
     return rid
 
 
@@ -35,3 +50,16 @@ def about(table: str | None, seat: int | None = None) -> None:
     """What is handled concerns ``table`` (and the ``seat`` that asks, if a seat does)."""
     TABLE.set(table)
     SEAT.set(seat)
+
+
+def refused(code: str) -> None:
+    """The request being handled is answered with the error ``code``."""
+    outcome = OUTCOME.get()
+    if outcome is not None:
+        outcome.code = code
+
+
+def refusal() -> str | None:
+    """The error code the request being handled was answered with, if any."""
+    outcome = OUTCOME.get()
+    return None if outcome is None else outcome.code

@@ -17,7 +17,7 @@ LOG_FORMAT_ENV = "ORIFLAMME_LOG_FORMAT"
 #: Query parameters that carry a secret (a seat's or spectator's token, a page's seat link).
 _TOKEN_PARAM = re.compile(r"\b(token|seat|watch|creator_token)=[^&\s\"']+")
 #: Fields a log call may add (``extra=``) that the JSON line keeps.
-_EXTRA = ("event", "method", "path", "status", "duration_ms")
+_EXTRA = ("event", "method", "path", "status", "code", "duration_ms")
 
 
 def redact(text: str) -> str:
@@ -34,11 +34,25 @@ class RedactTokens(logging.Filter):
         return True
 
 
+class AnsweredErrors(logging.Filter):
+    """Drop uvicorn's traceback of an unexpected error the app answered ``500
+    internal_error``: the app logged it already, with its request id, at most once per 10 s
+    per route (``errors.QuietLog``); uvicorn would log every one, in full."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (
+            record.name == "uvicorn.error"
+            and str(record.msg).startswith("Exception in ASGI application")
+            and log_context.refusal() == "internal_error"
+        )
+
+
 class JsonLines(logging.Formatter):
     """One JSON object per record: ``time`` (UTC, ISO 8601), ``level``, ``process``,
-    ``logger``, ``event`` (``request`` for an access line, else ``log``), ``message``, and when
-    known ``request_id``, ``table``, ``seat``, ``method``, ``path``, ``status``,
-    ``duration_ms`` and ``error`` (the traceback)."""
+    ``logger``, ``event`` (``request`` for an access line, ``refusal`` for a refused
+    WebSocket message, else ``log``), ``message``, and when known ``request_id``, ``table``,
+    ``seat``, ``method``, ``path``, ``status``, ``code`` (of a refusal), ``duration_ms`` and
+    ``error`` (the traceback)."""
 
     def format(self, record: logging.LogRecord) -> str:
         moment = time.gmtime(record.created)

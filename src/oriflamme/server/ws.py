@@ -27,9 +27,12 @@ from .tables import Identity, Role, Table
 from .tasks import spawn
 from .throttle import TokenBucket
 from .views import view_for
+from .ws_refusals import RefusalLog
 
 log = logging.getLogger("oriflamme.server")
 quiet = QuietLog(log)
+#: The refusals of connections (a bad token, an unknown table), all connections together.
+refused_connections = RefusalLog()
 
 MAX_MESSAGE = 4096  #: bytes of one client message
 SEND_TIMEOUT = 10.0  #: seconds a client may take to accept one message
@@ -72,6 +75,7 @@ class Connection:
         self._sent: str | None = None  #: the last view sent (its text but the server's clock)
         self._delivered = -1  #: the step of the last action whose delivery was timed
         self._replies: deque[dict[str, Any]] = deque(maxlen=MAX_REPLIES)
+        self._refusals = RefusalLog()
         self._wake = asyncio.Event()
         self._wake.set()
 
@@ -158,28 +162,32 @@ class Connection:
             log_context.about(self._table.id, self.identity.seat)
             if not self._bucket.take():
                 if not self._throttled:
-                    metrics.rejected("too_many_requests")
-                    self._reply(_error("too_many_requests", "too many messages: slow down"))
+                    self._refuse("too_many_requests", "too many messages: slow down")
                 self._throttled = True
                 continue
             self._throttled = False
             raw = message.get("text")
             size = len(raw.encode()) if isinstance(raw, str) else len(message.get("bytes") or b"")
             if size > MAX_MESSAGE:
-                metrics.rejected("too_large")
-                self._reply(_error("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
+                self._refuse("too_large", f"a message is at most {MAX_MESSAGE} bytes")
                 continue
             try:
                 await self._handle(raw if isinstance(raw, str) else message.get("bytes") or b"")
             except ApiError as exc:
-                metrics.rejected(exc.code)
-                self._reply(_error(exc.code, exc.message))
+                self._refuse(exc.code, exc.message)
             except StoreUnavailable:
                 metrics.DB_ERRORS.inc()
+                self._refusals.refused("database_unavailable")
                 self._reply(_error("database_unavailable", UNAVAILABLE))
             except Exception as exc:
                 quiet.error("ws", "table %s: message handling failed", self._table.id, exc=exc)
                 self._reply(_error("internal_error", "the server failed to handle this message"))
+
+    def _refuse(self, code: str, message: str) -> None:
+        """Answer the message being handled with an error (counted, and logged)."""
+        metrics.rejected(code)
+        self._refusals.refused(code)
+        self._reply(_error(code, message))
 
     async def _handle(self, raw: str | bytes) -> None:
         encoded = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
@@ -230,6 +238,7 @@ async def serve_socket(
     message, then a close code: 4000 + its HTTP status when retrying cannot help (a bad token,
     an unknown table), :data:`TRY_AGAIN_LATER` when it can (the database away)."""
     await socket.accept()
+    log_context.about(table_id)
     try:
         table = await manager.get(table_id)
         identity = await manager.identify(table, token)
@@ -238,6 +247,7 @@ async def serve_socket(
         )
         await connection.run()
     except ApiError as exc:
+        refused_connections.refused(exc.code, "connection")
         await _refuse(socket, _error(exc.code, exc.message), 4000 + exc.status)
     except StoreUnavailable as exc:
         quiet.warning("ws-open", "table %s: connection refused: %s", table_id, exc)

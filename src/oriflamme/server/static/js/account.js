@@ -10,7 +10,7 @@ import { openAccountDialog } from "./account_bar.js";
 import { accountError, applyAccountI18n, at, when } from "./account_i18n.js";
 import { chatAdminSection } from "./chat_admin.js";
 import { initialLang, setLang } from "./i18n.js";
-import { installLangSwitch, toast } from "./ui.js";
+import { installLangSwitch, toast, toastError } from "./ui.js";
 
 const body = document.querySelector('[data-testid="account-body"]');
 let account = null;
@@ -20,7 +20,7 @@ function section(title, testid, children, className = "") {
 }
 
 function failed(error) {
-  toast(accountError(error), "error");
+  toastError(accountError(error), error);
 }
 
 function passwordInput(testid, label, autocomplete) {

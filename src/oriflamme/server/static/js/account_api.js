@@ -2,7 +2,7 @@
 // HttpOnly cookie the page never sees; state-changing requests carry the session's CSRF token
 // (X-CSRF-Token) once known, besides the Origin the browser sends.
 
-import { ApiError } from "./api.js";
+import { ApiError, answerError } from "./api.js";
 
 let csrf = null;
 
@@ -26,10 +26,7 @@ async function call(method, url, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) {
-    const err = data && data.error ? data.error : {};
-    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || "");
-  }
+  if (!response.ok) throw answerError(response, data);
   return data;
 }
 

@@ -5,7 +5,7 @@
 import { button, el, replace } from "./dom.js";
 import { getAccount, passkeysSupported, signIn, signInWithPasskey, signOut, signUp } from "./account_api.js";
 import { accountError, at } from "./account_i18n.js";
-import { toast } from "./ui.js";
+import { toast, toastError, withRef } from "./ui.js";
 
 let account = null;
 let area = null;
@@ -35,7 +35,7 @@ export function openAccountDialog(mode, done) {
         const act = mode === "signup" ? signUp : signIn;
         finish(await act(name.value, password.value));
       } catch (failure) {
-        replace(error, [accountError(failure)]);
+        replace(error, [withRef(accountError(failure), failure)]);
       } finally {
         submit.disabled = false;
       }
@@ -60,7 +60,7 @@ export function openAccountDialog(mode, done) {
       try {
         finish(await signInWithPasskey());
       } catch (failure) {
-        replace(error, [accountError(failure)]);
+        replace(error, [withRef(accountError(failure), failure)]);
       }
     } } })
     : null;
@@ -87,7 +87,7 @@ function render() {
           await signOut();
           toast(at("signed_out_note"));
         } catch (failure) {
-          toast(accountError(failure), "error");
+          toastError(accountError(failure), failure);
         }
         set(null);
       } } }),

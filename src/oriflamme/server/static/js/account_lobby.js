@@ -9,6 +9,7 @@ import { renderPushIn } from "./push_subscribe.js";
 import { pt } from "./players_i18n.js";
 import { dateText, resultText } from "./players_page.js";
 import { keyboardTabs } from "./tabs.js";
+import { withRef } from "./ui.js";
 
 let account = null;
 const games = { status: "ongoing", page: 1 };
@@ -123,7 +124,7 @@ export async function renderGames(section, list) {
   try {
     page = await getAccountGames(games.status, games.page);
   } catch (error) {
-    replace(list, [el("li", { className: "muted", text: pt("load_error", { message: error.message }) })]);
+    replace(list, [el("li", { className: "muted", text: withRef(pt("load_error", { message: error.message }), error) })]);
     return;
   }
   const old = section.querySelector('[data-testid="my-games-tabs"]');

@@ -29,12 +29,16 @@ export async function request(method, url, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) {
-    const err = data && data.error ? data.error : {};
-    const requestId = err.request_id || response.headers.get("x-request-id");
-    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || "", requestId);
-  }
+  if (!response.ok) throw answerError(response, data);
   return data;
+}
+
+/** The ApiError of a refused `response` whose body was `data` (null if not JSON), with the
+ * request id of its body or else of its X-Request-ID header. */
+export function answerError(response, data) {
+  const err = data && data.error ? data.error : {};
+  const requestId = err.request_id || response.headers.get("x-request-id");
+  return new ApiError(response.status, err.code || `http_${response.status}`, err.message || "", requestId);
 }
 
 const enc = encodeURIComponent;

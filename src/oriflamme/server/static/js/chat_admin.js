@@ -7,7 +7,7 @@ import { getChatReports, moderateChat } from "./account_api.js";
 import { accountError, when } from "./account_i18n.js";
 import { ct, messageWords } from "./chat_i18n.js";
 import { button, el, replace } from "./dom.js";
-import { toast } from "./ui.js";
+import { toast, toastError } from "./ui.js";
 
 /** The section (filled once the reports are read). */
 export function chatAdminSection() {
@@ -27,7 +27,7 @@ async function fill(list) {
   try {
     ({ reports } = await getChatReports());
   } catch (error) {
-    toast(accountError(error), "error");
+    toastError(accountError(error), error);
     return;
   }
   if (!reports.length) {
@@ -45,7 +45,7 @@ function item(report, list) {
       await moderateChat(report.table_id, message.number, verb);
       toast(ct(done, { name: report.author_account || author }));
     } catch (error) {
-      toast(accountError(error), "error");
+      toastError(accountError(error), error);
     }
     await fill(list);
   };

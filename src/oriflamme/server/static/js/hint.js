@@ -5,7 +5,7 @@ import { actionKey, button, el, replace } from "./dom.js";
 import { getLang } from "./i18n.js";
 import { getHint } from "./review_api.js";
 import { percent, rt } from "./review_i18n.js";
-import { errorText } from "./ui.js";
+import { errorText, withRef } from "./ui.js";
 
 let hint = { key: null, result: null, pending: false, error: null };
 
@@ -62,7 +62,7 @@ async function askHint(key, tableId, token, rerender) {
     const result = await getHint(tableId, token, getLang());
     if (hint.key === key) hint.result = result;
   } catch (error) {
-    if (hint.key === key) hint.error = errorText(error);
+    if (hint.key === key) hint.error = withRef(errorText(error), error);
   } finally {
     if (hint.key === key) hint.pending = false;
     rerender();

@@ -6,6 +6,7 @@ import { getLeaderboard } from "./players_api.js";
 import { pt } from "./players_i18n.js";
 import { startPage } from "./players_page.js";
 import { keyboardTabs, syncTabs } from "./tabs.js";
+import { withRef } from "./ui.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const state = { pool: new URLSearchParams(window.location.search).get("pool") === "2p" ? "2p" : "3-5p", page: 1 };
@@ -33,7 +34,7 @@ async function render() {
     board = await getLeaderboard(state.pool, state.page);
   } catch (error) {
     $("board-empty").hidden = false;
-    $("board-empty").textContent = pt("load_error", { message: error.message });
+    $("board-empty").textContent = withRef(pt("load_error", { message: error.message }), error);
     return;
   }
   replace($("board-rows"), board.entries.map((entry) => el("tr", {

@@ -14,7 +14,7 @@ import { applyLearnI18n, lt } from "./learn_i18n.js";
 import { resetLog } from "./log.js";
 import { installKeyboard, roveBoard } from "./keyboard.js";
 import { hideCardHelp, installCardHelp } from "./tooltip.js";
-import { installLangSwitch, toastError } from "./ui.js";
+import { installLangSwitch, toastError, withRef } from "./ui.js";
 
 const NAME_KEY = "oriflamme.name";
 const NAME_MAX = 24;
@@ -163,7 +163,7 @@ function lessonCard(lesson) {
 function showLoadError(root, error, retry) {
   replace(root, [
     el(root.tagName === "UL" ? "li" : "div", { className: "load-error", attrs: { role: "alert" } }, [
-      el("p", { text: lt("load_failed", { message: error.message || error.code }) }),
+      el("p", { text: withRef(lt("load_failed", { message: error.message || error.code }), error) }),
       button(lt("retry"), { on: { click: retry } }),
     ]),
   ]);

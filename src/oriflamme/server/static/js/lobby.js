@@ -431,7 +431,7 @@ async function copyText(input) {
   } catch {
     input.focus();
     input.select();
-    toast(t("copy_failed"), "error");
+    toastError(t("copy_failed"));
   }
 }
 

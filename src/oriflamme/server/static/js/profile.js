@@ -8,6 +8,7 @@ import { getBotProfile, getProfile } from "./players_api.js";
 import { percentOf, pt } from "./players_i18n.js";
 import { dateText, resultText, startPage } from "./players_page.js";
 import { ratingChart } from "./ratechart.js";
+import { withRef } from "./ui.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 // "/players/{name}", or "/bots/{level}" (a bot level's profile, from the leaderboard).
@@ -61,7 +62,7 @@ async function render() {
     $("profile-missing").hidden = false;
     $("profile-missing").textContent = error instanceof ApiError && error.status === 404
       ? pt("profile_missing")
-      : pt("load_error", { message: error.message });
+      : withRef(pt("load_error", { message: error.message }), error);
     return;
   }
   document.title = `Oriflamme — ${shownName(profile)}`;

@@ -6,6 +6,7 @@
 import { ApiError, request } from "./api.js";
 import { button, el, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { withRef } from "./ui.js";
 
 const WORKER = "/push-worker.js";
 
@@ -90,7 +91,7 @@ async function renderPushButton(box) {
           await renderPushButton(box);
         } catch (error) {
           toggle.disabled = false;
-          state.textContent = failure(error);
+          state.textContent = withRef(failure(error), error);
           state.dataset.failed = "true";
         }
       },

@@ -12,7 +12,7 @@ import { renderLog, resetLog, standInMark } from "./log.js";
 import { namedNodes } from "./names.js";
 import { renderPlayers, seatsOf } from "./players.js";
 import { installCardHelp } from "./tooltip.js";
-import { errorRef, installLangSwitch, toastError } from "./ui.js";
+import { errorRef, installLangSwitch, toastError, withRef } from "./ui.js";
 import { getAnalysis, getFrames, startAnalysis } from "./review_api.js";
 import { percent, rt } from "./review_i18n.js";
 import { copyLink } from "./share.js";
@@ -365,7 +365,7 @@ async function askAnalysis() {
   } catch (error) {
     $("analyse-button").disabled = false;
     const message = error instanceof ApiError && error.code === "no_humans" ? rt("analysis_none_human") : errorMessage(error);
-    replace($("analysis-body"), [el("p", { className: "analysis-note", text: message })]);
+    replace($("analysis-body"), [el("p", { className: "analysis-note", text: withRef(message, error) })]);
   }
 }
 

@@ -61,7 +61,7 @@ async function act(request, done, refresh) {
     await request();
     toast(done);
   } catch (error) {
-    toastError(refusalText(error));
+    toastError(refusalText(error), error);
   }
   refresh();
 }

@@ -30,8 +30,14 @@ export function toast(message, kind = "info") {
 /** Show an error; with the failed request's `error` (its `requestId`), its reference too, so
  * that a player's report can be found in the server's logs. */
 export function toastError(message, error = null) {
+  toast(withRef(message, error), "error");
+}
+
+/** `text` about a failed request, with its reference ("… (ref. 1a2b3c4d5e6f)") if it has
+ * one: for errors shown elsewhere than in a toast (a form's message, a list's place). */
+export function withRef(text, error) {
   const ref = errorRef(error);
-  toast(ref ? `${message} (${ref})` : message, "error");
+  return ref ? `${text} (${ref})` : text;
 }
 
 /** "ref. 1a2b3c4d5e6f" of a failed request, or "" if the server gave it no id. */
