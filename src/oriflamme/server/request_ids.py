@@ -71,9 +71,10 @@ class RequestIds:
                 fields["code"] = code or UNNAMED
             access.info("%s %s %d", method, path, status, extra=fields)
         elif status >= 400:
-            # The access line (uvicorn's in people's lines) has no id: this one has.
-            access.log(
-                logging.WARNING if status >= 500 else logging.INFO,
+            # The access line (uvicorn's in people's lines) has no id: this one has. At INFO, as
+            # uvicorn's access lines: a failure's warning or error is the handler's, once per
+            # period (an outage answers every request 503 and must not flood the warnings).
+            access.info(
                 "refused %s %s %d %s (request %s)",
                 method, path, status, code or UNNAMED, log_context.REQUEST_ID.get(),
                 extra={"event": "refusal", "method": method, "path": path, "status": status,
