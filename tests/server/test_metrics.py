@@ -5,6 +5,7 @@ delivered; the gauges follow the sockets; only loopback and ``--metrics-from`` m
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,38 @@ def test_several_workers_answer_with_the_sum_of_all(pg_url: str, tmp_path: Path)
         for _ in range(4):
             with httpx.Client(base_url=client.base_url) as fresh:
                 assert read(fresh)[key] == moved
+
+
+def test_every_worker_keeps_its_own_gauges_current(pg_url: str, tmp_path: Path) -> None:
+    """With ``--workers 2`` the tables held in memory are summed over the workers: each worker
+    writes its own count as it changes, not only when it answers a scrape (then the sum held
+    the other worker's count from whenever it last answered one)."""
+    from oriflamme.server.process_gauges import REFRESH
+
+    log = tmp_path / "server.log"
+    key = "oriflamme_tables_in_memory"
+    with running_server(pg_url, log, "--bot-delay", "0", "--workers", "2") as (_, client):
+        servers: set[str] = set()
+        for _ in range(8):  # every worker answers a scrape before any table exists
+            with httpx.Client(base_url=client.base_url) as fresh:
+                assert read(fresh)[key] == 0
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        by_server: dict[str, int] = {}
+        for seed in range(40):
+            with httpx.Client(base_url=client.base_url) as fresh:  # one connection: one worker
+                server = fresh.get("/healthz").json()["server"]
+                create(fresh, seats, seed=seed)  # held by the worker that created it only
+                by_server[server] = by_server.get(server, 0) + 1
+            servers = set(by_server)
+            if len(servers) == 2 and min(by_server.values()) >= 2:
+                break
+        assert len(servers) == 2, "one worker took every connection"
+        time.sleep(2 * REFRESH)  # every worker wrote its count since
+        counts = []
+        for _ in range(6):
+            with httpx.Client(base_url=client.base_url) as fresh:
+                counts.append(read(fresh)[key])
+        assert counts == [sum(by_server.values())] * len(counts)
 
 
 def test_the_dashboard_and_the_docs_name_only_metrics_that_exist() -> None:
