@@ -4,6 +4,7 @@ delivered; the gauges follow the sockets; only loopback and ``--metrics-from`` m
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -13,8 +14,9 @@ import httpx
 import pytest
 
 from oriflamme.server.app import create_app
+from oriflamme.server.limits import MAX_BODY
 from scripts import ROOT
-from servers import running_server
+from servers import proxied, running_server
 from test_scale_out import create, follow, post, view
 
 SAMPLE = re.compile(r"^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+|NaN)$")
@@ -45,19 +47,31 @@ def move(client: httpx.Client, table: dict[str, Any], token: str) -> dict[str, A
 def test_the_counters_move_with_the_play(tmp_path: Path) -> None:
     db, log = tmp_path / "games.sqlite3", tmp_path / "server.log"
     with running_server(db, log, "--bot-delay", "0") as (_, client):
-        before = read(client)
+        before = read(client)  # type: ignore[arg-type]
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
         table = create(client, seats, seed=3)
         tokens = [seat["token"] for seat in table["seats"]]
         first = view(client, table, tokens[0])
         mover = 0 if first["legal"] else 1
-        with follow(client, table, tokens[1 - mover]) as watcher:
+        with (
+            follow(client, table, tokens[1 - mover]) as watcher,
+            follow(client, table, table["spectator_token"]) as spectator,
+        ):
             watcher.at(0)
-            during = read(client)
+            spectator.at(0)
+            during = read(client)  # type: ignore[arg-type]
             assert during['oriflamme_websockets{role="seat"}'] == 1
+            assert during['oriflamme_websockets{role="spectator"}'] == 1
             assert during["oriflamme_tables_in_memory"] >= 1
+            # A WebSocket message that is not JSON, and a request body over the limit.
+            watcher.ws.send("{not json")
+            assert json.loads(watcher.ws.recv(timeout=10))["code"] == "bad_json"
+            too_large = post(client, f"/api/tables/{table['table_id']}/actions",
+                             {"token": tokens[mover], "pad": "x" * (MAX_BODY + 1)})
+            assert too_large.status_code == 413, too_large.text
             played = move(client, table, tokens[mover])
             watcher.at(played["step"] + 1)
+            spectator.at(played["step"] + 1)
             # A move out of turn is refused, and counted by its reason.
             other = view(client, table, tokens[mover])
             refused = client.post(
@@ -73,22 +87,25 @@ def test_the_counters_move_with_the_play(tmp_path: Path) -> None:
         assert after["oriflamme_action_stored_seconds_count"] == (
             before.get("oriflamme_action_stored_seconds_count", 0) + 1
         )
-        # The watcher's socket got the view of the move: its delivery was timed, after its
-        # storage.
+        # The watcher's and the spectator's sockets got the view of the move: each delivery
+        # was timed, after its storage.
         assert after["oriflamme_action_delivered_seconds_count"] == (
-            before.get("oriflamme_action_delivered_seconds_count", 0) + 1
+            before.get("oriflamme_action_delivered_seconds_count", 0) + 2
         )
         assert after["oriflamme_action_delivered_seconds_sum"] >= 0
-        reason = f'oriflamme_rejected_requests_total{{reason="{code}"}}'
-        assert after[reason] == before.get(reason, 0) + 1
-        assert read(client)['oriflamme_websockets{role="seat"}'] == 0  # the socket closed
+        for why in (code, "bad_json", "too_large"):
+            reason = f'oriflamme_rejected_requests_total{{reason="{why}"}}'
+            assert after[reason] == before.get(reason, 0) + 1, why
+        closed = read(client)
+        assert closed['oriflamme_websockets{role="seat"}'] == 0  # the sockets closed
+        assert closed['oriflamme_websockets{role="spectator"}'] == 0
         assert after['oriflamme_db_connections{state="in_use"}'] == 0  # SQLite: no pool
 
 
 def test_bot_moves_and_their_waits_are_counted(tmp_path: Path) -> None:
     db, log = tmp_path / "games.sqlite3", tmp_path / "server.log"
     with running_server(db, log, "--bot-delay", "0") as (_, client):
-        before = read(client)
+        before = read(client)  # type: ignore[arg-type]
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
         body = {"players": 2, "seats": seats, "seed": 5, "first_player": 1}
         response = post(client, "/api/tables", body)
@@ -102,6 +119,37 @@ def test_bot_moves_and_their_waits_are_counted(tmp_path: Path) -> None:
         waits = "oriflamme_bot_decision_wait_seconds_count"
         assert samples[waits] == before.get(waits, 0) + 1
         assert samples["oriflamme_bot_decisions_waiting"] == 0
+        # A human whose turn clock runs out: the stand-in plays for them.
+        humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        body = {"players": 2, "seats": humans, "seed": 5, "clock": {"per_decision": 2},
+                "stand_in": "random"}
+        response = post(client, "/api/tables", body)
+        assert response.status_code == 201, response.text
+        clocked = response.json()
+        with follow(client, clocked, clocked["spectator_token"]) as watcher:
+            watcher.at(1)
+        stand_in = 'oriflamme_actions_stored_total{source="stand_in"}'
+        later = read(client)
+        assert later[stand_in] == before.get(stand_in, 0) + 1
+        assert later[key] == samples[key]  # not counted as a bot seat's
+
+
+def test_a_scrape_that_finds_the_database_away_counts_a_database_error(pg_url: str) -> None:
+    """The database-wide gauges are left as last seen, and the error is counted."""
+    from starlette.testclient import TestClient
+
+    with (
+        proxied(pg_url) as (proxy, through),
+        TestClient(create_app(through, bot_delay=0, tune_gc=False),
+                   client=("127.0.0.1", 50000)) as client,
+    ):
+        before = read(client)  # type: ignore[arg-type]
+        proxy.cut()
+        during = read(client)  # type: ignore[arg-type]
+        proxy.restore()
+    key = "oriflamme_db_errors_total"
+    assert during[key] == before.get(key, 0) + 1
+    assert during["oriflamme_bot_decisions_waiting"] == before["oriflamme_bot_decisions_waiting"]
 
 
 def test_only_loopback_and_the_allowed_networks_read_the_metrics(
