@@ -47,7 +47,7 @@ def move(client: httpx.Client, table: dict[str, Any], token: str) -> dict[str, A
 def test_the_counters_move_with_the_play(tmp_path: Path) -> None:
     db, log = tmp_path / "games.sqlite3", tmp_path / "server.log"
     with running_server(db, log, "--bot-delay", "0") as (_, client):
-        before = read(client)  # type: ignore[arg-type]
+        before = read(client)
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
         table = create(client, seats, seed=3)
         tokens = [seat["token"] for seat in table["seats"]]
@@ -59,7 +59,7 @@ def test_the_counters_move_with_the_play(tmp_path: Path) -> None:
         ):
             watcher.at(0)
             spectator.at(0)
-            during = read(client)  # type: ignore[arg-type]
+            during = read(client)
             assert during['oriflamme_websockets{role="seat"}'] == 1
             assert during['oriflamme_websockets{role="spectator"}'] == 1
             assert during["oriflamme_tables_in_memory"] >= 1
@@ -105,7 +105,7 @@ def test_the_counters_move_with_the_play(tmp_path: Path) -> None:
 def test_bot_moves_and_their_waits_are_counted(tmp_path: Path) -> None:
     db, log = tmp_path / "games.sqlite3", tmp_path / "server.log"
     with running_server(db, log, "--bot-delay", "0") as (_, client):
-        before = read(client)  # type: ignore[arg-type]
+        before = read(client)
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
         body = {"players": 2, "seats": seats, "seed": 5, "first_player": 1}
         response = post(client, "/api/tables", body)
