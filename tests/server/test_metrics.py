@@ -5,7 +5,9 @@ delivered; the gauges follow the sockets; only loopback and ``--metrics-from`` m
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -206,14 +208,17 @@ def test_several_workers_answer_with_the_sum_of_all(pg_url: str, tmp_path: Path)
 
 
 def test_every_worker_keeps_its_own_gauges_current(pg_url: str, tmp_path: Path) -> None:
-    """With ``--workers 2`` the tables held in memory are summed over the workers: each worker
-    writes its own count as it changes, not only when it answers a scrape (then the sum held
-    the other worker's count from whenever it last answered one)."""
+    """With ``--workers 2`` the tables held in memory are summed over the live workers: each
+    worker writes its own count as it changes, not only when it answers a scrape (then the sum
+    held the other worker's count from whenever it last answered one); a worker killed leaves
+    the sum."""
     from oriflamme.server.process_gauges import REFRESH
 
     log = tmp_path / "server.log"
     key = "oriflamme_tables_in_memory"
-    with running_server(pg_url, log, "--bot-delay", "0", "--workers", "2") as (_, client):
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("finds the workers in /proc")
+    with running_server(pg_url, log, "--bot-delay", "0", "--workers", "2") as (serve, client):
         servers: set[str] = set()
         for _ in range(8):  # every worker answers a scrape before any table exists
             with httpx.Client(base_url=client.base_url) as fresh:
@@ -235,6 +240,38 @@ def test_every_worker_keeps_its_own_gauges_current(pg_url: str, tmp_path: Path) 
             with httpx.Client(base_url=client.base_url) as fresh:
                 counts.append(read(fresh)[key])
         assert counts == [sum(by_server.values())] * len(counts)
+        # A worker killed (no clean-up of its own) leaves the sum: its manager says so for it.
+        killed = _workers(serve.pid)[0]
+        os.kill(killed, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while len(set(_workers(serve.pid)) - {killed}) < 2:  # started again
+            assert time.monotonic() < deadline, "the killed worker was not started again"
+            time.sleep(0.1)
+        time.sleep(2 * REFRESH)
+        counts = []
+        for _ in range(6):
+            with httpx.Client(base_url=client.base_url) as fresh:
+                counts.append(read(fresh)[key])
+        assert counts[0] in by_server.values()  # the survivor's; the new worker holds none
+        assert counts == [counts[0]] * len(counts)
+
+
+def _workers(supervisor: int) -> list[int]:
+    """The worker processes of ``serve --workers`` (its children that are not helpers of
+    ``multiprocessing``), by reading /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == supervisor and b"resource_tracker" not in command:
+            found.append(int(entry.name))
+    return sorted(found)
 
 
 def test_the_dashboard_and_the_docs_name_only_metrics_that_exist() -> None:
