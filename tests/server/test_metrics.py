@@ -4,7 +4,11 @@ delivered; the gauges follow the sockets; only loopback and ``--metrics-from`` m
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +16,9 @@ import httpx
 import pytest
 
 from oriflamme.server.app import create_app
+from oriflamme.server.limits import MAX_BODY
 from scripts import ROOT
-from servers import running_server
+from servers import proxied, running_server
 from test_scale_out import create, follow, post, view
 
 SAMPLE = re.compile(r"^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+|NaN)$")
@@ -50,13 +55,25 @@ def test_the_counters_move_with_the_play(tmp_path: Path) -> None:
         tokens = [seat["token"] for seat in table["seats"]]
         first = view(client, table, tokens[0])
         mover = 0 if first["legal"] else 1
-        with follow(client, table, tokens[1 - mover]) as watcher:
+        with (
+            follow(client, table, tokens[1 - mover]) as watcher,
+            follow(client, table, table["spectator_token"]) as spectator,
+        ):
             watcher.at(0)
+            spectator.at(0)
             during = read(client)
             assert during['oriflamme_websockets{role="seat"}'] == 1
+            assert during['oriflamme_websockets{role="spectator"}'] == 1
             assert during["oriflamme_tables_in_memory"] >= 1
+            # A WebSocket message that is not JSON, and a request body over the limit.
+            watcher.ws.send("{not json")
+            assert json.loads(watcher.ws.recv(timeout=10))["code"] == "bad_json"
+            too_large = post(client, f"/api/tables/{table['table_id']}/actions",
+                             {"token": tokens[mover], "pad": "x" * (MAX_BODY + 1)})
+            assert too_large.status_code == 413, too_large.text
             played = move(client, table, tokens[mover])
             watcher.at(played["step"] + 1)
+            spectator.at(played["step"] + 1)
             # A move out of turn is refused, and counted by its reason.
             other = view(client, table, tokens[mover])
             refused = client.post(
@@ -72,15 +89,18 @@ def test_the_counters_move_with_the_play(tmp_path: Path) -> None:
         assert after["oriflamme_action_stored_seconds_count"] == (
             before.get("oriflamme_action_stored_seconds_count", 0) + 1
         )
-        # The watcher's socket got the view of the move: its delivery was timed, after its
-        # storage.
+        # The watcher's and the spectator's sockets got the view of the move: each delivery
+        # was timed, after its storage.
         assert after["oriflamme_action_delivered_seconds_count"] == (
-            before.get("oriflamme_action_delivered_seconds_count", 0) + 1
+            before.get("oriflamme_action_delivered_seconds_count", 0) + 2
         )
         assert after["oriflamme_action_delivered_seconds_sum"] >= 0
-        reason = f'oriflamme_rejected_requests_total{{reason="{code}"}}'
-        assert after[reason] == before.get(reason, 0) + 1
-        assert read(client)['oriflamme_websockets{role="seat"}'] == 0  # the socket closed
+        for why in (code, "bad_json", "too_large"):
+            reason = f'oriflamme_rejected_requests_total{{reason="{why}"}}'
+            assert after[reason] == before.get(reason, 0) + 1, why
+        closed = read(client)
+        assert closed['oriflamme_websockets{role="seat"}'] == 0  # the sockets closed
+        assert closed['oriflamme_websockets{role="spectator"}'] == 0
         assert after['oriflamme_db_connections{state="in_use"}'] == 0  # SQLite: no pool
 
 
@@ -101,6 +121,37 @@ def test_bot_moves_and_their_waits_are_counted(tmp_path: Path) -> None:
         waits = "oriflamme_bot_decision_wait_seconds_count"
         assert samples[waits] == before.get(waits, 0) + 1
         assert samples["oriflamme_bot_decisions_waiting"] == 0
+        # A human whose turn clock runs out: the stand-in plays for them.
+        humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        body = {"players": 2, "seats": humans, "seed": 5, "clock": {"per_decision": 2},
+                "stand_in": "random"}
+        response = post(client, "/api/tables", body)
+        assert response.status_code == 201, response.text
+        clocked = response.json()
+        with follow(client, clocked, clocked["spectator_token"]) as watcher:
+            watcher.at(1)
+        stand_in = 'oriflamme_actions_stored_total{source="stand_in"}'
+        later = read(client)
+        assert later[stand_in] == before.get(stand_in, 0) + 1
+        assert later[key] == samples[key]  # not counted as a bot seat's
+
+
+def test_a_scrape_that_finds_the_database_away_counts_a_database_error(pg_url: str) -> None:
+    """The database-wide gauges are left as last seen, and the error is counted."""
+    from starlette.testclient import TestClient
+
+    with (
+        proxied(pg_url) as (proxy, through),
+        TestClient(create_app(through, bot_delay=0, tune_gc=False),
+                   client=("127.0.0.1", 50000)) as client,
+    ):
+        before = read(client)  # type: ignore[arg-type]
+        proxy.cut()
+        during = read(client)  # type: ignore[arg-type]
+        proxy.restore()
+    key = "oriflamme_db_errors_total"
+    assert during[key] == before.get(key, 0) + 1
+    assert during["oriflamme_bot_decisions_waiting"] == before["oriflamme_bot_decisions_waiting"]
 
 
 def test_only_loopback_and_the_allowed_networks_read_the_metrics(
@@ -154,6 +205,73 @@ def test_several_workers_answer_with_the_sum_of_all(pg_url: str, tmp_path: Path)
         for _ in range(4):
             with httpx.Client(base_url=client.base_url) as fresh:
                 assert read(fresh)[key] == moved
+
+
+def test_every_worker_keeps_its_own_gauges_current(pg_url: str, tmp_path: Path) -> None:
+    """With ``--workers 2`` the tables held in memory are summed over the live workers: each
+    worker writes its own count as it changes, not only when it answers a scrape (then the sum
+    held the other worker's count from whenever it last answered one); a worker killed leaves
+    the sum."""
+    from oriflamme.server.process_gauges import REFRESH
+
+    log = tmp_path / "server.log"
+    key = "oriflamme_tables_in_memory"
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("finds the workers in /proc")
+    with running_server(pg_url, log, "--bot-delay", "0", "--workers", "2") as (serve, client):
+        servers: set[str] = set()
+        for _ in range(8):  # every worker answers a scrape before any table exists
+            with httpx.Client(base_url=client.base_url) as fresh:
+                assert read(fresh)[key] == 0
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        by_server: dict[str, int] = {}
+        for seed in range(40):
+            with httpx.Client(base_url=client.base_url) as fresh:  # one connection: one worker
+                server = fresh.get("/healthz").json()["server"]
+                create(fresh, seats, seed=seed)  # held by the worker that created it only
+                by_server[server] = by_server.get(server, 0) + 1
+            servers = set(by_server)
+            if len(servers) == 2 and min(by_server.values()) >= 2:
+                break
+        assert len(servers) == 2, "one worker took every connection"
+        time.sleep(2 * REFRESH)  # every worker wrote its count since
+        counts = []
+        for _ in range(6):
+            with httpx.Client(base_url=client.base_url) as fresh:
+                counts.append(read(fresh)[key])
+        assert counts == [sum(by_server.values())] * len(counts)
+        # A worker killed (no clean-up of its own) leaves the sum: its manager says so for it.
+        killed = _workers(serve.pid)[0]
+        os.kill(killed, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while len(set(_workers(serve.pid)) - {killed}) < 2:  # started again
+            assert time.monotonic() < deadline, "the killed worker was not started again"
+            time.sleep(0.1)
+        time.sleep(2 * REFRESH)
+        counts = []
+        for _ in range(6):
+            with httpx.Client(base_url=client.base_url) as fresh:
+                counts.append(read(fresh)[key])
+        assert counts[0] in by_server.values()  # the survivor's; the new worker holds none
+        assert counts == [counts[0]] * len(counts)
+
+
+def _workers(supervisor: int) -> list[int]:
+    """The worker processes of ``serve --workers`` (its children that are not helpers of
+    ``multiprocessing``), by reading /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == supervisor and b"resource_tracker" not in command:
+            found.append(int(entry.name))
+    return sorted(found)
 
 
 def test_the_dashboard_and_the_docs_name_only_metrics_that_exist() -> None:

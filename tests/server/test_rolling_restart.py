@@ -17,7 +17,14 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from oriflamme.api import GameConfig
+from oriflamme.server.analysis import SCAN as ANALYSIS_SCAN
 from oriflamme.server.app import create_app
+from oriflamme.server.manager import TableManager
+from oriflamme.server.review import Review
+from oriflamme.server.scheduler import LEASE
+from oriflamme.server.storage.postgres import PostgresStore
+from oriflamme.server.tables import BOT, HUMAN, GameSetup, SeatSpec
 from servers import Proxy, running_server
 from test_scale_out import LIVE_TIMEOUT, Follower, create, post, stored_actions, view
 
@@ -32,15 +39,21 @@ def test_healthz_says_draining_once_a_stop_signal_arrived(tmp_path: Path) -> Non
     received: list[int] = []
     before = signal.signal(signal.SIGTERM, lambda sig, frame: received.append(sig))
 
+    taking: list[tuple[bool, bool]] = []
+
     async def run() -> tuple[int, dict[str, Any], int, dict[str, Any]]:
         app = create_app(str(tmp_path / "games.sqlite3"), tune_gc=False)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://x") as client:
                 first = await client.get("/healthz")
+                scheduler, analyses = app.state.manager.scheduler, app.state.review.analyses
+                taking.append((scheduler.draining, analyses.draining))
                 signal.raise_signal(signal.SIGTERM)
                 await asyncio.sleep(0)
                 then = await client.get("/healthz")
+                # The bots and the analyses take no new work (another process does).
+                taking.append((scheduler.draining, analyses.draining))
         return first.status_code, first.json(), then.status_code, then.json()
 
     try:
@@ -49,6 +62,7 @@ def test_healthz_says_draining_once_a_stop_signal_arrived(tmp_path: Path) -> Non
         signal.signal(signal.SIGTERM, before)
     assert (status, body["status"]) == (200, "ok")
     assert (status_after, body_after["status"]) == (503, "draining")
+    assert taking == [(False, False), (True, True)]
     assert received == [signal.SIGTERM]  # passed on to the handler it found
 
 
@@ -169,3 +183,44 @@ def test_a_message_sent_at_the_stop_is_applied_once_or_answered(
                     break
             assert answer["type"] == "view" or answer["code"] == "stale", answer
     assert stored_actions(pg_url, table["table_id"]) == [message["action"]]  # exactly once
+
+
+def test_a_draining_process_takes_no_new_bot_decision_nor_analysis(pg_url: str) -> None:
+    """Between SIGTERM and its stop (requests and decisions under way finishing) a process
+    takes no new work: a bot's decision at a table it holds is played by another process at
+    once, not after the drained one's slow bot (nor when its claim expires); a queued analysis
+    is left to the others."""
+
+    async def run() -> None:
+        store_a, store_b = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+        # A's bots pause a minute: a decision A took would hold the game that long.
+        a, b = TableManager(store_a, bot_delay=60), TableManager(store_b, bot_delay=0)
+        review_a = Review(a)
+        await a.start()
+        await b.start()
+        review_a.start()
+        try:
+            a.drain()
+            review_a.drain()
+            seats = [SeatSpec(HUMAN, "Ann"), SeatSpec(BOT, level="random")]
+            new = await a.create(GameSetup(GameConfig(players=2, first_player=1), 21), "en", seats)
+            table = new.table
+            for _ in range(int(LEASE / 0.05)):  # B's scans find it, well before a lease ends
+                if len((await b.get(table.id)).game.history) >= 1:
+                    break
+                await asyncio.sleep(0.05)
+            assert len((await b.get(table.id)).game.history) == 1, "nobody played the bot"
+            assert a.scheduler.busy == 0
+            await store_a.request_analysis(table.id, 1)
+            review_a.analyses.wake()
+            await asyncio.sleep(ANALYSIS_SCAN / 4)  # time for A to claim it, were it to
+            claimed = await store_b.claim_analysis("another process", 30.0)
+            assert claimed is not None and (claimed.table_id, claimed.game) == (table.id, 1)
+        finally:
+            await review_a.stop()
+            await a.stop()
+            await b.stop()
+            await store_a.close()
+            await store_b.close()
+
+    asyncio.run(run())

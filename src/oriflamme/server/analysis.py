@@ -139,6 +139,8 @@ class AnalysisRunner:
         self._task: asyncio.Task[None] | None = None
         #: The analysis this server is running, as last stored.
         self.running: AnalysisRecord | None = None
+        #: This process is going away: it claims no more analyses.
+        self.draining = False
 
     def start(self) -> None:
         self._task = spawn(self._run(), "analyses")
@@ -157,6 +159,11 @@ class AnalysisRunner:
             except Exception as exc:  # its lease expires by itself
                 log.warning("analysis not given back (%r)", exc)
 
+    def drain(self) -> None:
+        """Claim no more analyses (another server's next look takes them); the one under way
+        goes on until :meth:`stop` gives it back."""
+        self.draining = True
+
     def wake(self) -> None:
         """An analysis was asked for: look now rather than at the next scan."""
         self._wake.set()
@@ -164,7 +171,9 @@ class AnalysisRunner:
     async def _run(self) -> None:
         while True:
             try:
-                job = await self._store.claim_analysis(self._owner, LEASE)
+                job = None
+                if not self.draining:
+                    job = await self._store.claim_analysis(self._owner, LEASE)
                 if job is not None:
                     await self._analyse(job)
                     continue

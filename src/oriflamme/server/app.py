@@ -6,6 +6,7 @@ middleware."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator, Iterator
@@ -40,6 +41,7 @@ from .manager import TableManager
 from .metrics_routes import metrics_router
 from .pages import pages_router
 from .player_routes import player_router
+from .process_gauges import ProcessGauges
 from .push.routes import push_router
 from .push.sender import PushSettings
 from .push.service import PushService
@@ -127,11 +129,18 @@ def create_app(
         manager = app.state.manager = TableManager(opened, bot_delay, quotas=quotas)
         review = app.state.review = Review(manager, rate, burst)
         push = app.state.push = PushService(opened, manager, PushSettings.from_environment())
+        gauges = ProcessGauges(manager, review)
         app.state.draining = False
+        loop = asyncio.get_running_loop()
 
-        def drain() -> None:
+        def stop_taking_work() -> None:
+            manager.drain()
+            review.drain()
+
+        def drain() -> None:  # in a signal handler: the loop does the rest
             if not app.state.draining:
                 log.info("stopping: draining this server process")
+                loop.call_soon_threadsafe(stop_taking_work)
             app.state.draining = True
 
         unwatch = watch_stop(drain)
@@ -140,19 +149,23 @@ def create_app(
             await manager.start()
             review.start()
             await push.start()
+            gauges.start()
             if tune_gc:
                 with _tuned_gc():
                     yield
             else:
                 yield
         finally:
-            unwatch()
-            await push.stop()
-            await review.stop()
-            await manager.stop()
-            if isinstance(store, str):
-                await opened.close()
-            metrics.process_stopped()
+            try:
+                unwatch()
+                await push.stop()
+                await review.stop()
+                await manager.stop()
+                await gauges.stop()
+                if isinstance(store, str):
+                    await opened.close()
+            finally:
+                metrics.process_stopped()  # its live gauges leave the sum, whatever failed
 
     app = FastAPI(
         title="Oriflamme server",

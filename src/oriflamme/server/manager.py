@@ -94,6 +94,11 @@ class TableManager:
         self._background.append(spawn(self.janitor.run(), "janitor"))
         await self.heartbeat.forget(beat.forgotten)  # before any table is loaded
 
+    def drain(self) -> None:
+        """This process is going away: it takes no new bot decision (another server does); those
+        under way are finished by :meth:`stop`."""
+        self.scheduler.drain()
+
     async def stop(self) -> None:
         for task in self._background:
             task.cancel()

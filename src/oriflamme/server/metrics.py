@@ -138,10 +138,11 @@ def rejected(reason: str) -> None:
     REJECTED.labels(reason).inc()
 
 
-def process_stopped() -> None:
-    """This process stops: its live gauges stop counting (with several processes)."""
+def process_stopped(pid: int | None = None) -> None:
+    """This process (or the worker process ``pid``, ended) stops: its live gauges leave the
+    sum (with several processes)."""
     if os.environ.get(MULTIPROCESS_ENV):
-        multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
+        multiprocess.mark_process_dead(pid or os.getpid())  # type: ignore[no-untyped-call]
 
 
 def allowed_networks(extra: str | Iterable[str] = "") -> Networks:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from . import metrics
+from . import metrics, process_gauges
 from .deps import ManagerDep
 from .errors import ApiError
 from .manager import TableManager
@@ -15,16 +15,10 @@ from .storage import StoreUnavailable
 
 
 async def sample(manager: TableManager, review: Review) -> None:
-    """Set the gauges read at a scrape: what is in memory here, and what waits in the
-    database (left as last seen while the database is away)."""
-    metrics.TABLES.set(len(manager.registry.held()))
-    metrics.BOTS_PLAYING.set(manager.scheduler.busy)
-    in_use, idle = manager.store.pool_use()
-    metrics.DB_CONNECTIONS.labels("in_use").set(in_use)
-    metrics.DB_CONNECTIONS.labels("idle").set(idle)
-    metrics.HINTS.labels("queued").set(review.hints.waiting)
-    metrics.HINTS.labels("running").set(review.hints.running)
-    metrics.ANALYSES_RUNNING.set(0 if review.analyses.running is None else 1)
+    """Set the gauges read at a scrape: what waits in the whole database (left as last seen
+    while the database is away), and what this process holds (every process writes its own
+    every second too: ``process_gauges``)."""
+    process_gauges.write(manager, review)
     try:
         metrics.BOTS_WAITING.set(await manager.store.waiting_bot_turns())
         metrics.ANALYSES_QUEUED.set(await manager.store.queued_analyses())

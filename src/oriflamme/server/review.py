@@ -51,6 +51,10 @@ class Review:
         self.analyses.start()
         self.hints.start()
 
+    def drain(self) -> None:
+        """This process is going away: it takes no new analysis (another server does)."""
+        self.analyses.drain()
+
     async def stop(self) -> None:
         await self.analyses.stop()
         await self.hints.stop()

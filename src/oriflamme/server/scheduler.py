@@ -105,14 +105,27 @@ class BotScheduler:
         self._wake = asyncio.Event()
         #: Whether bot decisions wait for a worker (then the search levels think less).
         self.overloaded = False
-        #: Stopping: no decision is started any more.
+        #: Draining or stopping: no decision is claimed or started any more.
         self._stopping = False
 
+    @property
+    def draining(self) -> bool:
+        """Whether this server takes no more decisions (it drains or stops)."""
+        return self._stopping
+
+    def drain(self) -> None:
+        """This process is going away: claim and start no more decisions, so that another
+        server's next scan takes them (within :data:`SCAN` seconds), and give back the claims
+        put off while the database was away; the decisions under way go on until
+        :meth:`stop`."""
+        self._stopping = True
+        self._wake.set()
+
     async def stop(self, finish: float = FINISH) -> None:
-        """Start no more decisions; let those under way finish for ``finish`` seconds (a
-        process that drains stores what it has started); then stop thinking, and give up the
-        remaining claims so that another server (or this one, started again) plays those
-        decisions at once rather than when the claims expire."""
+        """Start no more decisions (if not draining already); let those under way finish for
+        ``finish`` seconds (a process that drains stores what it has started); then stop
+        thinking, and give up the remaining claims so that another server (or this one, started
+        again) plays those decisions at once rather than when the claims expire."""
         self._stopping = True
         under_way = list(self._playing.values())
         if under_way and finish > 0:
@@ -150,9 +163,9 @@ class BotScheduler:
             self._wake.clear()
 
     async def _scan(self) -> None:
+        await self._release_postponed()
         if self._stopping:
             return
-        await self._release_postponed()
         free = self._capacity - len(self._playing)
         if free <= 0:
             self.overloaded = await self._store.waiting_bot_turns() > 0
@@ -189,7 +202,9 @@ class BotScheduler:
         key = _key(turn)
         failed = False
         try:
-            if not claimed and not await self._store.claim_bot_turn(self._owner, turn, LEASE):
+            if not claimed and (
+                self._stopping or not await self._store.claim_bot_turn(self._owner, turn, LEASE)
+            ):
                 return  # another server plays it
             await self._decide(turn, self.overloaded)
             self._failures.pop(key, None)

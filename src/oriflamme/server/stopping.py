@@ -20,6 +20,8 @@ from collections.abc import Iterator
 import uvicorn
 from uvicorn.supervisors import multiprocess
 
+from . import metrics
+
 #: The signals that ask the server to stop.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -49,6 +51,14 @@ class CleanStopProcess(multiprocess.Process):
         if self._server is None:
             self._server = CleanStopServer(config=self.config)
         return self._server
+
+    def join(self) -> None:
+        """Wait for the worker to end (the manager does, whether it stopped, died or was
+        killed); then its live gauges leave the metrics' sum, even if it could not say so
+        itself (``kill -9``, a crash)."""
+        super().join()
+        if self.pid is not None:
+            metrics.process_stopped(self.pid)
 
 
 def run_workers(app: str, workers: int, **options: object) -> None:
