@@ -310,3 +310,36 @@ def test_nothing_is_lost_at_320_px_or_at_200_percent_zoom(
         finally:
             context.close()
     assert problems == []
+
+
+#: The motion of a page's first button and of the deciding player's panel, as drawn.
+MOTION_JS = """() => {
+  const button = getComputedStyle(document.querySelector('[data-testid="legal-option"]'));
+  return {
+    transition: button.transitionDuration,
+    animations: [...document.querySelectorAll('*')]
+      .map((node) => getComputedStyle(node).animationName)
+      .filter((name) => name && name !== 'none'),
+  };
+}"""
+
+
+def test_reduced_motion_is_respected(browser: Browser, server_url: str) -> None:
+    """With the system's "reduce motion" setting, nothing on the game page moves: no
+    transition on the buttons, no animation (the deciding panel's pulse, the arrivals);
+    without it, both are there (so the check can fail)."""
+    table = create(server_url, seed=3)
+    seen: dict[str, Any] = {}
+    for motion in ("reduce", "no-preference"):
+        context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion=motion)
+        try:
+            page = context.new_page()
+            page.goto(f"{server_url}{table['seats'][0]['url']}")
+            expect(page.get_by_test_id("legal-option").first).to_be_visible()
+            seen[motion] = page.evaluate(MOTION_JS)
+        finally:
+            context.close()
+    assert seen["reduce"]["transition"] == "0s"
+    assert seen["reduce"]["animations"] == []
+    assert seen["no-preference"]["transition"] != "0s"
+    assert seen["no-preference"]["animations"] != []
