@@ -57,7 +57,9 @@ def create(url: str, **fields: Any) -> dict[str, Any]:
 def watch_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    # A failed request's console line does not name it: its location does.
+    page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url', '')})")
+            if m.type == "error" else None)
     return errors
 
 
