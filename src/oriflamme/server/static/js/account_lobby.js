@@ -13,6 +13,8 @@ import { withRef } from "./ui.js";
 
 let account = null;
 const games = { status: "ongoing", page: 1 };
+/** How many times "My games" was asked for (the latest ask alone is drawn). */
+let gamesAsked = 0;
 
 /** Ask who is signed in (null: a guest); the page's account parts follow. */
 export async function loadAccount() {
@@ -120,13 +122,18 @@ export async function renderGames(section, list) {
   renderPushIn(section);
   const note = section.querySelector(".my-games-note");
   if (note) note.textContent = pt("my_games_account_note");
+  // Tabs switched quickly ask twice: the answer of an older ask, come last, is dropped
+  // (it would show the other tab's games under the tab now selected).
+  const ask = ++gamesAsked;
   let page;
   try {
     page = await getAccountGames(games.status, games.page);
   } catch (error) {
+    if (ask !== gamesAsked) return;
     replace(list, [el("li", { className: "muted", text: withRef(pt("load_error", { message: error.message }), error) })]);
     return;
   }
+  if (ask !== gamesAsked) return;
   const old = section.querySelector('[data-testid="my-games-tabs"]');
   // A tab chosen from the keyboard keeps the focus across the list's new tabs.
   const focused = old !== null && old.contains(document.activeElement);
