@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 try:
-    from playwright.sync_api import Browser, Page, expect
+    from playwright.sync_api import Browser, Page, Route, expect
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -158,6 +158,23 @@ def test_a_rated_game_by_clicking_then_my_games_from_another_browser(
         other.keyboard.press("ArrowLeft")
         expect(game).to_have_count(1)
         expect(other.get_by_test_id("my-games-ongoing")).to_be_focused()
+        # Switched quickly, the older tab's answer coming last: the tab selected keeps its list.
+        held: list[Route] = []
+        ongoing = "**/api/account/games?status=ongoing*"
+        other.route(ongoing, lambda route: held.append(route))
+        other.get_by_test_id("my-games-ongoing").click()
+        while not held:  # (routed while Playwright waits)
+            other.wait_for_timeout(20)
+        other.get_by_test_id("my-games-finished").click()
+        expect(other.get_by_test_id("my-game-replay")).to_have_count(1)
+        with other.expect_response(lambda answer: "status=ongoing" in answer.url):
+            held[0].continue_()
+        other.unroute(ongoing)
+        expect(other.get_by_test_id("my-games-finished")).to_have_attribute("aria-selected", "true")
+        expect(other.get_by_test_id("my-game-replay")).to_have_count(1)
+        expect(game).to_have_count(0)
+        other.get_by_test_id("my-games-ongoing").click()
+        expect(game).to_have_count(1)
         game.get_by_test_id("my-game-link").click()
         expect(other.get_by_test_id("player")).to_have_count(3)
         # Her reputation next to her name (one game finished, not left).
