@@ -79,6 +79,23 @@ def polite(client: httpx.Client, method: str, path: str, **options: Any) -> http
     raise AssertionError(f"{method} {path} still refused for going too fast")
 
 
+def play_first_option(client: httpx.Client, table: dict[str, Any]) -> dict[str, Any] | None:
+    """Whoever decides plays their first option, over HTTP; the public view before the move
+    (None once the game is over: no move)."""
+    tid = table["table_id"]
+    public: dict[str, Any] = polite(client, "GET", f"/api/tables/{tid}/view",
+                                    params={"token": table["spectator_token"]}).json()
+    if public["result"] is not None:
+        return None
+    token = table["seats"][public["waiting_for"]["seat"]]["token"]
+    mine = polite(client, "GET", f"/api/tables/{tid}/view", params={"token": token}).json()
+    answer = polite(client, "POST", f"/api/tables/{tid}/actions", json={
+        "token": token, "action": mine["legal"][0]["action"], "step": mine["step"],
+    })
+    assert answer.status_code == 200, answer.text
+    return public
+
+
 def lines(page: Page) -> Any:
     return page.get_by_test_id("chat-panel").get_by_test_id("chat-line")
 
@@ -288,7 +305,6 @@ def test_a_new_message_alone_is_added_to_the_live_region(
     the new line is added to the live region, so a screen reader reads it and nothing again."""
     url, _ = site
     table = create(url)
-    tid = table["table_id"]
     english = new_context(browser, "en-US")
     try:
         ann = open_page(english, url, table["seats"][0]["url"])
@@ -305,14 +321,7 @@ def test_a_new_message_alone_is_added_to_the_live_region(
         # A move: both pages draw the new view; the chat adds nothing.
         step = int(bob.evaluate("() => document.body.dataset.step"))
         with httpx.Client(base_url=url, timeout=10) as client:
-            public = polite(client, "GET", f"/api/tables/{tid}/view",
-                            params={"token": table["spectator_token"]}).json()
-            token = table["seats"][public["waiting_for"]["seat"]]["token"]
-            mine = polite(client, "GET", f"/api/tables/{tid}/view", params={"token": token}).json()
-            answer = polite(client, "POST", f"/api/tables/{tid}/actions", json={
-                "token": token, "action": mine["legal"][0]["action"], "step": mine["step"],
-            })
-            assert answer.status_code == 200, answer.text
+            assert play_first_option(client, table) is not None
         expect(bob.locator(f'body[data-step="{step + 1}"]')).to_have_count(1)
         assert bob.evaluate("() => window.addedChatLines") == 1
     finally:
@@ -325,7 +334,6 @@ def test_the_replay_shows_what_was_said_up_to_the_step(
     url, _ = site
     table = create(url)
     tid = table["table_id"]
-    tokens = [seat["token"] for seat in table["seats"]]
     english = new_context(browser, "en-US")
     try:
         ann = open_page(english, url, table["seats"][0]["url"])
@@ -334,24 +342,14 @@ def test_the_replay_shows_what_was_said_up_to_the_step(
         expect(lines(ann)).to_have_count(1)
         with httpx.Client(base_url=url, timeout=10) as client:
             steps = 0
-            while True:  # both seats play their first option, over HTTP
-                public = polite(client, "GET", f"/api/tables/{tid}/view",
-                                params={"token": table["spectator_token"]}).json()
-                if public["result"] is not None:
-                    break
-                token = tokens[public["waiting_for"]["seat"]]
-                mine = polite(client, "GET", f"/api/tables/{tid}/view",
-                              params={"token": token}).json()
-                answer = polite(client, "POST", f"/api/tables/{tid}/actions", json={
-                    "token": token, "action": mine["legal"][0]["action"], "step": mine["step"],
-                })
-                assert answer.status_code == 200, answer.text
+            while play_first_option(client, table) is not None:  # both seats, to the end
                 steps += 1
                 if steps == 3:
                     ann.get_by_test_id("chat-input").fill("middle of the game")
                     ann.get_by_test_id("chat-send").click()
                     expect(lines(ann)).to_have_count(2)
-            replay_url = public["replay_url"]
+            replay_url = polite(client, "GET", f"/api/tables/{tid}/view",
+                                params={"token": table["spectator_token"]}).json()["replay_url"]
         page = english.new_page()
         page.goto(f"{url}{replay_url}")
         chat = page.get_by_test_id("replay-chat")

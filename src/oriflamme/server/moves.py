@@ -155,14 +155,12 @@ class Moves:
             raise ApiError(409, "waiting_for_players", "the game starts when every seat is taken")
         if game_number is not None and game_number != table.game_number:
             raise stale()
-        # A copy pinned to a step the game has passed is stale even once the game is over: the
-        # game's last action sent again after a reconnection is no error to show.
-        if step is not None and step < len(game.history):
+        # Checked before the end: the game's last action sent again after a reconnection
+        # (pinned to a step the game has passed) is stale, no error to show.
+        if step is not None and step != len(game.history):
             raise stale()
         if game.is_over:
             raise ApiError(409, "game_over", "the game is over")
-        if step is not None and step != len(game.history):
-            raise stale()
         if game.current_player != seat:
             raise ApiError(403, "not_your_turn", "it is not your turn")
         if action not in game.legal_actions():
