@@ -139,7 +139,12 @@ def test_a_rolling_restart_is_invisible_to_the_page(
             table: dict[str, Any] = created.json()
             context = browser.new_context(viewport=DESKTOP, locale="en-US")
             page = context.new_page()
-            page.goto(base + table["seats"][0]["url"])
+            # The page draws the game from an HTTP view, then opens its socket: the restart
+            # must find the socket open (a handshake under way is refused with a 500, which is
+            # a failure the page does show).
+            with page.expect_websocket() as opening:
+                page.goto(base + table["seats"][0]["url"])
+            opening.value.wait_for_event("framereceived", timeout=TIMEOUT_MS)
             prompt = page.get_by_test_id("prompt")
             expect(prompt).to_contain_text("choose", timeout=TIMEOUT_MS)
             page.evaluate(WATCH_BANNER_JS)
