@@ -28,6 +28,8 @@ class HeldLoads(PostgresStore):
         self.read = asyncio.Event()
         self.release = asyncio.Event()
         self.announced: list[Change] = []
+        #: Set once this store listens: a change announced before is never heard.
+        self.listening = asyncio.Event()
 
     async def load_table(self, table_id: str) -> tuple[TableRecord, GameRecord] | None:
         found = await super().load_table(table_id)
@@ -42,7 +44,11 @@ class HeldLoads(PostgresStore):
             self.announced.append(change)
             changed(change)
 
-        await super().listen(seen, reset)
+        def started() -> None:
+            self.listening.set()
+            reset()
+
+        await super().listen(seen, started)
 
 
 async def _until(condition: Callable[[], bool], what: str) -> None:
@@ -66,6 +72,9 @@ def test_a_table_loaded_while_another_server_changes_it_is_not_stale(pg_url: str
         await a.start()
         await b.start()
         try:
+            # B listens on a connection it opens in the background: before it does, A's
+            # changes are not heard (a busy machine opened it after A's table existed).
+            await asyncio.wait_for(store_b.listening.wait(), 10)
             seats = [SeatSpec(HUMAN, "Ann"), SeatSpec(HUMAN, "Bob")]
             config = GameConfig(players=2, first_player=0)
             new = await a.create(GameSetup(config, 17), "en", seats)
