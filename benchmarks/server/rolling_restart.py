@@ -117,6 +117,8 @@ class Seat:
         #: The action sent and not yet seen applied: (step, action, when sent).
         self.pending: tuple[int, dict[str, Any], float] | None = None
         self.closed_at: float | None = None
+        #: The latest step seen: a view of an older one is ignored, as the web client does.
+        self.seen = 0
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -126,7 +128,8 @@ class Seat:
             except (ConnectionClosed, OSError, TimeoutError):
                 pass
             if not stop.is_set():
-                self.closed_at = time.monotonic()
+                if self.closed_at is None:  # the wait runs from the first close to a view
+                    self.closed_at = time.monotonic()
                 self.record.moved += 1
                 await asyncio.sleep(0.05)
 
@@ -148,6 +151,9 @@ class Seat:
             if message["type"] != "view":
                 continue
             view = message["view"]
+            if view["step"] < self.seen:
+                continue  # older than one seen already (another process not yet caught up)
+            self.seen = view["step"]
             now = time.monotonic()
             if self.closed_at is not None:
                 self.record.switch_waits.append(now - self.closed_at)
@@ -226,10 +232,14 @@ async def run(args: argparse.Namespace, cluster: Cluster, folder: Path) -> dict[
     finally:
         await balancer.close()
         servers.stop_all()
-    wrong = 0
-    for table_id, steps in record.acknowledged.items():
-        stored_steps = found.get(table_id, {})
-        wrong += sum(stored_steps.get(step) != action for step, action in steps.items())
+    mismatches = [
+        {"table": table_id, "step": step, "acknowledged": action,
+         "stored": found.get(table_id, {}).get(step)}
+        for table_id, steps in record.acknowledged.items()
+        for step, action in steps.items()
+        if found.get(table_id, {}).get(step) != action
+    ]
+    wrong = len(mismatches)
     acknowledged = sum(len(steps) for steps in record.acknowledged.values())
     return {
         "tables": args.tables,
@@ -240,6 +250,7 @@ async def run(args: argparse.Namespace, cluster: Cluster, folder: Path) -> dict[
         "actions_acknowledged": acknowledged,
         "actions_stored": sum(len(steps) for steps in found.values()),
         "acknowledged_not_stored_as_sent": wrong,
+        "mismatches": mismatches[:5],
         "client_errors": record.errors,
         "sockets_moved": record.moved,
         "switch_wait": spread(record.switch_waits),
@@ -281,6 +292,9 @@ def main(argv: list[str] | None = None) -> None:
               f"again after a switch, {result['actions_acknowledged']} acknowledged, "
               f"{result['actions_stored']} stored; acknowledged but not stored as sent: "
               f"{result['acknowledged_not_stored_as_sent']}")
+        for wrong in result["mismatches"]:
+            print(f"    table {wrong['table']} step {wrong['step']}: acknowledged "
+                  f"{wrong['acknowledged']}, stored {wrong['stored']}")
         errors = result["client_errors"]
         said = f" ({', '.join(sorted(set(errors)))})" if errors else ""
         print(f"  client errors: {len(errors)}{said}; sockets moved: {result['sockets_moved']}")

@@ -31,7 +31,7 @@ from .accounts.routes import accounts_router
 from .chat_admin_routes import chat_admin_router
 from .chat_routes import chat_router
 from .deps import STATIC_DIR
-from .draining import watch_stop
+from .draining import at_shutdown, hand_over, watch_stop
 from .errors import ApiError, QuietLog, unavailable
 from .health import health_router
 from .lessons.routes import lessons_router
@@ -144,6 +144,8 @@ def create_app(
             app.state.draining = True
 
         unwatch = watch_stop(drain)
+        # The server, as it shuts down, hands the sockets over a batch at a time (``draining``).
+        forget_handover = at_shutdown(lambda: hand_over(manager.connections))
         try:
             await warm_up()
             await manager.start()
@@ -158,6 +160,7 @@ def create_app(
         finally:
             try:
                 unwatch()
+                forget_handover()
                 await push.stop()
                 await review.stop()
                 await manager.stop()

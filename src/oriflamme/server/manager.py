@@ -96,8 +96,18 @@ class TableManager:
 
     def drain(self) -> None:
         """This process is going away: it takes no new bot decision (another server does); those
-        under way are finished by :meth:`stop`."""
+        under way are finished by :meth:`stop`. Its connections are handed over by the app
+        (``draining.hand_over`` over :meth:`connections`)."""
         self.scheduler.drain()
+
+    @property
+    def draining(self) -> bool:
+        """Whether this process is going away (it serves no new connection)."""
+        return self.scheduler.draining
+
+    def connections(self) -> list[Listener]:
+        """The connections following the tables held here."""
+        return [listener for table in self.registry.held() for listener in table.listeners]
 
     async def stop(self) -> None:
         for task in self._background:

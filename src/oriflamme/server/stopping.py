@@ -14,20 +14,31 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import socket
 import threading
 from collections.abc import Iterator
 
 import uvicorn
 from uvicorn.supervisors import multiprocess
 
-from . import metrics
+from . import draining, metrics
 
 #: The signals that ask the server to stop.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class CleanStopServer(uvicorn.Server):
-    """uvicorn's server, ending normally once a stop signal has shut it down."""
+    """uvicorn's server, ending normally once a stop signal has shut it down; its shutdown
+    hands the app's WebSockets over a batch at a time once it stopped accepting connections
+    (``draining``), then does uvicorn's (which closes those left)."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:  # stop accepting: new connections go to another process
+            server.close()
+        for sock in sockets or []:
+            sock.close()
+        await draining.hand_over_all()
+        await super().shutdown(sockets)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

@@ -57,6 +57,10 @@ class Listener(Protocol):
         """Send ``message`` (a chat message) soon, without waiting."""
         ...
 
+    def hand_over(self) -> None:
+        """This process drains: close soon, telling the client to reconnect elsewhere."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:

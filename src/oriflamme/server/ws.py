@@ -42,6 +42,9 @@ LANGS = ("en", "fr")
 #: The close code of a connection refused for now (RFC 6455 "Try Again Later"): the client
 #: connects again after a pause.
 TRY_AGAIN_LATER = 1013
+#: The close code of a connection this process hands over as it drains ("Service Restart"):
+#: the client reconnects at once, to any process (``draining``).
+SERVICE_RESTART = 1012
 
 
 def _error(code: str, message: str) -> dict[str, str]:
@@ -78,6 +81,7 @@ class Connection:
         self._refusals = RefusalLog()
         self._wake = asyncio.Event()
         self._wake.set()
+        self._handing_over = False
 
     def notify(self) -> None:
         """The table changed: send a fresh view soon."""
@@ -87,6 +91,12 @@ class Connection:
     def push(self, message: dict[str, Any]) -> None:
         """Send a chat message soon (after the replies waiting)."""
         self._reply(message)
+
+    def hand_over(self) -> None:
+        """This process drains: send what is waiting, then close with :data:`SERVICE_RESTART`
+        (the sending task closes it, so nothing is sent after the close)."""
+        self._handing_over = True
+        self._wake.set()
 
     def _reply(self, message: dict[str, Any]) -> None:
         self._replies.append(message)
@@ -104,6 +114,10 @@ class Connection:
         receiver = asyncio.ensure_future(self._receive_loop())
         try:
             await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+            if self._handing_over and not receiver.done():
+                # Handed over: the message being handled (an action being stored) is finished,
+                # not cut short; then the client's close ends the receiving task.
+                await asyncio.wait((receiver,), timeout=SEND_TIMEOUT)
             if receiver.done():
                 receiver.result()
         finally:
@@ -124,6 +138,12 @@ class Connection:
                 self._wake.clear()
                 while self._replies:
                     await self._send(json.dumps(self._replies.popleft()))
+                if self._handing_over:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(
+                            self._socket.close(code=SERVICE_RESTART), CLOSE_TIMEOUT
+                        )
+                    return
                 if self._dirty:
                     self._dirty = False
                     view = view_for(self._table, self.identity, self._lang)
@@ -239,6 +259,10 @@ async def serve_socket(
     an unknown table), :data:`TRY_AGAIN_LATER` when it can (the database away)."""
     await socket.accept()
     log_context.about(table_id)
+    if manager.draining:  # this process is going away: another one serves it (``draining``)
+        with contextlib.suppress(OSError, RuntimeError, WebSocketDisconnect):
+            await socket.close(code=SERVICE_RESTART)
+        return
     try:
         table = await manager.get(table_id)
         identity = await manager.identify(table, token)
