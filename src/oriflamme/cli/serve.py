@@ -154,8 +154,8 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
         default=10.0,
         metavar="SECONDS",
         help="on SIGTERM, time the requests under way may take to finish before they are cut "
-        "(default 10; 0: no limit); WebSockets are told at once to reconnect elsewhere "
-        "(docs/server.md, 'Rolling restarts')",
+        "(default 10; 0: no limit); first the WebSockets are told to reconnect elsewhere, "
+        "100 a second, all within 3 s (docs/server.md, 'Rolling restarts')",
     )
     parser.add_argument(
         "--log-format",
