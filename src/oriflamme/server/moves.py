@@ -112,14 +112,14 @@ class Moves:
                         raise stale() from None
                     continue
                 break
-        self._broadcast.changed(table)
 
     async def _store_action(
         self, table: Table, action: Action, after: Game, source: str, arrived: float
     ) -> None:
         """Store the action that leads ``table`` to ``after``, played by ``source`` (it
-        arrived at ``arrived``), then take ``after`` as the table's game: both, even if the
-        request that asked for it is cancelled meanwhile."""
+        arrived at ``arrived``), then take ``after`` as the table's game and tell the table's
+        connections: all three, even if the request that asked for it is cancelled meanwhile
+        (a socket that closes while its action is stored)."""
         step = len(table.game.history)
         kind = sources.parse(source)[0]
         bank = time_bank.bank_move(table, source)
@@ -134,6 +134,7 @@ class Moves:
                 time_bank.charged(table, bank.seat, charged)
             table.moved(after, source)
             table.arrival = (step + 1, arrived)
+        self._broadcast.changed(table)
 
     @staticmethod
     def _check(
