@@ -157,6 +157,18 @@ class Lines(logging.Handler):
         self.entries.append({**json.loads(self.format(record)), "traceback": bool(record.exc_info)})
 
 
+@pytest.fixture(autouse=True)
+def _log_context_restored() -> Iterator[None]:
+    """Tests here set the log context in the test's own thread: it is put back after each, so
+    that a later test in this process (a QuietLog line) is not said to be about a request."""
+    variables: list[Any] = [log_context.REQUEST_ID, log_context.TABLE, log_context.SEAT,
+                            log_context.OUTCOME]
+    saved = [variable.get() for variable in variables]
+    yield
+    for variable, value in zip(variables, saved, strict=True):
+        variable.set(value)
+
+
 @pytest.fixture
 def captured() -> Iterator[Lines]:
     logger, lines = logging.getLogger("oriflamme"), Lines()
