@@ -123,6 +123,27 @@ def test_a_placement_is_named_by_the_card_type_not_its_random_id() -> None:
 
 
 # -- the network and its weights files ------------------------------------------------------
+@pytest.mark.parametrize("key", ["3p-base", "2p-base-two-families"])
+def test_the_search_s_sparse_value_equals_the_dense_product(key: str) -> None:
+    """``value_logits`` (first layer over the non-zero inputs only), ``own_share`` and
+    ``shares`` give the dense product's win shares, on the shipped networks, at every kind of
+    position of a random game and from every player's view."""
+    setup = dict(players=3) if key == "3p-base" else dict(players=2)
+    net = Network.load(WEIGHTS_DIR / f"{key}.npz")
+    checked = 0
+    for game in _random_positions(setup, seed=11, every=2):
+        state = state_of(game)
+        for player in range(game.config.players):
+            x = net.features.state(state, player)[0]
+            dense = net.win_shares(x)
+            assert net.shares(x) == pytest.approx(dense.tolist(), abs=1e-5)
+            assert net.own_share(x) == pytest.approx(float(dense[0]), abs=1e-5)
+            checked += 1
+    assert checked > 50
+    blank = np.zeros(net.features.size, np.float32)  # no input at all: the biases alone
+    assert net.shares(blank) == pytest.approx(net.win_shares(blank).tolist(), abs=1e-5)
+
+
 def test_weights_round_trip_in_full_and_half_precision(tmp_path: Path) -> None:
     config = GameConfig(players=3)
     net = _tiny(config)

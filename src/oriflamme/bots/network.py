@@ -100,6 +100,7 @@ class Network:
         self._trunk = [(weights[f"w{i}"], weights[f"b{i}"]) for i in range(layers)]
         self._q = (weights["q_w"], weights["q_b"])
         self._v = (weights["v_w"], weights["v_b"])
+        self._first_rows: Matrix | None = None  # :meth:`own_share`'s copy of ``w0``, by input
 
     # -- building, saving, loading ---------------------------------------------------------
     @classmethod
@@ -225,6 +226,48 @@ class Network:
         """Every relative player's expected share of victory (sums to 1); for a batch of
         vectors (rows), one row of shares each."""
         return _softmax(self._value_logits(self._hidden(x)))
+
+    def value_logits(self, x: Vector) -> list[float]:
+        """The win shares' logits of one canonical vector (:meth:`win_shares` is their
+        softmax): the search's hot path, asked at the end of every rollout.
+
+        An observation vector is mostly zeros (about 75 of the 996 inputs with 3 players), so
+        the first layer adds the rows of the non-zero inputs only, from a copy of its weights
+        stored by input (made on the first call: call this on a network whose weights no
+        longer change, as the bots' networks, not on one being trained). The other layers
+        multiply one vector each: OpenBLAS multiplies a single vector several times faster
+        than a matrix of a few rows here. The result equals the dense product's to float32
+        rounding (a test checks it).
+        """
+        rows = self._first_rows
+        if rows is None:
+            rows = self._first_rows = np.ascontiguousarray(self._trunk[0][0].T)
+        inputs = np.flatnonzero(x)
+        h: Matrix = x[inputs] @ rows[inputs]
+        h += self._trunk[0][1]
+        np.maximum(h, 0.0, out=h)
+        for w, b in self._trunk[1:]:
+            h = w @ h
+            h += b
+            np.maximum(h, 0.0, out=h)
+        w, b = self._v
+        logits: list[float] = (w @ h + b).tolist()
+        return logits
+
+    def own_share(self, x: Vector) -> float:
+        """The viewer's own expected share of victory, ``win_shares(x)[0]``, from
+        :meth:`value_logits`."""
+        logits = self.value_logits(x)
+        own = logits[0]
+        return 1.0 / sum(math.exp(logit - own) for logit in logits)
+
+    def shares(self, x: Vector) -> list[float]:
+        """:meth:`win_shares` of one vector, from :meth:`value_logits`, as a list."""
+        logits = self.value_logits(x)
+        top = max(logits)
+        z = [math.exp(logit - top) for logit in logits]
+        total = sum(z)
+        return [share / total for share in z]
 
     def _value_logits(self, h: Matrix) -> Vector:
         w, b = self._v
