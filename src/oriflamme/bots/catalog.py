@@ -55,7 +55,7 @@ LEVELS: dict[str, tuple[str | None, str]] = {
     ),
 }
 #: The options of a ``network`` spec.
-NETWORK_OPTIONS = ("weights", "temperature")
+NETWORK_OPTIONS = ("weights", "temperature", "choose", "worlds")
 #: The options of a ``guided`` spec; a bare number is the first (``guided:500``).
 GUIDED_OPTIONS = ("iterations", "time", "c", "temperature", "prior", "leaf", "value", "infer",
                   "weights", "seed")
@@ -94,7 +94,7 @@ def register_catalog() -> None:
         register_bot(level, _lazy("levels", "level_from_options", level),
                      f"level: {description}")
     register_bot("network", _lazy("learned", "network_from_options"),
-                 "the learned network alone: its best action by value (weights shipped for the"
+                 "the learned network alone: the action whose outcome it values most (weights shipped for the"
                  " set-up unless weights=FILE)", options=NETWORK_OPTIONS)
     register_bot("guided", _lazy("guided", "guided_from_options"),
                  "ISMCTS guided by the learned network: its prior in the tree, its win shares"

@@ -1,8 +1,11 @@
-"""The ``learned`` level: the learned network alone, its best action by value.
+"""The ``learned`` level: the learned network alone, the action whose outcome it values most.
 
-:class:`NetworkBot` encodes its observation (:mod:`oriflamme.bots.features`), evaluates the
-network once (:mod:`oriflamme.bots.network`) and plays the legal action with the highest value;
-well under a millisecond per decision. The spec ``network`` takes the weights file to play
+:class:`NetworkBot` reads the network (:mod:`oriflamme.bots.network`) without search: by
+default (``choose=after``) it plays each legal action in a world dealt at random from its
+observation and takes the action after which the network's win share for the bot is highest
+(one evaluation per action: a few milliseconds per decision); ``choose=action`` takes the
+action of highest *action value* instead (one evaluation in all: well under a millisecond, and
+weaker: docs/bots.md). The spec ``network`` takes the weights file to play
 (``network:weights=FILE``); without it the bot plays the weights shipped for the game's set-up
 (``oriflamme/bots/weights/``). The level ``learned`` is ``network`` with the shipped weights.
 
@@ -29,8 +32,11 @@ from typing import Any
 import numpy as np
 
 from oriflamme.api import Action, GameConfig, Observation
+from oriflamme.search import apply_unchecked, current_player, legal_actions, state_of
 
-from .base import Bot, BotSpecError, number_option, observer
+from .base import Bot, BotSpecError, choice_option, number_option, observer, whole_option
+from .evaluation import evaluate_state_all
+from .ismcts import Worlds
 from .network import Network, WeightsError, load_cached
 from .shipped import packaged_path, packaged_setups, setup_key
 
@@ -87,17 +93,37 @@ def _load(path: str) -> Network:
     return load_cached(path, stat.st_mtime_ns, stat.st_size)
 
 
+#: What ``network`` ranks the legal actions by (the first is the default: docs/bots.md).
+CHOICES = ("after", "action")
+#: ``choose=after``: the worlds sampled per decision unless told.
+DEFAULT_WORLDS = 1
+
+
 class NetworkBot:
-    """Plays the legal action of highest value; ``temperature`` > 0 draws from the softmax of
-    the values instead (seeded), for variety."""
+    """Plays the legal action the network values most: by the win share of the position each
+    action leads to (``choose="after"``), or by the action values (``choose="action"``);
+    ``temperature`` > 0 draws from the softmax of the values instead (seeded), for variety.
+
+    ``after`` deals the hidden cards at random from the observation (``worlds`` times, as the
+    search bots do), plays each legal action in each world, then any move that follows with
+    no choice, and reads the network's estimate of the bot's own share from the bot's view of
+    the position reached (the exact share if the game is over); the mean over the worlds
+    ranks the actions. No tree and no rollout: one network evaluation per action and world.
+    """
 
     def __init__(self, networks: Networks, seed: int = 0, temperature: float = 0.0,
-                 name: str = "network") -> None:
+                 name: str = "network", choose: str = CHOICES[0],
+                 worlds: int = DEFAULT_WORLDS) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
+        if choose not in CHOICES:
+            raise ValueError(f"choose must be one of {', '.join(CHOICES)}, not {choose!r}")
+        if worlds < 1:
+            raise ValueError(f"worlds must be at least 1, not {worlds}")
         self.name = name
         self.networks = networks
         self.temperature = temperature
+        self.choose, self.worlds = choose, worlds
         self._rng = random.Random(seed)
 
     def check_setup(self, config: GameConfig) -> None:
@@ -110,21 +136,47 @@ class NetworkBot:
         if len(legal) == 1:
             return legal[0]
         net = self.networks.for_setup(observation["config"])
-        x, slots = net.features.observation(observation)
-        values = net.q_values(x)[net.features.action_indices(legal, observer(observation),
-                                                             slots)]
+        if self.choose == "after":
+            values = np.array(self._after_values(net, observation, legal))
+        else:
+            x, slots = net.features.observation(observation)
+            values = net.q_values(x)[net.features.action_indices(
+                legal, observer(observation), slots)].astype(np.float64)
         if self.temperature > 0:
             z = (values - values.max()) / self.temperature
-            weights = np.exp(z.astype(np.float64)).tolist()
+            weights = np.exp(z).tolist()
             return self._rng.choices(legal, weights=weights)[0]
         return legal[int(np.argmax(values))]
+
+    def _after_values(self, net: Network, observation: Observation,
+                      legal: Sequence[Action]) -> list[float]:
+        """Each legal action's mean win share for the bot, over ``worlds`` sampled worlds."""
+        me = observer(observation)
+        worlds = Worlds(observation)
+        totals = [0.0] * len(legal)
+        for _ in range(self.worlds):
+            world = state_of(worlds.draw(self._rng))
+            for i, action in enumerate(legal):
+                state = world.copy()
+                apply_unchecked(state, action)
+                while (options := legal_actions(state)) and len(options) == 1:
+                    apply_unchecked(state, options[0])  # nothing to choose: played through
+                if current_player(state) is None:
+                    totals[i] += evaluate_state_all(state)[me]  # over: the exact share
+                else:
+                    totals[i] += net.own_share(net.features.state(state, me)[0])
+        return [total / self.worlds for total in totals]
 
 
 def network_from_options(seed: int, options: Mapping[str, str]) -> Bot:
     """The ``network`` bot of a spec (registered by :mod:`oriflamme.bots.catalog`)."""
     return NetworkBot(networks_option(options, "network"), seed,
                       number_option("temperature", options.get("temperature", "0"),
-                                    positive=False))
+                                    positive=False),
+                      choose=choice_option("choose", options.get("choose", CHOICES[0]),
+                                           CHOICES),
+                      worlds=whole_option("worlds", options.get("worlds", str(DEFAULT_WORLDS)),
+                                          least=1))
 
 
 def networks_option(options: Mapping[str, str], bot: str) -> Networks:

@@ -1,11 +1,11 @@
 """The periodic evaluation of a training run: the network against fixed opponents.
 
-The network plays its best action by value (the ``network`` bot) in one seat, the opponent's
-spec in every other seat. The seats rotate: game ``i`` puts the network in seat ``i mod n`` and
-is dealt from the ``i // n``-th evaluation deal, so each deal is played from every seat, and
-every evaluation of a run plays the same deals (the curve then shows the network's progress,
-not the luck of new deals). The figure is the network's mean share of victory, with its 95%
-Wilson interval.
+The network plays as the ``learned`` level does (the ``network`` bot: the action whose
+outcome it values most) in one seat, the opponent's spec in every other seat. The seats
+rotate: game ``i`` puts the network in seat ``i mod n`` and is dealt from the ``i // n``-th
+evaluation deal, so each deal is played from every seat, and every evaluation of a run plays
+the same deals (the curve then shows the network's progress, not the luck of new deals). The
+figure is the network's mean share of victory, with its 95% Wilson interval.
 """
 
 from __future__ import annotations
