@@ -246,7 +246,7 @@ def test_make_bot_master_and_learned() -> None:
     """The levels are registered with their specs and names."""
     master, learned = make_bot("master", 1), make_bot("learned", 1)
     assert isinstance(master, GuidedBot) and master.name == "master"
-    assert master.iterations == 3000 and master.seconds == 1.0
+    assert master.iterations == 6000 and master.seconds == 1.0
     assert isinstance(learned, NetworkBot) and learned.name == "learned"
     assert (learned.choose, learned.worlds) == ("after", 1)
     assert make_bot("network:choose=action:worlds=3", 1).choose == "action"  # type: ignore[attr-defined]
@@ -312,7 +312,8 @@ from oriflamme.api import new_game
 from oriflamme.bots import make_bot
 from oriflamme.build import build_name
 out = []
-for spec in ("learned", "network:choose=action:worlds=2", "guided:iterations=60", "guided:iterations=40:leaf=value:prior=on"):
+for spec in ("learned", "network:choose=action:worlds=2", "guided:iterations=60",
+             "guided:iterations=40:leaf=value:prior=on"):
     rng = random.Random(3)
     game = new_game(players=3, seed=21)
     step = 0

@@ -50,8 +50,8 @@ LEVELS: dict[str, tuple[str | None, str]] = {
     ),
     "learned": ("network", "the learned network alone (shipped weights; under 5 ms)"),
     "master": (
-        "guided:iterations=3000:time=1",
-        "ISMCTS guided by the learned network, 3000 iterations (at most 1 s)",
+        "guided:iterations=6000:time=1",
+        "ISMCTS guided by the learned network, 6000 iterations (at most 1 s)",
     ),
 }
 #: The options of a ``network`` spec.
@@ -94,8 +94,8 @@ def register_catalog() -> None:
         register_bot(level, _lazy("levels", "level_from_options", level),
                      f"level: {description}")
     register_bot("network", _lazy("learned", "network_from_options"),
-                 "the learned network alone: the action whose outcome it values most (weights shipped for the"
-                 " set-up unless weights=FILE)", options=NETWORK_OPTIONS)
+                 "the learned network alone: the action whose outcome it values most"
+                 " (weights shipped for the set-up unless weights=FILE)", options=NETWORK_OPTIONS)
     register_bot("guided", _lazy("guided", "guided_from_options"),
                  "ISMCTS guided by the learned network: its prior in the tree, its win shares"
                  " at the leaves (weights shipped for the set-up unless weights=FILE)",
