@@ -100,7 +100,7 @@ class Network:
         self._trunk = [(weights[f"w{i}"], weights[f"b{i}"]) for i in range(layers)]
         self._q = (weights["q_w"], weights["q_b"])
         self._v = (weights["v_w"], weights["v_b"])
-        self._first_rows: Matrix | None = None  # :meth:`own_share`'s copy of ``w0``, by input
+        self._first_rows: Matrix | None = None  # :meth:`value_logits`'s copy of ``w0``, by input
 
     # -- building, saving, loading ---------------------------------------------------------
     @classmethod
