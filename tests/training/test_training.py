@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import random
 import struct
 import sys
 import zlib
@@ -14,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from oriflamme.api import GameConfig
+from oriflamme.api import GameConfig, new_game
+from oriflamme.bots.learned import NetworkBot, Networks
 from oriflamme.bots.network import Network
 from oriflamme.cli.main import main
 from oriflamme.training.chart import Series, png_bytes, strength_chart
@@ -42,6 +44,42 @@ def test_self_play_samples_carry_returns_and_shares() -> None:
     again = play_games(_samples()[0].to_bytes(), SelfPlay(GameConfig(players=3).to_dict()),
                        list(range(6)))
     assert np.array_equal(again.inputs, samples.inputs)  # seeded
+
+
+def test_self_play_after_plays_as_the_learned_bot() -> None:
+    """With ``play="after"`` a network's seat chooses as the ``network`` bot does: the first
+    decision of each game (a placement, whose outcome the bot's view shows whatever the
+    hidden cards) is the bot's choice, and differs from the action values' in some game."""
+    config = GameConfig(players=3)
+    net = Network.initial(config, (16, 8), np.random.default_rng(3))
+    seeds = list(range(8))
+    after = play_games(net.to_bytes(), SelfPlay(config.to_dict(), epsilon=0.0, heuristic=0.0,
+                                                observers=0.0, play="after"), seeds)
+    greedy = play_games(net.to_bytes(), SelfPlay(config.to_dict(), epsilon=0.0, heuristic=0.0,
+                                                 observers=0.0), seeds)
+    bot = NetworkBot(Networks.of(net))
+    firsts = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = new_game(players=3, first_player=rng.randrange(3), seed=rng.getrandbits(63),
+                        log=False)
+        player = game.current_player
+        assert player is not None
+        legal = game.legal_actions()
+        choice = bot.act(game.observe(player), legal)
+        _, slots = net.features.observation(game.observe(player))
+        firsts.append(int(net.features.action_indices([choice], player, slots)[0]))
+    assert after.decisions > 8 * 20 and (after.actions >= 0).all()
+    # the samples of a game are in order: find each game's first sample by replaying counts
+    offsets, at = [], 0
+    for seed in seeds:
+        offsets.append(at)
+        at += play_games(net.to_bytes(), SelfPlay(config.to_dict(), epsilon=0.0, heuristic=0.0,
+                                                  observers=0.0, play="after"), [seed]).decisions
+    assert at == after.decisions
+    assert [int(after.actions[i]) for i in offsets] == firsts
+    shortest = min(len(after), len(greedy))
+    assert not np.array_equal(after.actions[:shortest], greedy.actions[:shortest])
 
 
 def test_gradients_match_finite_differences() -> None:
@@ -182,6 +220,36 @@ def test_the_train_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["train", "--out", str(tmp_path / "w"), "--games", "4",
                  "--players", "2", "--cards", "nothing"]) == 2
     assert not (tmp_path / "w" / "checkpoint.npz").exists()
+
+
+def test_a_run_can_start_from_weights(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """``--init`` starts from a weights file (its widths unless told), recorded in the
+    settings and the command; a file of other widths or another set-up is refused."""
+    start = Network.initial(GameConfig(players=3), (12,), np.random.default_rng(9))
+    start.save(tmp_path / "start.npz")
+    run = TrainingRun.start(tmp_path / "run", _settings(hidden=(12,),
+                                                         init=str(tmp_path / "start.npz")))
+    assert all(np.array_equal(a, b) for a, b in zip(run.network.arrays().values(),
+                                                    start.arrays().values(), strict=True))
+    assert "--init" in run.sidecar()["command"]
+    with pytest.raises(TrainingError, match="hidden layers 12, not the run's 16"):
+        TrainingRun.start(tmp_path / "other", _settings(init=str(tmp_path / "start.npz")))
+    with pytest.raises(TrainingError, match="play is one of"):
+        TrainingRun.start(tmp_path / "other", _settings(play="search"))
+    out = tmp_path / "cli"
+    assert main(["train", "--out", str(out), "--jobs", "1", "--games", "4", "--generation",
+                 "4", "--eval-games", "0", "--init", str(tmp_path / "start.npz"), "--play",
+                 "after", "--heuristic", "0"]) == 0
+    settings = json.loads((out / "settings.json").read_text())
+    assert settings["hidden"] == [12] and settings["play"] == "after"
+    assert "trained 4 games" in capsys.readouterr().out
+    Network.initial(GameConfig(players=4), (12,), np.random.default_rng(9)).save(
+        tmp_path / "four.npz")
+    assert main(["train", "--out", str(tmp_path / "x"), "--games", "4", "--init",
+                 str(tmp_path / "four.npz")]) == 2
+    assert "--init" in capsys.readouterr().err
+    assert not (tmp_path / "x" / "checkpoint.npz").exists()
 
 
 # -- the chart ------------------------------------------------------------------------------

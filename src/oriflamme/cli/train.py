@@ -118,6 +118,13 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
                           " another player's view (default 0.5)")
     learning.add_argument("--value-weight", type=float, default=None, metavar="W",
                           help="weight of the win-share loss (default 1)")
+    learning.add_argument("--play", choices=("action", "after"), default=None,
+                          help="how the network's seats play in self-play: 'action' (greedy on"
+                          " the action values) or 'after' (as the learned bot: the action whose"
+                          " outcome the win shares rate best); default action")
+    learning.add_argument("--init", type=file_path, default=None, metavar="FILE",
+                          help="start from these weights (a network.npz of the same set-up"
+                          " and --hidden) instead of random ones")
     learning.add_argument("--average", type=float, default=None, metavar="D",
                           help="decay of the moving average of the weights that the run"
                           " evaluates and ships (0: none; default 0.999)")
@@ -133,7 +140,7 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
 #: The options that make a new run's settings (a resumed run keeps its own).
 _SETTING_OPTIONS = ("players", "cards", "variant", "seed", "hidden", "generation", "epochs",
                     "batch", "rate", "epsilon", "heuristic", "observers", "value_weight",
-                    "average", "eval_every", "eval_games", "opponents")
+                    "average", "eval_every", "eval_games", "opponents", "play", "init")
 
 
 #: The settings of a new run unless given (``docs/bots.md`` says why).
@@ -142,7 +149,7 @@ DEFAULTS: dict[str, Any] = {
     "generation": 200, "epochs": 1, "batch": 256, "rate": 5e-4, "epsilon": 0.1,
     "heuristic": 0.25, "observers": 0.5, "value_weight": 1.0, "average": 0.999,
     "eval_every": 10,
-    "eval_games": 60, "opponents": "random,medium",
+    "eval_games": 60, "opponents": "random,medium", "play": "action", "init": None,
 }
 
 
@@ -150,6 +157,13 @@ def _settings(args: argparse.Namespace) -> Settings:
     from oriflamme.bots import make_bot
     from oriflamme.training.run import Settings
 
+    if args.init is not None and args.hidden is None:
+        from oriflamme.bots.network import Network, WeightsError
+
+        try:  # the widths of the weights started from
+            args.hidden = Network.load(args.init).hidden
+        except WeightsError as exc:
+            raise CliError(f"--init: {exc}") from None
     for name, value in DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
@@ -165,7 +179,8 @@ def _settings(args: argparse.Namespace) -> Settings:
                     epsilon=args.epsilon, heuristic=args.heuristic, observers=args.observers,
                     value_weight=args.value_weight, average=args.average,
                     eval_every=args.eval_every,
-                    eval_games=args.eval_games, opponents=opponents)
+                    eval_games=args.eval_games, opponents=opponents, play=args.play,
+                    init=None if args.init is None else str(args.init))
 
 
 def run_train(args: argparse.Namespace, console: Console | None = None) -> int:

@@ -44,7 +44,7 @@ import numpy as np
 
 from oriflamme import __version__
 from oriflamme.api import GameConfig
-from oriflamme.bots.network import Network
+from oriflamme.bots.network import Network, WeightsError
 from oriflamme.bots.shipped import setup_key
 from oriflamme.build import build_name
 
@@ -65,6 +65,10 @@ TRAINING_COLUMNS = ("generation", "games", "samples", "decisions", "hours", "gam
                     "decisions_per_s", "loss_q", "loss_v")
 EVALUATION_COLUMNS = ("generation", "games_trained", "hours", "opponent", "games", "share",
                       "low", "high")
+
+
+#: How the network's seats may play in self-play (the first is the default).
+PLAYS = ("action", "after")
 
 
 class TrainingError(ValueError):
@@ -92,6 +96,10 @@ class Settings:
     eval_every: int = 10
     eval_games: int = 60
     opponents: tuple[str, ...] = ("random", "medium")
+    #: How the network's seats play in self-play (:class:`~.selfplay.SelfPlay`'s ``play``).
+    play: str = "action"
+    #: A weights file to start from instead of random weights (its set-up and widths).
+    init: str | None = None
 
     def config(self) -> GameConfig:
         return GameConfig(players=self.players, cards=self.cards, variant=self.variant)
@@ -116,6 +124,8 @@ class Settings:
                                 f" {self.average}")
         if self.eval_games < 0:
             raise TrainingError(f"--eval-games must be at least 0, not {self.eval_games}")
+        if self.play not in PLAYS:
+            raise TrainingError(f"--play is one of {', '.join(PLAYS)}, not {self.play!r}")
 
     def command_line(self, games: int, out: str = "RUN", jobs: int = 1) -> str:
         """The command that trains this run from scratch to ``games`` games (the same network
@@ -130,7 +140,12 @@ class Settings:
                   "--observers", f"{self.observers:g}",
                   "--value-weight", f"{self.value_weight:g}", "--average", f"{self.average:g}",
                   "--eval-every", str(self.eval_every), "--eval-games", str(self.eval_games),
-                  "--opponents", ",".join(self.opponents), "--games", str(games),
+                  "--opponents", ",".join(self.opponents)]
+        if self.play != PLAYS[0]:
+            parts += ["--play", self.play]
+        if self.init is not None:
+            parts += ["--init", self.init]
+        parts += ["--games", str(games),
                   "--jobs", str(jobs), "--out", out]
         return shlex.join(parts)
 
@@ -205,9 +220,8 @@ class TrainingRun:
         if (folder / CHECKPOINT).exists():
             raise TrainingError(f"{folder} already holds a run: --resume to continue it, or"
                                 " choose another --out")
+        network = _initial(settings)
         folder.mkdir(parents=True, exist_ok=True)
-        network = Network.initial(settings.config(), settings.hidden,
-                                  np.random.default_rng(settings.seed))
         network.info["trained"] = {"games": 0}
         _write(folder / SETTINGS, json.dumps(settings.to_json(), indent=2).encode())
         return cls(folder, settings, network, Adam(network, settings.rate), Progress())
@@ -261,7 +275,7 @@ class TrainingRun:
         settings, progress = self.settings, self.progress
         deadline = None if hours is None else time.monotonic() + hours * 3600
         selfplay = SelfPlay(settings.config().to_dict(), settings.epsilon, settings.heuristic,
-                            settings.observers)
+                            settings.observers, settings.play)
         if progress.generation == 0 and not progress.evaluations and settings.eval_games:
             self._evaluate(workers)  # the starting point of the curve
         while (games is None or progress.games < games) and (
@@ -376,6 +390,25 @@ class TrainingRun:
             "sha256": _sha256(self.played().to_bytes(half=True)),
             "evaluations": progress.evaluations[-len(self.settings.opponents):],
         }
+
+
+def _initial(settings: Settings) -> Network:
+    """The network a new run starts from: random weights of ``settings.hidden``, or the
+    weights of ``settings.init`` (which must be of the run's set-up and widths)."""
+    if settings.init is None:
+        return Network.initial(settings.config(), settings.hidden,
+                               np.random.default_rng(settings.seed))
+    try:
+        network = Network.load(settings.init)
+        network.check_setup(settings.config())
+    except WeightsError as exc:
+        raise TrainingError(f"--init: {exc}") from None
+    widths = network.hidden
+    if widths != settings.hidden:
+        raise TrainingError(f"--init: {settings.init} has hidden layers"
+                            f" {','.join(map(str, widths))}, not the run's"
+                            f" {','.join(map(str, settings.hidden))} (--hidden)")
+    return Network(settings.config(), {k: v.copy() for k, v in network.arrays().items()})
 
 
 def _sha256(data: bytes) -> str:

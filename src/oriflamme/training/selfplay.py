@@ -7,12 +7,17 @@ data from the first game on; every seat explores, playing a uniformly random leg
 chance ``epsilon``. With ``heuristic`` 1 the network plays no seat: its action values learn
 the heuristic's game (the value of each action when everyone then plays the heuristic), a step
 of policy improvement over it, and its win shares the outcome of that game, which is what the
-search's rollouts play. Every decision with a choice becomes a *sample*: the deciding
-player's canonical observation vector, the canonical index of the action taken, and, once the
-game is over, that player's share of victory (the Monte-Carlo return the action values learn)
-and every player's share (what the value head learns), relative to the player. With chance
-``observers``, a decision also gives a value-only sample from another player's view, so that
-the value head knows positions where someone else decides (the search asks it there).
+search's rollouts play. With ``play`` ``after`` the network's seats play as the ``network`` bot
+(the ``learned`` level) does, by the win shares of each action's outcome, so the win shares
+learn the outcome of the network's own play: TD-Gammon's loop of greedy play on a position
+value and learning that value from the games it plays.
+
+Every decision with a choice becomes a *sample*: the deciding player's canonical observation
+vector, the canonical index of the action taken, and, once the game is over, that player's
+share of victory (the Monte-Carlo return the action values learn) and every player's share
+(what the value head learns), relative to the player. With chance ``observers``, a decision
+also gives a value-only sample from another player's view, so that the value head knows
+positions where someone else decides (the search asks it there).
 
 The games are the workers' only work: :func:`play_games` takes the weights as bytes and
 returns plain arrays, so it runs the same in this process, in a process pool or as a Ray task.
@@ -30,6 +35,7 @@ import numpy.typing as npt
 
 from oriflamme.api import GameConfig, new_game
 from oriflamme.bots.evaluation import greedy_state_action
+from oriflamme.bots.learned import NetworkBot, Networks
 from oriflamme.bots.network import Network
 from oriflamme.search import apply_unchecked, current_player, legal_actions, result, state_of
 
@@ -42,6 +48,9 @@ class SelfPlay:
     epsilon: float = 0.1
     heuristic: float = 0.25
     observers: float = 0.5
+    #: How the network's seats choose: ``action`` (greedy on the action values) or ``after``
+    #: (the ``network`` bot's default: the action whose outcome the win shares rate best).
+    play: str = "action"
 
 
 @dataclass(slots=True)
@@ -88,6 +97,8 @@ def play_games(weights: bytes, settings: SelfPlay, seeds: list[int]) -> Samples:
                         seed=rng.getrandbits(63), log=False)
         s = state_of(game)
         heuristic = [rng.random() < settings.heuristic for _ in range(n)]
+        after = NetworkBot(Networks.of(net), seed=rng.getrandbits(32)) \
+            if settings.play == "after" else None
         perspectives: list[int] = []
         while (player := current_player(s)) is not None:
             legal = legal_actions(s)
@@ -101,6 +112,8 @@ def play_games(weights: bytes, settings: SelfPlay, seeds: list[int]) -> Samples:
                 choice = rng.randrange(len(legal))
             elif heuristic[player]:
                 choice = legal.index(greedy_state_action(s, player, rng))
+            elif after is not None:  # from the player's observation only, as in play
+                choice = legal.index(after.act(game.observe(player), legal))
             else:
                 choice = int(np.argmax(net.q_values(x)[indices]))
             inputs.append(x)
