@@ -21,7 +21,13 @@ from oriflamme.bots.features import Features
 from oriflamme.bots.guided import GuidedBot
 from oriflamme.bots.learned import NetworkBot, Networks
 from oriflamme.bots.network import FORMAT, VERSION, Network, WeightsError
-from oriflamme.bots.shipped import WEIGHTS_DIR, packaged_path, packaged_setups, setup_key
+from oriflamme.bots.shipped import (
+    WEIGHTS_DIR,
+    packaged_files,
+    packaged_path,
+    packaged_setups,
+    setup_key,
+)
 from oriflamme.search import state_of
 
 SETUPS = [
@@ -231,14 +237,48 @@ def test_every_shipped_network_loads_and_matches_its_sidecar() -> None:
     assert "3p-base" in setups
     for key in setups:
         path = WEIGHTS_DIR / f"{key}.npz"
+        assert setup_key(Network.load(path).config) == key
+        assert packaged_path(Network.load(path).config) == path
+    files = packaged_files()
+    assert len(files) >= len(setups)
+    for path in files:
+        key, _, use = path.stem.partition(".")
+        assert key in setups and use in ("", "play"), path.name
         net = Network.load(path)
-        assert setup_key(net.config) == key and packaged_path(net.config) == path
+        assert setup_key(net.config) == key
+        assert packaged_path(net.config, use or "search") == path
         sidecar = json.loads(path.with_suffix(".json").read_text())
         assert sidecar["setup"] == key
         assert sidecar["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
         for field in ("command", "seed", "budget", "commit"):
             assert sidecar[field] not in (None, "")
         assert path.stat().st_size < 3_000_000
+
+
+def test_the_network_bot_plays_the_set_up_s_own_file_for_play_where_there_is_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SETUP.play.npz`` is the network alone's (``learned``), ``SETUP.npz`` the search's
+    (``master``); without a ``.play`` file both read the search's."""
+    import oriflamme.bots.shipped as shipped
+
+    config = GameConfig(players=3)
+    search = Network.initial(config, (8,), np.random.default_rng(1))
+    play = Network.initial(config, (8,), np.random.default_rng(2))
+    search.save(tmp_path / "3p-base.npz")
+    monkeypatch.setattr(shipped, "WEIGHTS_DIR", tmp_path)
+
+    def used(spec: str) -> Network:
+        bot = make_bot(spec, 1)
+        return bot.networks.for_setup(config)  # type: ignore[attr-defined,no-any-return]
+
+    assert np.array_equal(used("learned").arrays()["w0"], search.arrays()["w0"])
+    play.save(tmp_path / "3p-base.play.npz")
+    assert np.array_equal(used("learned").arrays()["w0"], play.arrays()["w0"])
+    assert np.array_equal(used("master").arrays()["w0"], search.arrays()["w0"])
+    assert shipped.packaged_setups() == ["3p-base"]
+    revived = pickle.loads(pickle.dumps(make_bot("learned", 1)))
+    assert np.array_equal(revived.networks.for_setup(config).arrays()["w0"],
+                          play.arrays()["w0"])
 
 
 # -- the bots -------------------------------------------------------------------------------

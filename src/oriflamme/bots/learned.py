@@ -7,7 +7,9 @@ observation and takes the action after which the network's win share for the bot
 action of highest *action value* instead (one evaluation in all: well under a millisecond, and
 weaker: docs/bots.md). The spec ``network`` takes the weights file to play
 (``network:weights=FILE``); without it the bot plays the weights shipped for the game's set-up
-(``oriflamme/bots/weights/``). The level ``learned`` is ``network`` with the shipped weights.
+(``oriflamme/bots/weights/``): the set-up's own network for play alone where there is one
+(``SETUP.play.npz``), else the search's. The level ``learned`` is ``network`` with the
+shipped weights.
 
 Weights are checked when the bot is made (a wrong or corrupt file is a refused spec,
 :class:`~oriflamme.bots.base.BotSpecError`), and the set-up when a game is known:
@@ -43,13 +45,15 @@ from .shipped import packaged_path, packaged_setups, setup_key
 
 class Networks:
     """Where a bot's network comes from: one file given by the user, or the shipped file of
-    each set-up (found when the set-up is first seen)."""
+    each set-up for the bot's ``use`` (found when the set-up is first seen)."""
 
-    __slots__ = ("_fixed", "_path")
+    __slots__ = ("_fixed", "_path", "_use")
 
-    def __init__(self, path: str | Path | None = None, network: Network | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, network: Network | None = None,
+                 use: str = "search") -> None:
         self._path = None if path is None else str(Path(path).resolve())
         self._fixed = network if self._path is None else _load(self._path)
+        self._use = use
 
     @staticmethod
     def of(network: Network) -> Networks:
@@ -61,7 +65,7 @@ class Networks:
         if self._fixed is not None:
             self._fixed.check_setup(config)
             return self._fixed
-        path = packaged_path(config)
+        path = packaged_path(config, self._use)
         if path is None:
             shipped = ", ".join(packaged_setups()) or "none"
             raise WeightsError(f"no shipped network for {setup_key(config)} (shipped: {shipped});"
@@ -77,7 +81,7 @@ class Networks:
     def __reduce__(self) -> tuple[Any, ...]:
         if self._path is None and self._fixed is not None:
             return (_from_bytes, (self._fixed.to_bytes(),))
-        return (Networks, (self._path,))
+        return (Networks, (self._path, None, self._use))
 
 
 def _from_bytes(data: bytes) -> Networks:
@@ -170,7 +174,7 @@ class NetworkBot:
 
 def network_from_options(seed: int, options: Mapping[str, str]) -> Bot:
     """The ``network`` bot of a spec (registered by :mod:`oriflamme.bots.catalog`)."""
-    return NetworkBot(networks_option(options, "network"), seed,
+    return NetworkBot(networks_option(options, "network", use="play"), seed,
                       number_option("temperature", options.get("temperature", "0"),
                                     positive=False),
                       choose=choice_option("choose", options.get("choose", CHOICES[0]),
@@ -179,12 +183,13 @@ def network_from_options(seed: int, options: Mapping[str, str]) -> Bot:
                                           least=1))
 
 
-def networks_option(options: Mapping[str, str], bot: str) -> Networks:
-    """The ``weights`` option of a spec, loaded and checked now (a refused spec otherwise)."""
+def networks_option(options: Mapping[str, str], bot: str, use: str = "search") -> Networks:
+    """The ``weights`` option of a spec, loaded and checked now (a refused spec otherwise);
+    without it, the shipped network of each set-up for ``use``."""
     path = options.get("weights")
     if path is not None and not path:
         raise BotSpecError(f"{bot}: weights= needs a file (written by oriflamme train)")
     try:
-        return Networks(path)
+        return Networks(path, use=use)
     except WeightsError as exc:
         raise BotSpecError(f"{bot}: {exc}") from None
