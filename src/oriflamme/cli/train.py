@@ -22,7 +22,9 @@ Train the network of the 'learned' and 'master' bots by self-play: each generati
 games: its action values on the return of each action (the player's share of victory at the
 end: deep Monte-Carlo) and its win shares on the outcome. Every --eval-every generations the
 network plays --eval-games games against each of --opponents (seats rotated, the same deals
-each time): evaluation.csv and strength.png in --out.
+each time): evaluation.csv and strength.png in --out. With --play after the network's seats
+play as the learned bot (by the win shares of each action's outcome), so the win shares learn
+its own play; --init FILE starts from trained weights instead of random ones.
 
 --out holds the run: settings.json, checkpoint.npz (after every generation), network.npz and
 network.json (the weights to play, e.g. --bots network:weights=DIR/network.npz, and how they
