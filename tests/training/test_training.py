@@ -4,6 +4,7 @@ resuming, the command line, the chart."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import importlib.util
 import json
 import random
@@ -233,6 +234,9 @@ def test_a_run_can_start_from_weights(tmp_path: Path,
     assert all(np.array_equal(a, b) for a, b in zip(run.network.arrays().values(),
                                                     start.arrays().values(), strict=True))
     assert "--init" in run.sidecar()["command"]
+    assert run.sidecar()["init"] == {
+        "path": str(tmp_path / "start.npz"),
+        "sha256": hashlib.sha256((tmp_path / "start.npz").read_bytes()).hexdigest()}
     with pytest.raises(TrainingError, match="hidden layers 12, not the run's 16"):
         TrainingRun.start(tmp_path / "other", _settings(init=str(tmp_path / "start.npz")))
     with pytest.raises(TrainingError, match="play is one of"):

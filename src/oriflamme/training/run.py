@@ -389,6 +389,7 @@ class TrainingRun:
             "numpy": np.__version__,
             "sha256": _sha256(self.played().to_bytes(half=True)),
             "evaluations": progress.evaluations[-len(self.settings.opponents):],
+            **({} if self.settings.init is None else {"init": _start_file(self.settings.init)}),
         }
 
 
@@ -409,6 +410,15 @@ def _initial(settings: Settings) -> Network:
                             f" {','.join(map(str, widths))}, not the run's"
                             f" {','.join(map(str, settings.hidden))} (--hidden)")
     return Network(settings.config(), {k: v.copy() for k, v in network.arrays().items()})
+
+
+def _start_file(path: str) -> dict[str, str]:
+    """The weights a run started from (``--init``): its path and, while it can be read, its
+    SHA-256, so that the start of a reproduction can be checked."""
+    try:
+        return {"path": path, "sha256": _sha256(Path(path).read_bytes())}
+    except OSError:
+        return {"path": path, "sha256": "unknown (the file is gone)"}
 
 
 def _sha256(data: bytes) -> str:
