@@ -288,6 +288,14 @@ def test_the_chart_is_a_valid_png_with_the_lines_drawn() -> None:
     assert np.array_equal(_read_png(png_bytes(tiny))[2], tiny)
 
 
+def test_the_chart_s_title_draws_an_apostrophe_not_a_box() -> None:
+    """The titles say "the network's share": the apostrophe has a glyph of its own."""
+    from oriflamme.training import chart
+
+    assert chart._GLYPHS["'"] != chart._UNKNOWN
+    assert set("3P-BASE: THE NETWORK'S SHARE OF VICTORY") <= set(chart._GLYPHS)
+
+
 def test_wilson_interval() -> None:
     low, high = wilson(45, 100)
     assert low < 0.45 < high and low > 0.35 and high < 0.55
