@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import pgdb
 from pgdb import fresh_database
 
 
@@ -25,3 +26,9 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "games.sqlite3")
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The PostgreSQL databases dropped in the background (pgdb.py) are gone before the run
+    ends (a failed drop fails it here)."""
+    pgdb.finish()

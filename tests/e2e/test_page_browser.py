@@ -330,8 +330,12 @@ def test_the_replay_marks_the_stand_in_and_lists_lines_apart(new_page: Opener, u
     assert tops == sorted(tops) and len(set(tops)) == len(tops)  # one line each
     # The win-chance chart: labels of at least 11 px, a value shown on hover.
     expect(page.get_by_test_id("win-chart")).to_be_visible(timeout=120_000)
-    label = page.locator(".win-chart .axis-label").first
-    assert label.evaluate("n => n.getBoundingClientRect().height") >= 11
+    # Found and measured in one script: the chart is drawn again at each poll of the running
+    # analysis, and a label found before a redraw measures 0 once it is detached.
+    height = page.evaluate(
+        "() => document.querySelector('.win-chart .axis-label').getBoundingClientRect().height"
+    )
+    assert height >= 11
     page.locator('[data-testid="win-point"], [data-testid="costly-point"]').first.hover()
     expect(page.get_by_test_id("win-readout")).to_have_text(re.compile(r"\d+\s?%$"))
     fits(page)
