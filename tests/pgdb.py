@@ -20,7 +20,8 @@ import asyncio
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
 import pytest
@@ -65,79 +66,55 @@ def _drop(name: str) -> None:
     asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-class _Job:
-    """``work()`` in a thread of its own (short-lived: no thread is left behind between
-    jobs); ``wait`` joins it and raises what it raised."""
-
-    def __init__(self, work: Callable[[], None]) -> None:
-        self._failure: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(work,), daemon=True)
-        self._thread.start()
-
-    def _run(self, work: Callable[[], None]) -> None:
-        try:
-            work()
-        except BaseException as exc:  # handed to whoever waits
-            self._failure = exc
-
-    def wait(self) -> None:
-        self._thread.join()
-        if self._failure is not None:
-            raise self._failure
+def _new_name() -> str:
+    return f"oriflamme_test_{uuid.uuid4().hex[:16]}"
 
 
 class _Databases:
-    """The databases of this process: one made in advance, and the drops under way."""
+    """The databases of this process: one made in advance, and the drops under way (each a
+    future of a small thread pool, which hands a failure to whoever waits)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._spare: tuple[str, _Job] | None = None
-        self._drops: list[_Job] = []
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="pgdb")
+        self._spare: tuple[str, Future[None]] | None = None
+        self._drops: list[Future[None]] = []
         #: Every database this process made (handed out or in advance), for the helper's test.
         self.made: list[str] = []
+
+    def _make(self) -> tuple[str, Future[None]]:
+        name = _new_name()
+        self.made.append(name)
+        return name, self._pool.submit(_create, name)
 
     def take(self) -> str:
         """The name of a new, empty database (the one made in advance if there is one); the
         next one is started."""
         with self._lock:
-            spare, self._spare = self._spare, None
-            following = f"oriflamme_test_{uuid.uuid4().hex[:16]}"
-            self._spare = (following, _Job(lambda: _create(following)))
-            self.made.append(following)
-        if spare is None:
-            name = f"oriflamme_test_{uuid.uuid4().hex[:16]}"
-            with self._lock:
-                self.made.append(name)
-            _create(name)
-            return name
-        name, made = spare
-        made.wait()
+            name, made = self._spare or self._make()
+            self._spare = self._make()
+        made.result()
         return name
 
     def give_back(self, name: str) -> None:
         """Drop ``name`` (its connections closed), without waiting."""
         with self._lock:
-            self._drops.append(_Job(lambda: _drop(name)))
+            self._drops.append(self._pool.submit(_drop, name))
 
     def finish(self) -> None:
         """Wait for every drop, and drop the database made in advance; raise the first
         failure."""
         with self._lock:
             spare, self._spare = self._spare, None
-            jobs, self._drops = self._drops, []
+            drops, self._drops = self._drops, []
         failures: list[BaseException] = []
         if spare is not None:
             name, made = spare
-            try:
-                made.wait()
-                jobs.append(_Job(lambda: _drop(name)))
-            except BaseException as exc:
-                failures.append(exc)
-        for job in jobs:
-            try:
-                job.wait()
-            except BaseException as exc:
-                failures.append(exc)
+            if (failure := made.exception()) is None:
+                drops.append(self._pool.submit(_drop, name))
+            else:
+                failures.append(failure)
+        failures += [f for f in (drop.exception() for drop in drops) if f is not None]
         if failures:
             raise failures[0]
 

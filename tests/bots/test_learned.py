@@ -237,8 +237,9 @@ def test_every_shipped_network_loads_and_matches_its_sidecar() -> None:
     assert "3p-base" in setups
     for key in setups:
         path = WEIGHTS_DIR / f"{key}.npz"
-        assert setup_key(Network.load(path).config) == key
-        assert packaged_path(Network.load(path).config) == path
+        config = Network.load(path).config
+        assert setup_key(config) == key
+        assert packaged_path(config) == path
     files = packaged_files()
     assert len(files) >= len(setups)
     for path in files:
