@@ -2,9 +2,10 @@
 // (a dialog with the form, and a passkey button), the signed-in name (a link to /account) and
 // "Sign out" for a player. An account is never needed to play.
 
-import { button, el, replace } from "./dom.js";
+import { button, el, replace, replaceWhenChanged } from "./dom.js";
 import { getAccount, passkeysSupported, signIn, signInWithPasskey, signOut, signUp } from "./account_api.js";
 import { accountError, at } from "./account_i18n.js";
+import { getLang } from "./i18n.js";
 import { toast, toastError, withRef } from "./ui.js";
 
 let account = null;
@@ -78,34 +79,42 @@ export function openAccountDialog(mode, done) {
 
 function render() {
   if (!area) return;
-  if (account) {
-    replace(area, [
-      el("a", { className: "account-name", testid: "account-link", attrs: { href: "/account" },
-        title: at("my_account"), text: account.name }),
-      button(at("sign_out"), { className: "small", testid: "sign-out", on: { click: async () => {
-        try {
-          await signOut();
-          toast(at("signed_out_note"));
-        } catch (failure) {
-          toastError(accountError(failure), failure);
-        }
-        set(null);
-      } } }),
-    ]);
-  } else {
-    const signed = (found) => {
-      set(found);
-      toast(at("welcome", { name: found.name }));
-    };
-    replace(area, [
-      button(at("sign_in"), { className: "small", testid: "sign-in",
-        on: { click: () => openAccountDialog("signin", signed) } }),
-      button(at("sign_up"), { className: "small", testid: "sign-up",
-        on: { click: () => openAccountDialog("signup", signed) } }),
-    ]);
-  }
+  // Drawn again only when the account or the language changed: the guest's buttons, drawn at
+  // once, stay the same nodes when the server then says "a guest" (a click is never lost).
+  replaceWhenChanged(area, `${getLang()}|${account ? account.name : ""}`,
+    () => (account ? accountParts(account) : guestParts()));
   area.setAttribute("aria-label", at("account_region"));
   area.dataset.signedIn = account ? "true" : "false";
+}
+
+function accountParts(signed) {
+  return [
+    el("a", { className: "account-name", testid: "account-link", attrs: { href: "/account" },
+      title: at("my_account"), text: signed.name }),
+    button(at("sign_out"), { className: "small", testid: "sign-out", on: { click: async () => {
+      try {
+        await signOut();
+        toast(at("signed_out_note"));
+      } catch (failure) {
+        toastError(accountError(failure), failure);
+      }
+      set(null);
+    } } }),
+  ];
+}
+
+function guestParts() {
+  return [
+    button(at("sign_in"), { className: "small", testid: "sign-in",
+      on: { click: () => openAccountDialog("signin", signedIn) } }),
+    button(at("sign_up"), { className: "small", testid: "sign-up",
+      on: { click: () => openAccountDialog("signup", signedIn) } }),
+  ];
+}
+
+function signedIn(found) {
+  set(found);
+  toast(at("welcome", { name: found.name }));
 }
 
 function set(found) {
@@ -127,6 +136,7 @@ export async function installAccountBar(changed = () => {}) {
   } catch {
     // The server cannot say now: the page works for a guest.
   }
+  area.dataset.answered = "true";  // the server said who is here (for tests and debugging)
 }
 
 /** Show the bar's texts in the current language. */

@@ -62,6 +62,18 @@ export function replace(node, children = []) {
   return append(node, children);
 }
 
+/**
+ * Replace the children of `node` with `build()` only when `key` (what they show) changed, and
+ * say whether it did. A button drawn anew on every update is a new node each time: a click
+ * pressed on the old node and released on the new one reaches neither, and is lost.
+ */
+export function replaceWhenChanged(node, key, build) {
+  if (node.dataset.drawn === key) return false;
+  node.dataset.drawn = key;
+  replace(node, build());
+  return true;
+}
+
 /** A button; `action` (an action object) is stored as canonical JSON in data-action. */
 export function button(text, props = {}) {
   const node = el("button", { ...props, text }, []);

@@ -2,7 +2,8 @@
 // nobody owns, "Leave the game" for a player under way, and each account's reputation next to
 // its name (docs/server.md, "Seats of accounts", "Reputation").
 
-import { button, el, replace } from "./dom.js";
+import { button, el, replaceWhenChanged } from "./dom.js";
+import { getLang } from "./i18n.js";
 import { claimSeat, currentAccount, getProfile, leaveGame } from "./players_api.js";
 import { percentOf, pt, refusalText } from "./players_i18n.js";
 import { toast, toastError } from "./ui.js";
@@ -31,18 +32,20 @@ export function renderAccountSeat(region, ctx, tableId, token, refresh, rerender
   markReputations(ctx.view, rerender);
   const view = ctx.view;
   const mine = ctx.you === null || ctx.you === undefined ? null : seatOf(view, ctx.you);
-  const actions = [];
-  if (mine && mine.kind === "human" && account && !mine.account) {
-    actions.push(el("span", { className: "muted", text: pt("take_seat_help") }));
-    actions.push(button(pt("take_seat"), {
+  const canTake = Boolean(mine && mine.kind === "human" && account && !mine.account);
+  const underWay = !view.waiting_for_players && !view.closed && !view.observation.result;
+  const canLeave = Boolean(mine && mine.kind === "human" && underWay);
+  region.hidden = !canTake && !canLeave;
+  // Drawn again only when what it offers changed, not at every view: a button replaced while
+  // it is being clicked loses the click.
+  replaceWhenChanged(region, `${getLang()}|${canTake}|${canLeave}`, () => [
+    canTake ? el("span", { className: "muted", text: pt("take_seat_help") }) : null,
+    canTake ? button(pt("take_seat"), {
       className: "small primary",
       testid: "take-seat",
       on: { click: () => act(() => claimSeat(tableId, token), pt("seat_taken_ok"), refresh) },
-    }));
-  }
-  const underWay = !view.waiting_for_players && !view.closed && !view.observation.result;
-  if (mine && mine.kind === "human" && underWay) {
-    actions.push(button(pt("leave_game"), {
+    }) : null,
+    canLeave ? button(pt("leave_game"), {
       className: "small link-button",
       testid: "leave-game",
       on: {
@@ -50,10 +53,8 @@ export function renderAccountSeat(region, ctx, tableId, token, refresh, rerender
           if (window.confirm(pt("leave_confirm"))) act(() => leaveGame(tableId, token), pt("left_ok"), refresh);
         },
       },
-    }));
-  }
-  region.hidden = actions.length === 0;
-  replace(region, actions);
+    }) : null,
+  ]);
 }
 
 async function act(request, done, refresh) {
