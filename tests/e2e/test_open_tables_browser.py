@@ -124,6 +124,14 @@ def test_strangers_meet_in_the_lobby_and_an_absent_one_is_played_for(
     row = bob.locator(f'[data-testid="open-table"][data-table="{table_id}"]')
     expect(row).to_be_visible(timeout=10_000)
     expect(row.get_by_test_id("lobby-seat")).to_have_text("Alice")
+    # The list is asked for again every few seconds; an unchanged table keeps its nodes (a
+    # "Join" button drawn anew while clicked would lose the click).
+    join = row.get_by_test_id("join-seat")
+    join.evaluate("node => { node.markedByTheTest = true; }")
+    with bob.expect_response(lambda r: urlsplit(r.url).path == "/api/lobby"):
+        pass
+    bob.wait_for_timeout(500)  # the answer drawn
+    assert join.evaluate("node => node.markedByTheTest === true"), "the same node"
     bob.get_by_test_id("join-name").fill("Bob")
     row.get_by_test_id("join-seat").click()
     bob.wait_for_url(re.compile(rf"/t/{table_id}\?seat="))

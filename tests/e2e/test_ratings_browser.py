@@ -239,11 +239,11 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         # Drawing the page again (here: a card of the hand selected) keeps the same button:
         # one drawn anew at every update could lose a click pressed on the old node.
         leave = page.get_by_test_id("leave-game")
-        leave.evaluate("node => { node.dataset.marked = 'yes'; }")
+        leave.evaluate("node => { node.markedByTheTest = true; }")
         hand_card = page.locator('[data-testid="hand-card"][data-selectable="true"]').first
         hand_card.click()
         expect(hand_card).to_have_attribute("aria-pressed", "true")
-        expect(leave).to_have_attribute("data-marked", "yes")
+        assert leave.evaluate("node => node.markedByTheTest === true"), "the same node"
         page.once("dialog", lambda dialog: dialog.accept())
         leave.click()
         expect(page.get_by_test_id("toast").last).to_have_text(

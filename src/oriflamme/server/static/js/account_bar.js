@@ -2,10 +2,9 @@
 // (a dialog with the form, and a passkey button), the signed-in name (a link to /account) and
 // "Sign out" for a player. An account is never needed to play.
 
-import { button, el, replace, replaceWhenChanged } from "./dom.js";
+import { button, el, replace, replaceIfChanged } from "./dom.js";
 import { getAccount, passkeysSupported, signIn, signInWithPasskey, signOut, signUp } from "./account_api.js";
 import { accountError, at } from "./account_i18n.js";
-import { getLang } from "./i18n.js";
 import { toast, toastError, withRef } from "./ui.js";
 
 let account = null;
@@ -79,10 +78,9 @@ export function openAccountDialog(mode, done) {
 
 function render() {
   if (!area) return;
-  // Drawn again only when the account or the language changed: the guest's buttons, drawn at
-  // once, stay the same nodes when the server then says "a guest" (a click is never lost).
-  replaceWhenChanged(area, `${getLang()}|${account ? account.name : ""}`,
-    () => (account ? accountParts(account) : guestParts()));
+  // The guest's buttons, drawn at once, stay the same nodes when the server then says "a
+  // guest": a click pressed meanwhile is not lost.
+  replaceIfChanged(area, account ? accountParts(account) : guestParts());
   area.setAttribute("aria-label", at("account_region"));
   area.dataset.signedIn = account ? "true" : "false";
 }

@@ -63,14 +63,16 @@ export function replace(node, children = []) {
 }
 
 /**
- * Replace the children of `node` with `build()` only when `key` (what they show) changed, and
- * say whether it did. A button drawn anew on every update is a new node each time: a click
- * pressed on the old node and released on the new one reaches neither, and is lost.
+ * Replace the children of `node` with `children` only if they differ (their nodes, attributes
+ * or texts), and say whether it did. A list or button drawn anew at every update is a new node
+ * each time: a click pressed on the old node and released on the new one reaches neither, and
+ * is lost. (Equal nodes carry equal data attributes: their handlers would do the same.)
  */
-export function replaceWhenChanged(node, key, build) {
-  if (node.dataset.drawn === key) return false;
-  node.dataset.drawn = key;
-  replace(node, build());
+export function replaceIfChanged(node, children = []) {
+  const drawn = [...append(document.createElement("div"), children).childNodes];
+  const shown = node.childNodes;
+  if (drawn.length === shown.length && drawn.every((child, i) => child.isEqualNode(shown[i]))) return false;
+  node.replaceChildren(...drawn);
   return true;
 }
 

@@ -4,7 +4,7 @@
 // joining: the seats (bots marked), the set-up, the clock, the stand-in and absence limit, hints.
 
 import { ApiError, getLobby, getLobbyTable, joinTable } from "./api.js";
-import { button, el, replace } from "./dom.js";
+import { button, el, replaceIfChanged } from "./dom.js";
 import { blazon, cardName } from "./cards.js";
 import { getLang, t } from "./i18n.js";
 import { percentOf, pt } from "./players_i18n.js";
@@ -164,7 +164,7 @@ function renderInvited() {
   if (invited === null) return;
   const gone = $("invited-gone");
   if (typeof invited === "string") {
-    replace($("invited-table"), []);
+    replaceIfChanged($("invited-table"), []);
     gone.hidden = false;
     if (invited === "unknown_table") gone.textContent = t("error_unknown_table");
     else if (invited === "table_closed") gone.textContent = t("table_closed");
@@ -172,7 +172,7 @@ function renderInvited() {
     return;
   }
   gone.hidden = true;
-  replace($("invited-table"), [tableItem(invited, true)]);
+  replaceIfChanged($("invited-table"), [tableItem(invited, true)]);
 }
 
 function render() {
@@ -180,7 +180,8 @@ function render() {
   if (!list) return;
   renderInvited();
   const wanted = wantedTable();
-  replace(list, tables.filter((table) => table.table_id !== wanted).map((table) => tableItem(table, false)));
+  // Drawn anew every few seconds: only what changed is replaced, so a "Join" click holds.
+  replaceIfChanged(list, tables.filter((table) => table.table_id !== wanted).map((table) => tableItem(table, false)));
   const empty = $("open-tables-empty");
   empty.hidden = tables.length > 0;
   empty.textContent = Object.keys(filterValues()).length ? t("open_tables_none_filtered") : t("open_tables_none");

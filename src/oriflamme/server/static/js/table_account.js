@@ -2,8 +2,7 @@
 // nobody owns, "Leave the game" for a player under way, and each account's reputation next to
 // its name (docs/server.md, "Seats of accounts", "Reputation").
 
-import { button, el, replaceWhenChanged } from "./dom.js";
-import { getLang } from "./i18n.js";
+import { button, el, replaceIfChanged } from "./dom.js";
 import { claimSeat, currentAccount, getProfile, leaveGame } from "./players_api.js";
 import { percentOf, pt, refusalText } from "./players_i18n.js";
 import { toast, toastError } from "./ui.js";
@@ -38,7 +37,7 @@ export function renderAccountSeat(region, ctx, tableId, token, refresh, rerender
   region.hidden = !canTake && !canLeave;
   // Drawn again only when what it offers changed, not at every view: a button replaced while
   // it is being clicked loses the click.
-  replaceWhenChanged(region, `${getLang()}|${canTake}|${canLeave}`, () => [
+  replaceIfChanged(region, [
     canTake ? el("span", { className: "muted", text: pt("take_seat_help") }) : null,
     canTake ? button(pt("take_seat"), {
       className: "small primary",
