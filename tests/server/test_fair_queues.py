@@ -272,9 +272,14 @@ def test_hints_hold_back_no_bot_at_another_table(tmp_path: Path) -> None:
             ).json()
             return int(view["step"])
 
-        # Both kinds of workers started first (each starts at its first use).
+        # Both kinds of workers started first (each starts at its first use). On a loaded
+        # machine the hint worker's start alone can outlast a hint's deadline (503 busy): the
+        # hints below are asked of a started worker.
         warm = new(bot_first, [PAIR[0], bot])
-        assert hint(new(learning, [PAIR[0], bot]), "192.0.2.1") == 200
+        warmed = [hint(new(learning, [PAIR[0], bot]), "192.0.2.1")]
+        while warmed[-1] == 503 and len(warmed) < 3:
+            warmed.append(hint(new(learning, [PAIR[0], bot]), "192.0.2.1"))
+        assert warmed[-1] == 200, warmed
         while stepped(warm) == 0:
             time.sleep(0.01)
         tables = [new(learning, [PAIR[0], bot]) for _ in range(hints_asked)]

@@ -223,6 +223,14 @@ def test_every_worker_keeps_its_own_gauges_current(pg_url: str, tmp_path: Path) 
         for _ in range(8):  # every worker answers a scrape before any table exists
             with httpx.Client(base_url=client.base_url) as fresh:
                 assert read(fresh)[key] == 0
+        # Both workers up (on a loaded machine the second may take a while to start): only
+        # then can connections reach either.
+        up: set[str] = set()
+        deadline = time.monotonic() + 60
+        while len(up) < 2:
+            assert time.monotonic() < deadline, "the second worker never answered"
+            with httpx.Client(base_url=client.base_url) as fresh:
+                up.add(fresh.get("/healthz").json()["server"])
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
         by_server: dict[str, int] = {}
         for seed in range(40):

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from hidden_cards import placement_positions, rotated
 from oriflamme.api import Game
-from oriflamme.server import SqliteStore, create_app
+from oriflamme.server import SqliteStore, create_app, hints
 from oriflamme.server.analysis import review_step
 
 HUMANS3 = [{"kind": "human", "name": n} for n in ("Ann", "Ben", "Cid")]
@@ -27,6 +27,10 @@ ITERATIONS = 60
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     monkeypatch.setenv("ORIFLAMME_REVIEW_ITERATIONS", str(ITERATIONS))
+    # The search stops at its iterations, never at its time cap: a loaded machine (the hint
+    # worker runs below the bots' priority) would otherwise cut some searches short, and the
+    # same observation could get a different hint for a reason that is not the hidden cards.
+    monkeypatch.setattr(hints, "HINT_SECONDS", 600.0)
     app = create_app(
         SqliteStore(tmp_path / "games.sqlite3"), bot_delay=0, rate=1000, burst=1000,
         tune_gc=False,
