@@ -245,7 +245,14 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         expect(hand_card).to_have_attribute("aria-pressed", "true")
         assert leave.evaluate("node => node.markedByTheTest === true"), "the same node"
         page.once("dialog", lambda dialog: dialog.accept())
-        leave.click()
+        # The toast is checked once the server answered: in a loaded full run this test twice
+        # saw no toast within 5 s of the click, which a quiet run never shows. Waiting for the
+        # answer tells "no request sent" (a click lost: this fails here) from "a slow answer".
+        with page.expect_response(
+            lambda r: r.url.endswith("/leave") and r.request.method == "POST", timeout=30_000
+        ) as answered:
+            leave.click()
+        assert answered.value.ok, answered.value.text()
         expect(page.get_by_test_id("toast").last).to_have_text(
             "You left the game: a bot plays your seat."
         )
