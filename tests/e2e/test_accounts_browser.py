@@ -20,6 +20,7 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from same_node import node_kept
 from served import serving
 from test_review import watch_errors
 
@@ -65,13 +66,12 @@ def test_a_guest_s_buttons_stay_the_same_when_the_server_answers(
     page.goto(f"{site}/")
     sign_up_button = page.get_by_test_id("account-area").get_by_test_id("sign-up")
     expect(sign_up_button).to_be_visible()
-    sign_up_button.evaluate("node => { node.markedByTheTest = true; }")
-    page.wait_for_timeout(0)  # lets Playwright hand the held requests over
-    assert held, "the page asked the server who is here"
-    for route in held:
-        route.continue_()
-    expect(page.get_by_test_id("account-area")).to_have_attribute("data-answered", "true")
-    assert sign_up_button.evaluate("node => node.markedByTheTest === true"), "the same node"
+    with node_kept(sign_up_button):
+        page.wait_for_timeout(0)  # lets Playwright hand the held requests over
+        assert held, "the page asked the server who is here"
+        for route in held:
+            route.continue_()
+        expect(page.get_by_test_id("account-area")).to_have_attribute("data-answered", "true")
     open_dialog(page, "sign-up")
     page.close()
 

@@ -23,6 +23,7 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from same_node import node_kept
 from sizes_and_seats import DESKTOP
 from test_browser import Record
 
@@ -127,11 +128,10 @@ def test_strangers_meet_in_the_lobby_and_an_absent_one_is_played_for(
     # The list is asked for again every few seconds; an unchanged table keeps its nodes (a
     # "Join" button drawn anew while clicked would lose the click).
     join = row.get_by_test_id("join-seat")
-    join.evaluate("node => { node.markedByTheTest = true; }")
-    with bob.expect_response(lambda r: urlsplit(r.url).path == "/api/lobby"):
-        pass
-    bob.wait_for_timeout(500)  # the answer drawn
-    assert join.evaluate("node => node.markedByTheTest === true"), "the same node"
+    with node_kept(join):
+        with bob.expect_response(lambda r: urlsplit(r.url).path == "/api/lobby"):
+            pass
+        bob.wait_for_timeout(500)  # the answer drawn
     bob.get_by_test_id("join-name").fill("Bob")
     row.get_by_test_id("join-seat").click()
     bob.wait_for_url(re.compile(rf"/t/{table_id}\?seat="))

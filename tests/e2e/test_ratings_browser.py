@@ -22,6 +22,7 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
+from same_node import node_kept
 from test_browser import DESKTOP, GAME_TIMEOUT_S, MAX_DECISIONS, Record, decide, wait_for_turn
 from test_review import watch_errors
 
@@ -239,11 +240,10 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         # Drawing the page again (here: a card of the hand selected) keeps the same button:
         # one drawn anew at every update could lose a click pressed on the old node.
         leave = page.get_by_test_id("leave-game")
-        leave.evaluate("node => { node.markedByTheTest = true; }")
         hand_card = page.locator('[data-testid="hand-card"][data-selectable="true"]').first
-        hand_card.click()
-        expect(hand_card).to_have_attribute("aria-pressed", "true")
-        assert leave.evaluate("node => node.markedByTheTest === true"), "the same node"
+        with node_kept(leave):
+            hand_card.click()
+            expect(hand_card).to_have_attribute("aria-pressed", "true")
         page.once("dialog", lambda dialog: dialog.accept())
         # The toast is checked once the server answered: in a loaded full run this test twice
         # saw no toast within 5 s of the click, which a quiet run never shows. Waiting for the
