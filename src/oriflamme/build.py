@@ -35,6 +35,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "oriflamme.rules.tally",
     "oriflamme.rules.texts",
     "oriflamme.search",
+    "oriflamme.bots.canonical",
     "oriflamme.bots.evaluation",
     "oriflamme.bots.ismcts",
     "oriflamme.encoding",
@@ -55,7 +56,7 @@ def compiled_modules() -> list[str]:
 
 
 def build_name() -> str:
-    """``"compiled (mypyc, 20 of 20 modules)"`` or ``"pure Python"``; a partly compiled
+    """``"compiled (mypyc, 21 of 21 modules)"`` or ``"pure Python"``; a partly compiled
     install (never produced by ``setup.py``) says so."""
     compiled = len(compiled_modules())
     if compiled == 0:

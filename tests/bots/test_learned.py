@@ -81,10 +81,42 @@ def test_canonical_features_read_only_the_observation(setup: dict[str, object]) 
         for entry in own:  # the player's own cards in hand: known, in the slot of their type
             relative = features.layout.relative_card(entry["id"], player)
             assert slots[relative] % features.family_size == types.index(entry["type"])
+        _check_unknown_cards_in_queue_order(features, game, player, slots)
         legal = game.legal_actions()
         indices = features.action_indices(legal, player, slots).tolist()
         assert len(set(indices)) == len(indices)
         assert all(0 <= i < features.actions for i in indices)
+
+
+def _check_unknown_cards_in_queue_order(features: Features, game, player: int,
+                                        slots: np.ndarray) -> None:
+    """The player's unknown cards in the Queue take their family's free slots in the order of
+    the Queue (stack, then level from the bottom)."""
+    order: dict[int, list[int]] = {}  # family: its unknown cards in the Queue, in order
+    for stack in game.observe(player)["queue"]:
+        for entry in stack:
+            if entry["type"] is None:
+                relative = features.layout.relative_card(entry["id"], player)
+                order.setdefault(relative // features.family_size, []).append(relative)
+    for family, cards in order.items():
+        placed = [int(slots[card]) for card in cards]
+        assert placed == sorted(placed), (family, cards, placed)
+
+
+def test_the_search_s_sparse_input_is_the_canonical_vector() -> None:
+    """``state_sparse`` (the search's path) names exactly the non-zero entries of the
+    canonical vector, with their values, from every player's view."""
+    for setup in (dict(players=3), dict(players=2), dict(players=4, cards="embrasement")):
+        for game in _random_positions(setup, seed=7, every=2):
+            features = Features.of(game.config)
+            state = state_of(game)
+            for viewer in range(game.config.players):
+                x, _ = features.state(state, viewer)
+                inputs, values = features.state_sparse(state, viewer)
+                dense = np.zeros_like(x)
+                dense[inputs] = values
+                assert len(set(inputs.tolist())) == len(inputs)
+                assert np.array_equal(dense, x)
 
 
 def test_the_same_knowledge_gives_the_same_input_whatever_the_deal() -> None:
@@ -144,6 +176,9 @@ def test_the_search_s_sparse_value_equals_the_dense_product(key: str) -> None:
             dense = net.win_shares(x)
             assert net.shares(x) == pytest.approx(dense.tolist(), abs=1e-5)
             assert net.own_share(x) == pytest.approx(float(dense[0]), abs=1e-5)
+            # straight from the world, without building the vector (the search's path)
+            assert net.shares_in(state, player) == pytest.approx(dense.tolist(), abs=1e-5)
+            assert net.own_share_in(state, player) == pytest.approx(float(dense[0]), abs=1e-5)
             checked += 1
     assert checked > 50
     blank = np.zeros(net.features.size, np.float32)  # no input at all: the biases alone

@@ -44,18 +44,15 @@ from oriflamme.api import Action, GameConfig, Observation
 from oriflamme.encoding import ActionCodec, Layout, ObservationEncoder
 from oriflamme.search import State
 
+from .canonical import CardLayout, canonical_sparse
+
 Vector = npt.NDArray[np.float32]
 Indices = npt.NDArray[np.intp]
-
-#: Key of a card the player cannot identify, for the order of the free slots: in the Queue
-#: first, by stack then level; the unseen cards (all alike) last.
-_NOT_IN_QUEUE = 1000.0
-
 
 class Features:
     """The canonical encoding of one set-up (use :meth:`of`: one instance per set-up)."""
 
-    __slots__ = ("_card_base", "_codec", "_cols", "_dests", "_encoder", "_offsets",
+    __slots__ = ("_card_base", "_card_layout", "_codec", "_dests", "_encoder", "_offsets",
                  "_place_end", "_target_end", "_twin_start", "actions", "card_width",
                  "cards", "families", "family_size", "layout", "own_families", "players",
                  "size", "types")
@@ -76,8 +73,11 @@ class Features:
         self.card_width = self._encoder.card_width
         self._card_base = self.size - self.card_width * self.cards
         columns = self._encoder.columns
-        self._cols = (columns["type"], columns["unknown"], columns["zone"] + 5,  # Queue zone
-                      columns["index"], columns["level"])
+        self._card_layout = CardLayout(
+            base=self._card_base, width=self.card_width, family_size=self.family_size,
+            cards=self.cards, type_col=columns["type"], unknown_col=columns["unknown"],
+            queue_col=columns["zone"] + 5,  # the Queue's zone column
+            index_col=columns["index"], level_col=columns["level"])
         self._dests = self.cards + 2
         offsets = {kind.slug: start for kind, start in self._codec.offsets.items()}
         self._offsets = offsets
@@ -103,36 +103,22 @@ class Features:
     def canonical(self, x: Vector) -> tuple[Vector, Indices]:
         """``x`` with each family's card blocks in canonical slots, and ``slots``: the
         canonical relative id of each relative card (see the module docstring)."""
-        size, width, base = self.family_size, self.card_width, self._card_base
-        blocks = x[base:].reshape(self.cards, width)
-        type_col, unknown_col, queue_col, index_col, level_col = self._cols
-        unknown = blocks[:, unknown_col].tolist()
-        kinds = blocks[:, type_col:type_col + size].argmax(axis=1).tolist()
-        in_queue = blocks[:, queue_col].tolist()
-        stack = blocks[:, index_col].tolist()
-        level = blocks[:, level_col].tolist()
-        slot = [0] * self.cards
-        for low in range(0, self.cards, size):
-            taken = [False] * size
-            hidden: list[tuple[float, int]] = []
-            for card in range(low, low + size):
-                if unknown[card]:
-                    hidden.append(((1.0 - in_queue[card]) * _NOT_IN_QUEUE
-                                   + stack[card] * 100.0 + level[card] * 10.0, card))
-                else:
-                    kind = kinds[card]
-                    slot[card] = low + kind
-                    taken[kind] = True
-            if hidden:
-                hidden.sort()
-                free = [low + i for i in range(size) if not taken[i]]
-                for (_, card), place in zip(hidden, free, strict=True):
-                    slot[card] = place
-        slots: Indices = np.array(slot, dtype=np.intp)
-        out = np.empty_like(x)
-        out[:base] = x[:base]
-        out[base:].reshape(self.cards, width)[slots] = blocks
-        return out, slots
+        inputs = np.flatnonzero(x)
+        values = x[inputs]
+        moved, slots = canonical_sparse(inputs.tolist(), values.tolist(), self._card_layout)
+        out = np.zeros_like(x)
+        out[moved] = values
+        return out, np.array(slots, dtype=np.intp)
+
+    def state_sparse(self, state: State, player: int) -> tuple[Indices, Vector]:
+        """The non-zero entries of :meth:`state`'s canonical vector: their indices (in no
+        particular order) and values, for the network's sparse forward pass
+        (:meth:`oriflamme.bots.network.Network.sparse_value_logits`), the search's hot path."""
+        x = self._encoder.encode_state(state, player)
+        inputs = np.flatnonzero(x)
+        values = x[inputs]
+        moved, _ = canonical_sparse(inputs.tolist(), values.tolist(), self._card_layout)
+        return np.array(moved, dtype=np.intp), values
 
     def own_slots(self, x: Vector) -> list[int]:
         """The canonical slots (types) of the cards in the player's hand, from a canonical

@@ -325,7 +325,7 @@ class GuidedBot:
                 return fitted_state_values(state)
             if self._value == "views":
                 return _own_views(net, state)
-        shares = net.shares(net.features.state(state, me)[0])
+        shares = net.shares_in(state, me)
         n = len(shares)
         mine = [shares[(p - me) % n] for p in range(n)]
         if self.leaf == "rollout" and self._value == "blend":
@@ -337,9 +337,8 @@ class GuidedBot:
 def _own_views(net: Network, state: State) -> list[float]:
     """Each player's estimate of its own share from its own view of world ``state``, normalised:
     every player's private cards (as this world deals them) count in its estimate."""
-    state_vector = net.features.state
-    own_share = net.own_share
-    own = [own_share(state_vector(state, p)[0]) for p in range(state.config.players)]
+    own_share = net.own_share_in
+    own = [own_share(state, p) for p in range(state.config.players)]
     total = sum(own)
     return [share / total for share in own]
 

@@ -168,7 +168,7 @@ class NetworkBot:
                 if current_player(state) is None:
                     totals[i] += evaluate_state_all(state)[me]  # over: the exact share
                 else:
-                    totals[i] += net.own_share(net.features.state(state, me)[0])
+                    totals[i] += net.own_share_in(state, me)
         return [total / self.worlds for total in totals]
 
 

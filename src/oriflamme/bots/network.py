@@ -44,8 +44,9 @@ import numpy as np
 import numpy.typing as npt
 
 from oriflamme.api import GameConfig
+from oriflamme.search import State
 
-from .features import Features, Vector
+from .features import Features, Indices, Vector
 from .shipped import setup_key
 
 Matrix = npt.NDArray[np.float32]
@@ -239,11 +240,16 @@ class Network:
         than a matrix of a few rows here. The result equals the dense product's to float32
         rounding (a test checks it).
         """
+        inputs = np.flatnonzero(x)
+        return self.sparse_value_logits(inputs, x[inputs])
+
+    def sparse_value_logits(self, inputs: Indices, values: Vector) -> list[float]:
+        """:meth:`value_logits` of the vector whose non-zero entries are ``values`` at
+        ``inputs`` (``Features.state_sparse``), without building the vector."""
         rows = self._first_rows
         if rows is None:
             rows = self._first_rows = np.ascontiguousarray(self._trunk[0][0].T)
-        inputs = np.flatnonzero(x)
-        h: Matrix = x[inputs] @ rows[inputs]
+        h: Matrix = values @ rows.take(inputs, axis=0)
         h += self._trunk[0][1]
         np.maximum(h, 0.0, out=h)
         for w, b in self._trunk[1:]:
@@ -254,25 +260,43 @@ class Network:
         logits: list[float] = (w @ h + b).tolist()
         return logits
 
+    def own_share_in(self, state: State, player: int) -> float:
+        """``player``'s own expected share of victory in world ``state``, from its view:
+        :meth:`own_share` of ``features.state(state, player)``, by the sparse path."""
+        return _own(self.sparse_value_logits(*self.features.state_sparse(state, player)))
+
+    def shares_in(self, state: State, player: int) -> list[float]:
+        """:meth:`shares` of ``player``'s view of world ``state`` (relative players), by the
+        sparse path."""
+        return _shares(self.sparse_value_logits(*self.features.state_sparse(state, player)))
+
     def own_share(self, x: Vector) -> float:
         """The viewer's own expected share of victory, ``win_shares(x)[0]``, from
         :meth:`value_logits`."""
-        logits = self.value_logits(x)
-        own = logits[0]
-        return 1.0 / sum(math.exp(logit - own) for logit in logits)
+        return _own(self.value_logits(x))
 
     def shares(self, x: Vector) -> list[float]:
         """:meth:`win_shares` of one vector, from :meth:`value_logits`, as a list."""
-        logits = self.value_logits(x)
-        top = max(logits)
-        z = [math.exp(logit - top) for logit in logits]
-        total = sum(z)
-        return [share / total for share in z]
+        return _shares(self.value_logits(x))
 
     def _value_logits(self, h: Matrix) -> Vector:
         w, b = self._v
         logits: Vector = h @ w.T + b
         return logits
+
+
+def _own(logits: list[float]) -> float:
+    """The first player's share of the softmax of ``logits``."""
+    own = logits[0]
+    return 1.0 / sum(math.exp(logit - own) for logit in logits)
+
+
+def _shares(logits: list[float]) -> list[float]:
+    """The softmax of ``logits``, as a list."""
+    top = max(logits)
+    z = [math.exp(logit - top) for logit in logits]
+    total = sum(z)
+    return [share / total for share in z]
 
 
 def _softmax(logits: Vector) -> Vector:
