@@ -330,6 +330,9 @@ def test_make_bot_master_and_learned() -> None:
         make_bot("network:worlds=0", 1)
     with pytest.raises(BotSpecError, match="choose"):
         make_bot("network:choose=policy", 1)
+    assert make_bot("network:reply=heuristic", 1).reply == "heuristic"  # type: ignore[attr-defined]
+    with pytest.raises(BotSpecError, match="reply"):
+        make_bot("network:reply=everyone", 1)
     with pytest.raises(BotSpecError, match="iterations"):
         make_bot("guided:iterations=0", 1)
     with pytest.raises(BotSpecError, match="leaf"):
@@ -337,7 +340,7 @@ def test_make_bot_master_and_learned() -> None:
 
 
 @pytest.mark.parametrize("spec", ["learned", "network:choose=action", "network:worlds=3",
-                                  "guided:iterations=30",
+                                  "network:reply=heuristic", "guided:iterations=30",
                                   "guided:iterations=30:leaf=value:prior=on",
                                   "guided:iterations=30:prior=root:value=blend"])
 def test_the_learned_bots_ignore_the_hidden_cards_of_opponents(spec: str) -> None:
@@ -355,7 +358,8 @@ def test_the_learned_bots_ignore_the_hidden_cards_of_opponents(spec: str) -> Non
         assert first == again
 
 
-@pytest.mark.parametrize("spec", ["learned", "network:choose=action", "guided:iterations=40",
+@pytest.mark.parametrize("spec", ["learned", "network:choose=action", "network:reply=heuristic",
+                                  "guided:iterations=40",
                                   "guided:iterations=40:leaf=value:prior=on:value=net"])
 def test_the_learned_bots_can_be_pickled_and_copied(spec: str) -> None:
     bot, game = make_bot(spec, 5), new_game(players=3, seed=8)
@@ -388,7 +392,8 @@ from oriflamme.api import new_game
 from oriflamme.bots import make_bot
 from oriflamme.build import build_name
 out = []
-for spec in ("learned", "network:choose=action:worlds=2", "guided:iterations=60",
+for spec in ("learned", "network:choose=action:worlds=2", "network:reply=heuristic",
+             "guided:iterations=60",
              "guided:iterations=40:leaf=value:prior=on"):
     rng = random.Random(3)
     game = new_game(players=3, seed=21)

@@ -55,7 +55,7 @@ LEVELS: dict[str, tuple[str | None, str]] = {
     ),
 }
 #: The options of a ``network`` spec.
-NETWORK_OPTIONS = ("weights", "temperature", "choose", "worlds")
+NETWORK_OPTIONS = ("weights", "temperature", "choose", "worlds", "reply")
 #: The options of a ``guided`` spec; a bare number is the first (``guided:500``).
 GUIDED_OPTIONS = ("iterations", "time", "c", "temperature", "prior", "leaf", "value", "infer",
                   "weights", "seed")

@@ -37,7 +37,7 @@ from oriflamme.api import Action, GameConfig, Observation
 from oriflamme.search import apply_unchecked, current_player, legal_actions, state_of
 
 from .base import Bot, BotSpecError, choice_option, number_option, observer, whole_option
-from .evaluation import evaluate_state_all
+from .evaluation import evaluate_state_all, greedy_state_action
 from .ismcts import Worlds
 from .network import Network, WeightsError, load_cached
 from .shipped import packaged_path, packaged_setups, setup_key
@@ -101,6 +101,10 @@ def _load(path: str) -> Network:
 CHOICES = ("after", "action")
 #: ``choose=after``: the worlds sampled per decision unless told.
 DEFAULT_WORLDS = 1
+#: ``choose=after``: who plays between the bot's action and the position the network reads:
+#: nobody (``none``: the position right after the action), or the one-step heuristic for the
+#: other players until the bot's next decision (``heuristic``: their answers).
+REPLIES = ("none", "heuristic")
 
 
 class NetworkBot:
@@ -117,13 +121,16 @@ class NetworkBot:
 
     def __init__(self, networks: Networks, seed: int = 0, temperature: float = 0.0,
                  name: str = "network", choose: str = CHOICES[0],
-                 worlds: int = DEFAULT_WORLDS) -> None:
+                 worlds: int = DEFAULT_WORLDS, reply: str = REPLIES[0]) -> None:
         if not temperature >= 0:
             raise ValueError(f"temperature must be >= 0, not {temperature}")
         if choose not in CHOICES:
             raise ValueError(f"choose must be one of {', '.join(CHOICES)}, not {choose!r}")
         if worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {worlds}")
+        if reply not in REPLIES:
+            raise ValueError(f"reply must be one of {', '.join(REPLIES)}, not {reply!r}")
+        self.reply = reply
         self.name = name
         self.networks = networks
         self.temperature = temperature
@@ -158,6 +165,7 @@ class NetworkBot:
         me = observer(observation)
         worlds = Worlds(observation)
         totals = [0.0] * len(legal)
+        answer = self.reply == "heuristic"
         for _ in range(self.worlds):
             world = state_of(worlds.draw(self._rng))
             for i, action in enumerate(legal):
@@ -165,6 +173,9 @@ class NetworkBot:
                 apply_unchecked(state, action)
                 while (options := legal_actions(state)) and len(options) == 1:
                     apply_unchecked(state, options[0])  # nothing to choose: played through
+                if answer:
+                    while (player := current_player(state)) is not None and player != me:
+                        apply_unchecked(state, greedy_state_action(state, player, self._rng))
                 if current_player(state) is None:
                     totals[i] += evaluate_state_all(state)[me]  # over: the exact share
                 else:
@@ -180,7 +191,8 @@ def network_from_options(seed: int, options: Mapping[str, str]) -> Bot:
                       choose=choice_option("choose", options.get("choose", CHOICES[0]),
                                            CHOICES),
                       worlds=whole_option("worlds", options.get("worlds", str(DEFAULT_WORLDS)),
-                                          least=1))
+                                          least=1),
+                      reply=choice_option("reply", options.get("reply", REPLIES[0]), REPLIES))
 
 
 def networks_option(options: Mapping[str, str], bot: str, use: str = "search") -> Networks:
