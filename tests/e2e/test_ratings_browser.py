@@ -11,6 +11,7 @@ import os
 import random
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -236,6 +237,9 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         expect(page.locator(f'[data-testid="my-game"][data-table="{table_id}"]')).to_have_count(1)
 
         errors = watch_errors(page)
+        profiles: list[str] = []  # the players whose profile the page asks for
+        page.on("request", lambda r: profiles.append(unquote(r.url.rsplit("/", 1)[-1]))
+                if "/api/players/" in r.url else None)
         page.goto(link)
         # Drawing the page again (here: a card of the hand selected) keeps the same button:
         # one drawn anew at every update could lose a click pressed on the old node.
@@ -262,6 +266,9 @@ def test_take_this_seat_then_leave_the_game_by_clicking(
         # (The whole rest of a game: on a loaded machine that takes more than 5 s.)
         expect(page.get_by_test_id("end-screen")).to_be_visible(timeout=30_000)
         assert errors == []
+        # Only accounts have profiles: once she left, her seat is the stand-in's, named as a
+        # bot, and the page does not ask for a profile of that name.
+        assert profiles and set(profiles) == {"Claire"}, profiles
     finally:
         guest.close()
         player.close()

@@ -70,7 +70,8 @@ function markReputations(view, rerender) {
   for (const seat of view.seats || []) {
     const panel = document.querySelector(`[data-testid="player"][data-seat="${seat.seat}"] .player-name-line`);
     if (!panel) continue;
-    if (!seat.account) continue;
+    // A seat its player left is the stand-in's, shown under a bot's name: no profile to ask.
+    if (!seat.account || seat.left) continue;
     if (!reputations.has(seat.name)) {
       reputations.set(seat.name, undefined);
       getProfile(seat.name).then((profile) => {
