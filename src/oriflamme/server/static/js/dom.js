@@ -67,13 +67,27 @@ export function replace(node, children = []) {
  * or texts), and say whether it did. A list or button drawn anew at every update is a new node
  * each time: a click pressed on the old node and released on the new one reaches neither, and
  * is lost. (Equal nodes carry equal data attributes: their handlers would do the same.)
+ * `ignore` names attributes another module sets on the shown nodes after they are drawn (the
+ * roving `tabindex` of keyboard.js), which a new drawing does not have yet.
  */
-export function replaceIfChanged(node, children = []) {
+export function replaceIfChanged(node, children = [], ignore = []) {
   const drawn = [...append(document.createElement("div"), children).childNodes];
   const shown = node.childNodes;
-  if (drawn.length === shown.length && drawn.every((child, i) => child.isEqualNode(shown[i]))) return false;
+  const same = (a, b) => (ignore.length ? withoutAttributes(a, ignore).isEqualNode(withoutAttributes(b, ignore))
+    : a.isEqualNode(b));
+  if (drawn.length === shown.length && drawn.every((child, i) => same(child, shown[i]))) return false;
   node.replaceChildren(...drawn);
   return true;
+}
+
+/** A deep copy of `node` without the attributes `names`, on it and every element inside. */
+function withoutAttributes(node, names) {
+  const copy = node.cloneNode(true);
+  if (copy.nodeType !== Node.ELEMENT_NODE) return copy;
+  for (const element of [copy, ...copy.querySelectorAll("*")]) {
+    for (const name of names) element.removeAttribute(name);
+  }
+  return copy;
 }
 
 /** A button; `action` (an action object) is stored as canonical JSON in data-action. */

@@ -4,7 +4,7 @@ import {
   ApiError, GameSocket, closeTable, getCards, getView, handSeatToBot, postAction, rematch,
 } from "./api.js";
 import { startClocks, tickClocks } from "./clock.js";
-import { actionKey, button, el, replace } from "./dom.js";
+import { actionKey, button, el, replace, replaceIfChanged } from "./dom.js";
 import { fitCardNames, setCardInfo } from "./cards.js";
 import { renderDecisionChoices, renderQueue } from "./board.js";
 import { analyseLegal, effectiveSelection, familiesOf, queueIds } from "./decision.js";
@@ -653,7 +653,9 @@ function renderOptions(ctx) {
     node.addEventListener("click", () => send(action));
     return el("li", {}, [node]);
   });
-  replace(regions.options, buttons);
+  // Drawn again only when the options changed: a view that leaves them as they were (another
+  // player connecting, a clock) must not replace a button while it is being clicked.
+  if (!replaceIfChanged(regions.options, buttons, ["tabindex"])) return;
   // Bring the chosen card's options into sight inside the list (never scrolling the page).
   const related = regions.options.querySelector(".option.related");
   if (related) regions.options.scrollTop = related.parentElement.offsetTop;
