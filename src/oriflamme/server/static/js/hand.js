@@ -1,6 +1,6 @@
 // The viewer's hand (both families' cards in the two-families variant) and set-aside cards.
 
-import { button, el, replace } from "./dom.js";
+import { button, el, replace, replaceIfChanged } from "./dom.js";
 import { blazon, cardElement, cardName, colourOf } from "./cards.js";
 import { endDrag, startDrag } from "./board.js";
 import { t } from "./i18n.js";
@@ -48,7 +48,9 @@ export function renderHand(root, ctx) {
     }
     children.push(group);
   }
-  replace(root, children);
+  // Drawn again only when the hand changed: a view that leaves it as it was must not replace a
+  // card while it is being clicked (equal nodes: the same card, selection and state).
+  replaceIfChanged(root, children, ["tabindex"]);
 }
 
 function handHint(ctx) {
