@@ -357,11 +357,12 @@ def _two_humans(server_url: str) -> dict[str, Any]:
     return dict(answer.json())
 
 
-def test_a_player_s_options_and_hand_stay_the_same_nodes_when_another_player_connects(
+def test_a_player_s_controls_stay_the_same_nodes_when_another_player_connects(
     browser: Browser, server_url: str
 ) -> None:
     """Ann is deciding when Ben opens his link: her page draws the new view (Ben is online)
-    and keeps her option buttons and hand cards, which that view does not change. A button drawn anew between
+    and keeps her option buttons, hand cards and the Queue's drop zones, which that view does
+    not change. A button drawn anew between
     the press and the release of a click loses the click (``replaceIfChanged`` in the client's
     ``dom.js``; docs/server.md, "Clicks hold")."""
     table = _two_humans(server_url)
@@ -375,7 +376,8 @@ def test_a_player_s_options_and_hand_stay_the_same_nodes_when_another_player_con
         ben_online = ann.locator('[data-testid="player"][data-seat="1"] .conn-dot')
         expect(ben_online).to_have_class(re.compile(r"\boffline\b"))
         card = ann.locator('[data-testid="hand-card"][data-selectable="true"]').first
-        with node_kept(option), node_kept(card):
+        drop = ann.get_by_test_id("drop-end")
+        with node_kept(option), node_kept(card), node_kept(drop):
             ben = contexts[1].new_page()
             ben.goto(f"{server_url}{table['seats'][1]['url']}")
             expect(ben_online).to_have_class(re.compile(r"\bonline\b"))  # the view was drawn

@@ -1,6 +1,6 @@
 // The Queue: stacks of cards in resolution order, with the drop zones and targets of a decision.
 
-import { actionKey, button, el, replace, svg } from "./dom.js";
+import { actionKey, button, el, replace, replaceIfChanged, svg } from "./dom.js";
 import { cardElement, coin, colourOf, corruptionBadge } from "./cards.js";
 import { placementKey } from "./decision.js";
 import { t } from "./i18n.js";
@@ -61,11 +61,14 @@ export function renderQueue(root, ctx) {
   }
 
   const track = el("div", { className: "queue-track" }, [directionArrow(), row]);
-  const scrolled = root.scrollLeft; // replacing the content would scroll back to the front
-  replace(root, [track]);
-  root.scrollLeft = scrolled;
   root.classList.toggle("placement-mode", placementMode);
   root.classList.toggle("card-chosen", placing !== null);
+  const scrolled = root.scrollLeft; // replacing the content would scroll back to the front
+  // Drawn again only when the Queue changed: a view that leaves it as it was must not replace
+  // a card or a drop zone while it is being clicked. Nodes kept keep their listeners, which
+  // send the same actions (equal nodes carry equal data-action and data-dest).
+  if (!replaceIfChanged(root, [track], ["tabindex"])) return;
+  root.scrollLeft = scrolled;
   setupDragTargets(root, ctx);
 }
 
