@@ -103,9 +103,7 @@ class Features:
     def canonical(self, x: Vector) -> tuple[Vector, Indices]:
         """``x`` with each family's card blocks in canonical slots, and ``slots``: the
         canonical relative id of each relative card (see the module docstring)."""
-        inputs = np.flatnonzero(x)
-        values = x[inputs]
-        moved, slots = canonical_sparse(inputs.tolist(), values.tolist(), self._card_layout)
+        moved, values, slots = self._moved(x)
         out = np.zeros_like(x)
         out[moved] = values
         return out, np.array(slots, dtype=np.intp)
@@ -114,11 +112,16 @@ class Features:
         """The non-zero entries of :meth:`state`'s canonical vector: their indices (in no
         particular order) and values, for the network's sparse forward pass
         (:meth:`oriflamme.bots.network.Network.sparse_value_logits`), the search's hot path."""
-        x = self._encoder.encode_state(state, player)
+        moved, values, _ = self._moved(self._encoder.encode_state(state, player))
+        return np.array(moved, dtype=np.intp), values
+
+    def _moved(self, x: Vector) -> tuple[list[int], Vector, list[int]]:
+        """The non-zero entries of raw vector ``x``: their canonical indices and values, and
+        the card permutation."""
         inputs = np.flatnonzero(x)
         values = x[inputs]
-        moved, _ = canonical_sparse(inputs.tolist(), values.tolist(), self._card_layout)
-        return np.array(moved, dtype=np.intp), values
+        moved, slots = canonical_sparse(inputs.tolist(), values.tolist(), self._card_layout)
+        return moved, values, slots
 
     def own_slots(self, x: Vector) -> list[int]:
         """The canonical slots (types) of the cards in the player's hand, from a canonical
