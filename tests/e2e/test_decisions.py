@@ -25,7 +25,8 @@ except ImportError:
         raise
     pytest.skip("Playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 
-from sizes_and_seats import ANN, DESKTOP, EASY_BOT, PHONE
+from same_node import node_kept
+from sizes_and_seats import ANN, BEN, DESKTOP, EASY_BOT, PHONE
 from test_browser import (
     BOARD_SELECTOR,
     Record,
@@ -130,10 +131,16 @@ SEATS = [ANN, EASY_BOT, EASY_BOT]
 
 def create_from_position(server_url: str, save: dict[str, Any]) -> str:
     """A table continuing ``save``; the invite link of red's seat."""
-    body = {"players": 3, "seats": SEATS, "save": save}
+    return table_links(server_url, save, SEATS)[0]
+
+
+def table_links(server_url: str, save: dict[str, Any], seats: list[dict[str, Any]]) -> list[str]:
+    """A table continuing ``save``; the invite link of every seat (a bot's is empty)."""
+    body = {"players": 3, "seats": seats, "save": save}
     response = httpx.post(f"{server_url}/api/tables", json=body, timeout=10)
     assert response.status_code == 201, response.text
-    return f"{server_url}{response.json()['seats'][0]['url']}"
+    seats_made = response.json()["seats"]
+    return [f"{server_url}{seat['url']}" if seat.get("url") else "" for seat in seats_made]
 
 
 def create_in_lobby(page: Page, server_url: str, save: dict[str, Any]) -> str:
@@ -183,14 +190,16 @@ def click_kind(page: Page, kind: str, step: int, record: Record) -> None:
     record.kinds[kind] += 1
 
 
-def play_scenario(page: Page, server_url: str, link: str, name: str) -> list[str]:
-    """Click through the scenario; return the decision kinds the server asked of red."""
-    _, clicks, _ = SCENARIOS[name]
+def play_scenario(page: Page, server_url: str, link: str, name: str, clicks: int | None = None
+                  ) -> list[str]:
+    """Click through the scenario (its first ``clicks`` clicks if given); return the decision
+    kinds the server asked of red."""
+    kinds = SCENARIOS[name][1][:clicks]
     record = Record()
     record.watch(page)
     page.goto(link)
     decisions = []
-    for kind in clicks:
+    for kind in kinds:
         deadline = time.monotonic() + TIMEOUT_S
         while (view := server_view(server_url, link))["observation"]["decision"]["player"] != 0:
             assert time.monotonic() < deadline, f"red never had to decide {kind}"
@@ -220,6 +229,36 @@ def test_each_decision_is_made_on_the_board(browser: Browser, server_url: str, n
         assert play_scenario(page, server_url, link, name) == expected
     finally:
         context.close()
+
+
+def test_the_machination_s_choices_stay_the_same_nodes_when_another_player_connects(
+    browser: Browser, server_url: str
+) -> None:
+    """Red is choosing to spend or gain a Machination's token when Ben (blue) opens his link:
+    the new view (Ben is online) changes nothing in the status bar's choices, so the page keeps
+    their nodes; a button drawn anew between the press and the release of a click loses the click
+    (``replaceIfChanged``; docs/server.md, "Clicks hold")."""
+    save, _, _ = SCENARIOS["machination"]
+    links = table_links(server_url, save, [ANN, BEN, EASY_BOT])
+    contexts = [browser.new_context(viewport=DESKTOP, locale="en-US") for _ in range(2)]
+    try:
+        ann = contexts[0].new_page()
+        # reveal, then the Soldier's two targets: the Machination's token is next (R-MACH-1).
+        play_scenario(ann, server_url, links[0], "machination", clicks=3)
+        expect(ann.get_by_test_id("decision-choices")).to_be_visible()
+        gain, spend = ann.get_by_test_id("gain-button"), ann.get_by_test_id("spend-button")
+        expect(gain).to_be_enabled()
+        expect(spend).to_be_enabled()
+        ben_online = ann.locator('[data-testid="player"][data-seat="1"] .conn-dot')
+        expect(ben_online).to_have_class(re.compile(r"\boffline\b"))
+        with node_kept(gain), node_kept(spend):
+            contexts[1].new_page().goto(links[1])
+            expect(ben_online).to_have_class(re.compile(r"\bonline\b"))  # the view was drawn
+        spend.click()  # and the kept button still acts
+        expect(gain).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def test_the_acting_card_stays_in_sight_on_a_phone(browser: Browser, server_url: str) -> None:

@@ -1,6 +1,6 @@
 // The Queue: stacks of cards in resolution order, with the drop zones and targets of a decision.
 
-import { actionKey, button, el, replace, replaceIfChanged, svg } from "./dom.js";
+import { actionKey, button, el, replaceIfChanged, svg } from "./dom.js";
 import { cardElement, coin, colourOf, corruptionBadge } from "./cards.js";
 import { placementKey } from "./decision.js";
 import { t } from "./i18n.js";
@@ -257,7 +257,7 @@ export function renderDecisionChoices(root, ctx) {
     ["gain-button", t("gain"), tokens.gain],
     ["spend-button", t("spend"), tokens.spend],
   ], ctx);
-  replace(root, buttons);
+  replaceIfChanged(root, buttons, ["tabindex"]);
   root.hidden = buttons.length === 0;
 }
 
