@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -337,12 +338,36 @@ def test_make_bot_master_and_learned() -> None:
         make_bot("guided:iterations=0", 1)
     with pytest.raises(BotSpecError, match="leaf"):
         make_bot("guided:leaf=nowhere", 1)
+    with pytest.raises(BotSpecError, match="noise must be a probability"):
+        make_bot("guided:noise=1.5", 1)
+    with pytest.raises(BotSpecError, match="noise"):
+        make_bot("guided:noise=some", 1)
+
+
+def test_a_noisy_opponent_model_changes_the_guided_search() -> None:
+    """``noise=P``: inside the tree each opponent decision is a random legal action with chance
+    P, otherwise the heuristic's (as ``ismcts:noise``); 0, the default, is the plain search."""
+    game = new_game(players=3, seed=12)
+    player = game.current_player
+    assert player is not None
+    observation, legal = game.observe(player), game.legal_actions()
+
+    def visits(spec: str) -> dict[Any, int]:
+        bot = make_bot(spec, 7)
+        bot.act(observation, legal)
+        return dict(bot.last_search.visits)  # type: ignore[attr-defined]
+
+    plain = visits("guided:iterations=200")
+    assert make_bot("guided:noise=0.3", 1).noise == 0.3  # type: ignore[attr-defined]
+    assert visits("guided:iterations=200:noise=0") == plain
+    assert visits("guided:iterations=200:noise=1") != plain
 
 
 @pytest.mark.parametrize("spec", ["learned", "network:choose=action", "network:worlds=3",
                                   "network:reply=heuristic", "guided:iterations=30",
                                   "guided:iterations=30:leaf=value:prior=on",
-                                  "guided:iterations=30:prior=root:value=blend"])
+                                  "guided:iterations=30:prior=root:value=blend",
+                                  "guided:iterations=30:noise=0.5"])
 def test_the_learned_bots_ignore_the_hidden_cards_of_opponents(spec: str) -> None:
     """Re-dealing what the bot cannot see, consistently with its observation, changes nothing
     of its choices (R-INFO-1)."""

@@ -23,6 +23,8 @@ and the network (:mod:`oriflamme.bots.network`) in two places:
   (``expert``'s); ``blend``, the mean of ``net`` and ``fitted``; ``auto`` (default), the one
   that predicts outcomes best with the set-up's shipped network (:data:`VALUE_BY_SETUP`:
   ``blend`` for 2 players with two families, ``views`` otherwise).
+* **noise** (``noise=P``, default 0): as ``ismcts:noise``, each opponent decision inside the
+  tree is a random legal action with chance ``P`` instead of the heuristic's.
 
 Everything the network reads is the bot's observation or a world the search sampled from it
 (the other players' views of such a world hold cards dealt at random, like the worlds of every
@@ -119,6 +121,7 @@ class GuidedBot:
         leaf: str = LEAVES[0],
         value: str = "auto",
         infer: bool = True,
+        noise: float = 0.0,
         name: str = "guided",
     ) -> None:
         check_budget(iterations, seconds)
@@ -128,11 +131,15 @@ class GuidedBot:
             exploration = DEFAULT_UCB_EXPLORATION if prior == "off" else DEFAULT_EXPLORATION
         if not exploration >= 0 or not temperature > 0:
             raise ValueError("the exploration must be >= 0 and the temperature positive")
+        if not 0 <= noise <= 1:
+            raise ValueError(f"noise must be a probability from 0 to 1, not {noise}")
         self.name = name
         self.networks = networks
         self.iterations, self.seconds = iterations, seconds
         self.exploration, self.temperature = exploration, temperature
         self.prior, self.leaf, self.value, self.infer = prior, leaf, value, infer
+        #: The chance that a modelled opponent plays a random legal action inside the tree.
+        self.noise = noise
         self._value = value  # ``value`` with ``auto`` resolved for the set-up being played
         self.last_search = SearchStats(0, 0.0)
         self._rng = random.Random(seed)
@@ -202,6 +209,7 @@ class GuidedBot:
         first: Action | None = None
         rewards: list[float] | None = None
         rollout = self.leaf == "rollout"
+        noise = self.noise
         last_round = state.round
         at_root = True  # the first decision is the bot's own, among ``allowed``
         while True:
@@ -218,7 +226,12 @@ class GuidedBot:
                 apply_unchecked(state, legal[0])
                 continue
             if mover != me:
-                apply_unchecked(state, greedy_state_action(state, mover, rng))
+                if noise and rng.random() < noise:
+                    # an opponent that may surprise (as ``ismcts:noise``): lines that only
+                    # beat the heuristic's exact reply lose their shine
+                    apply_unchecked(state, legal[randbelow(rng, len(legal))])
+                else:
+                    apply_unchecked(state, greedy_state_action(state, mover, rng))
                 continue
             children = node.children
             if children is None:  # first reached: the network's prior (and value)
@@ -371,6 +384,7 @@ def guided_from_options(seed: int, options: Mapping[str, str]) -> Bot:
         leaf=choice_option("leaf", options.get("leaf", LEAVES[0]), LEAVES),
         value=choice_option("value", options.get("value", VALUES[0]), VALUES),
         infer=choice_option("infer", options.get("infer", "on"), ON_OFF) == "on",
+        noise=number_option("noise", options.get("noise", "0"), positive=False),
     )
     networks = networks_option(options, "guided")
     try:
