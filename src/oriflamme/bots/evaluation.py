@@ -498,6 +498,16 @@ def greedy_state_action(state: State, player: int, rng: random.Random) -> Action
     return ties[0] if len(ties) == 1 else ties[randbelow(rng, len(ties))]
 
 
+def modelled_opponent_action(state: State, player: int, legal: list[Action], noise: float,
+                             rng: random.Random) -> Action:
+    """What a search expects opponent ``player`` to play among ``legal``: the heuristic's
+    choice, or with chance ``noise`` a random legal action (an opponent that may surprise:
+    lines that only beat the heuristic's exact reply lose their shine)."""
+    if noise and rng.random() < noise:
+        return legal[randbelow(rng, len(legal))]
+    return greedy_state_action(state, player, rng)
+
+
 def play_heuristic_state(state: State, last_round: int, rng: random.Random) -> None:
     """Play :func:`greedy_state_action` for every player until the game ends or the first
     decision after round ``last_round``, on the raw state of a world the search owns (its

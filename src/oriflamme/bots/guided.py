@@ -70,7 +70,11 @@ from .base import (
     observer,
     whole_option,
 )
-from .evaluation import evaluate_state_all, greedy_state_action, play_heuristic_state
+from .evaluation import (
+    evaluate_state_all,
+    modelled_opponent_action,
+    play_heuristic_state,
+)
 from .ismcts import SearchStats, Worlds
 from .learned import Networks, networks_option
 from .network import Network
@@ -226,12 +230,7 @@ class GuidedBot:
                 apply_unchecked(state, legal[0])
                 continue
             if mover != me:
-                if noise and rng.random() < noise:
-                    # an opponent that may surprise (as ``ismcts:noise``): lines that only
-                    # beat the heuristic's exact reply lose their shine
-                    apply_unchecked(state, legal[randbelow(rng, len(legal))])
-                else:
-                    apply_unchecked(state, greedy_state_action(state, mover, rng))
+                apply_unchecked(state, modelled_opponent_action(state, mover, legal, noise, rng))
                 continue
             children = node.children
             if children is None:  # first reached: the network's prior (and value)

@@ -89,6 +89,7 @@ from .evaluation import (
     action_score,
     evaluate_state_all,
     greedy_state_action,
+    modelled_opponent_action,
     play_heuristic_state,
     projected_state_scores,
 )
@@ -406,12 +407,7 @@ class IsmctsBot:
                 apply_unchecked(s, legal[0])
                 continue
             if mover != me and opponents_greedy:
-                if noise and rng.random() < noise:
-                    # an opponent that may surprise: lines that only beat the heuristic's
-                    # exact reply lose their shine
-                    apply_unchecked(s, legal[randbelow(rng, len(legal))])
-                else:
-                    apply_unchecked(s, greedy_state_action(s, mover, rng))
+                apply_unchecked(s, modelled_opponent_action(s, mover, legal, noise, rng))
                 continue
             edges = node.children.get(mover)
             if edges is None:
