@@ -97,8 +97,10 @@ def _load(path: str) -> Network:
     return load_cached(path, stat.st_mtime_ns, stat.st_size)
 
 
-#: What ``network`` ranks the legal actions by (the first is the default: docs/bots.md).
-CHOICES = ("after", "action")
+#: What ``network`` ranks the legal actions by (the first is the default: docs/bots.md):
+#: ``auto`` is ``action`` for a network whose ``q`` head is a policy (trained to imitate a
+#: searching teacher) and ``after`` for the others.
+CHOICES = ("auto", "after", "action")
 #: ``choose=after``: the worlds sampled per decision unless told.
 DEFAULT_WORLDS = 1
 #: ``choose=after``: who plays between the bot's action and the position the network reads:
@@ -109,7 +111,8 @@ REPLIES = ("none", "heuristic")
 
 class NetworkBot:
     """Plays the legal action the network values most: by the win share of the position each
-    action leads to (``choose="after"``), or by the action values (``choose="action"``);
+    action leads to (``choose="after"``), or by the action values, or a policy's logits
+    (``choose="action"``; ``auto``, the default, takes ``action`` for a policy network);
     ``temperature`` > 0 draws from the softmax of the values instead (seeded), for variety.
 
     ``after`` deals the hidden cards at random from the observation (``worlds`` times, as the
@@ -147,7 +150,10 @@ class NetworkBot:
         if len(legal) == 1:
             return legal[0]
         net = self.networks.for_setup(observation["config"])
-        if self.choose == "after":
+        choose = self.choose
+        if choose == "auto":
+            choose = "action" if net.is_policy else "after"
+        if choose == "after":
             values = np.array(self._after_values(net, observation, legal))
         else:
             x, slots = net.features.observation(observation)

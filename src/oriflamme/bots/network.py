@@ -56,6 +56,11 @@ FORMAT = "oriflamme-network"
 VERSION = 1
 
 
+#: The description key, and its value, of a network whose ``q`` head is a policy.
+ACTIONS_KEY = "actions"
+POLICY = "policy"
+
+
 class WeightsError(ValueError):
     """A weights file that cannot be used: missing, corrupt, of another format or version,
     for another set-up, or with arrays of the wrong shape."""
@@ -102,6 +107,21 @@ class Network:
         self._q = (weights["q_w"], weights["q_b"])
         self._v = (weights["v_w"], weights["v_b"])
         self._first_rows: Matrix | None = None  # :meth:`value_logits`'s copy of ``w0``, by input
+
+    @property
+    def is_policy(self) -> bool:
+        """Whether the ``q`` head is a policy's logits (a network trained to imitate a searching
+        teacher, :mod:`oriflamme.training.imitation`) rather than action values."""
+        return self.info.get(ACTIONS_KEY) == POLICY
+
+    def q_batch(self, inputs: Matrix) -> Matrix:
+        """The ``q`` head's outputs for a batch of canonical vectors (rows)."""
+        h = inputs
+        for w, b in self._trunk:
+            h = np.maximum(h @ w.T + b, 0.0)
+        q_w, q_b = self._q
+        out: Matrix = h @ q_w.T + q_b
+        return out
 
     # -- building, saving, loading ---------------------------------------------------------
     @classmethod

@@ -31,6 +31,13 @@ network.json (the weights to play, e.g. --bots network:weights=DIR/network.npz, 
 were made), training.csv. Stop it at any time; --resume --out DIR goes on from the last
 checkpoint with the run's settings, exactly as if it had not stopped. The same seed and
 settings give the same network, whatever --jobs.
+
+--imitate DATA trains instead on a searching teacher's saved games (a folder of files written
+by benchmarks/training/teacher_data.py): the network's action head learns the teacher's
+choices (how often its search tried each legal action) and its win shares the games'
+outcomes, for --epochs passes (default 20); every tenth file is held out, the epoch with the
+lowest held-out loss is kept, and its agreement with the teacher is reported. The network then
+plays its most likely action (network:weights=DIR/network.npz).
 """
 
 
@@ -78,6 +85,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
                      help="the run's folder (created; see above)")
     run.add_argument("--resume", action="store_true",
                      help="continue the run in --out from its checkpoint, with its settings")
+    run.add_argument("--imitate", type=file_path, default=None, metavar="DATA",
+                     help="train on a teacher's saved games in folder DATA instead of by"
+                     " self-play (see above)")
     run.add_argument("--games", type=whole(1), default=None, metavar="K",
                      help="stop once K self-play games are played in all (whole generations)")
     run.add_argument("--hours", type=_positive, default=None, metavar="H",
@@ -195,6 +205,8 @@ def run_train(args: argparse.Namespace, console: Console | None = None) -> int:
     from oriflamme.training.run import TrainingError, TrainingRun
     from oriflamme.training.workers import Workers, WorkersError
 
+    if args.imitate is not None:
+        return _run_imitation(args)
     if args.games is None and args.hours is None:
         raise CliError("give a budget: --games K, --hours H or both")
     try:
@@ -216,6 +228,68 @@ def run_train(args: argparse.Namespace, console: Console | None = None) -> int:
     for row in progress.evaluations[-len(run.settings.opponents):]:
         print(f"  vs {row['opponent']}: share of victory {row['share']:.1%}"
               f" ({row['low']:.1%} - {row['high']:.1%}, {row['games']} games)")
+    return 0
+
+
+#: The options of self-play alone (refused with --imitate).
+_SELF_PLAY_ONLY = ("resume", "games", "hours", "players", "cards", "variant", "generation",
+                   "epsilon", "heuristic", "observers", "play", "eval_every")
+#: The settings of an imitation run unless given.
+IMITATION_DEFAULTS: dict[str, Any] = {
+    "seed": 1, "hidden": (256, 128), "epochs": 20, "batch": 256, "rate": 1e-3,
+    "value_weight": 1.0, "average": 0.0, "eval_games": 60, "opponents": "medium",
+}
+
+
+def _run_imitation(args: argparse.Namespace) -> int:
+    from oriflamme.bots import make_bot
+    from oriflamme.bots.network import WeightsError
+    from oriflamme.training.imitation import EpochReport, ImitationSettings, run_imitation
+    from oriflamme.training.teacher import TeacherDataError
+    from oriflamme.training.workers import Workers, WorkersError
+
+    given = [name for name in _SELF_PLAY_ONLY if getattr(args, name) not in (None, False)]
+    if given:
+        options = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise CliError(f"--imitate trains on saved games: {options} belong to self-play")
+    if args.init is not None and args.hidden is None:
+        try:
+            from oriflamme.bots.network import Network
+
+            args.hidden = Network.load(args.init).hidden
+        except WeightsError as exc:
+            raise CliError(f"--init: {exc}") from None
+    for name, value in IMITATION_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    opponents = tuple(spec.strip() for spec in args.opponents.split(",") if spec.strip())
+    for spec in opponents:
+        make_bot(spec, 0)
+    if not 0 <= args.average < 1:
+        raise CliError(f"--average is a decay from 0 (none) to below 1, not {args.average}")
+    settings = ImitationSettings(
+        data=str(args.imitate), seed=args.seed, hidden=args.hidden, epochs=args.epochs,
+        batch=args.batch, rate=args.rate, value_weight=args.value_weight,
+        average=args.average, init=None if args.init is None else str(args.init),
+        eval_games=args.eval_games, opponents=opponents)
+
+    def report(line: EpochReport) -> None:
+        print(f"imitate: epoch {line.epoch}/{settings.epochs}, {line.seconds:.1f} s, policy"
+              f" loss {line.train_policy:.4f} (held out {line.held_policy:.4f}), value loss"
+              f" {line.train_value:.4f} (held out {line.held_value:.4f}), agreement with the"
+              f" teacher {line.agreement:.1%}", file=sys.stderr, flush=True)
+
+    try:
+        with Workers(args.jobs, args.backend, args.ray_address) as workers:
+            _, reports, evaluations = run_imitation(args.out, settings, workers, report)
+    except (TeacherDataError, WeightsError, WorkersError) as exc:
+        raise CliError(str(exc)) from None
+    best = min(reports, key=lambda r: r.held_policy)
+    print(f"imitated for {len(reports)} epochs; kept epoch {best.epoch} (agreement"
+          f" {best.agreement:.1%}); network: {args.out / 'network.npz'}")
+    for e in evaluations:
+        print(f"  vs {e.opponent}: share of victory {e.share:.1%}"
+              f" ({e.low:.1%} - {e.high:.1%}, {e.games} games)")
     return 0
 
 

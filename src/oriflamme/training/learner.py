@@ -36,11 +36,17 @@ class Batch:
     actions: npt.NDArray[np.int32]
     returns: Array
     shares: Array
+    #: Imitation (:mod:`.imitation`): the teacher's policy over the action indices (B x A,
+    #: summing to 1 over the legal ones) and the legal actions' mask; the ``q`` head is then
+    #: trained as the policy's logits (softmax cross-entropy over the legal actions) instead
+    #: of action values.
+    policy: Array | None = None
+    legal: npt.NDArray[np.bool_] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Losses:
-    q: float  # mean squared error of the action values
+    q: float  # mean squared error of the action values (imitation: the policy's cross-entropy)
     v: float  # cross-entropy of the win shares
 
     @property
@@ -62,21 +68,11 @@ def losses_and_gradients(
     grads: dict[str, Array] = {}
     size = len(batch.actions)
 
-    # action values: only the action taken counts
-    rows = np.nonzero(batch.actions >= 0)[0]
-    taken = batch.actions[rows]
     q_w, q_b = arrays["q_w"], arrays["q_b"]
-    picked = q_w[taken]
-    q = (h[rows] * picked).sum(axis=1) + q_b[taken]
-    error = q - batch.returns[rows]
-    count = max(len(rows), 1)
-    q_loss = float((error * error).sum() / count)
-    d_q = (2.0 / count) * error
-    grads["q_w"] = np.zeros_like(q_w)
-    np.add.at(grads["q_w"], taken, d_q[:, None] * h[rows])
-    grads["q_b"] = np.bincount(taken, weights=d_q, minlength=len(q_b)).astype(np.float32)
-    d_h = np.zeros_like(h)
-    d_h[rows] = d_q[:, None] * picked
+    if batch.policy is not None and batch.legal is not None:
+        q_loss, d_h = _policy_gradients(h, q_w, q_b, batch.policy, batch.legal, grads)
+    else:
+        q_loss, d_h = _value_gradients(h, q_w, q_b, batch, grads)
 
     # win shares: softmax cross-entropy on every sample
     v_w, v_b = arrays["v_w"], arrays["v_b"]
@@ -98,6 +94,46 @@ def losses_and_gradients(
         if i:
             d_h = d_h @ arrays[f"w{i}"]
     return Losses(q_loss, v_loss), grads
+
+
+def _value_gradients(h: Array, q_w: Array, q_b: Array, batch: Batch,
+                     grads: dict[str, Array]) -> tuple[float, Array]:
+    """The action values' squared error (only the action taken counts), its gradients into
+    ``grads``, and the gradient that flows into the last hidden layer."""
+    rows = np.nonzero(batch.actions >= 0)[0]
+    taken = batch.actions[rows]
+    picked = q_w[taken]
+    q = (h[rows] * picked).sum(axis=1) + q_b[taken]
+    error = q - batch.returns[rows]
+    count = max(len(rows), 1)
+    d_q = (2.0 / count) * error
+    grads["q_w"] = np.zeros_like(q_w)
+    np.add.at(grads["q_w"], taken, d_q[:, None] * h[rows])
+    grads["q_b"] = np.bincount(taken, weights=d_q, minlength=len(q_b)).astype(np.float32)
+    d_h = np.zeros_like(h)
+    d_h[rows] = d_q[:, None] * picked
+    return float((error * error).sum() / count), d_h
+
+
+def _policy_gradients(h: Array, q_w: Array, q_b: Array, policy: Array,
+                      legal: npt.NDArray[np.bool_], grads: dict[str, Array]
+                      ) -> tuple[float, Array]:
+    """The cross-entropy between the teacher's policy and the softmax of the ``q`` logits over
+    the legal actions, its gradients into ``grads``, and the gradient into the last hidden
+    layer."""
+    size = len(h)
+    logits = h @ q_w.T + q_b
+    logits = np.where(legal, logits, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    exp = np.where(legal, np.exp(logits), 0.0)
+    total = exp.sum(axis=1, keepdims=True)
+    probs = exp / total
+    log_probs = np.where(legal, logits - np.log(total), 0.0)
+    loss = float(-(policy * log_probs).sum() / size)
+    d_logits = ((probs - policy) / size).astype(np.float32)
+    grads["q_w"] = (d_logits.T @ h).astype(np.float32)
+    grads["q_b"] = d_logits.sum(axis=0).astype(np.float32)
+    return loss, d_logits @ q_w
 
 
 class Adam:

@@ -1,0 +1,242 @@
+"""A searching teacher's games, turned into samples a network can imitate.
+
+Every seat is played by the same search bot (the *teacher*, a bot spec such as
+``ismcts:iterations=1000:opponents=greedy:value=fitted``, ``expert``'s search with a smaller
+budget). At every decision with a choice the teacher searches from the deciding player's
+observation, as in play, and the sample keeps what the search found: how often its root tried
+each legal action (the *visit shares*, AlphaZero's policy target, an improvement over any
+single choice) besides the action it played. Once the game is over each sample also gets its
+player's share of victory and every player's share, as the self-play samples do
+(:mod:`oriflamme.training.selfplay`), so the same games teach the win shares as well.
+
+The teacher reads only the deciding player's observation (R-INFO-1), and the sample's input is
+that player's canonical vector (:mod:`oriflamme.bots.features`), so the network learns to
+imitate from exactly what the teacher knew.
+
+Searching is slow (a fraction of a second per decision), so :func:`teacher_games` is meant to
+run once, in worker processes, and its samples saved (:func:`save`) and trained on many times
+(``oriflamme train --teacher-data``).
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from oriflamme.api import GameConfig, new_game
+from oriflamme.bots import make_bot
+from oriflamme.bots.features import Features
+from oriflamme.search import apply_unchecked, current_player, legal_actions, result, state_of
+
+#: The format name and version written in every file of teacher samples.
+FORMAT = "oriflamme-teacher-samples"
+VERSION = 1
+
+
+class TeacherDataError(ValueError):
+    """A file of teacher samples that cannot be read or does not fit the set-up."""
+
+
+@dataclass(slots=True)
+class TeacherSamples:
+    """The samples of a batch of teacher games.
+
+    Sample ``i`` has input ``inputs[i]`` (the decider's canonical vector), the canonical index
+    of the action played ``actions[i]``, and its policy target: the legal actions' canonical
+    indices ``targets[starts[i]:starts[i + 1]]`` with their visit shares
+    ``weights[starts[i]:starts[i + 1]]`` (summing to 1). ``returns[i]`` is the decider's share
+    of victory, ``shares[i]`` every player's share relative to the decider.
+    """
+
+    config: Mapping[str, Any]
+    teacher: str
+    inputs: npt.NDArray[np.float16]
+    actions: npt.NDArray[np.int32]
+    starts: npt.NDArray[np.int64]
+    targets: npt.NDArray[np.int32]
+    weights: npt.NDArray[np.float32]
+    returns: npt.NDArray[np.float32]
+    shares: npt.NDArray[np.float32]
+    games: int
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @staticmethod
+    def join(parts: Sequence[TeacherSamples]) -> TeacherSamples:
+        """One batch of several (of the same set-up)."""
+        if not parts:
+            raise TeacherDataError("no teacher samples to join")
+        first = parts[0]
+        for part in parts[1:]:
+            if dict(part.config) != dict(first.config):
+                raise TeacherDataError("teacher samples of different set-ups cannot be joined")
+        offsets = np.cumsum([0] + [len(p.targets) for p in parts[:-1]])
+        starts = np.concatenate([p.starts[:-1] + o for p, o in zip(parts, offsets, strict=True)]
+                                + [np.array([sum(len(p.targets) for p in parts)])])
+        return TeacherSamples(
+            first.config, first.teacher,
+            np.concatenate([p.inputs for p in parts]),
+            np.concatenate([p.actions for p in parts]),
+            starts.astype(np.int64),
+            np.concatenate([p.targets for p in parts]),
+            np.concatenate([p.weights for p in parts]),
+            np.concatenate([p.returns for p in parts]),
+            np.concatenate([p.shares for p in parts]),
+            sum(p.games for p in parts),
+        )
+
+    def policy(self, rows: npt.NDArray[np.intp], width: int) -> npt.NDArray[np.float32]:
+        """The dense policy targets of samples ``rows`` (rows x ``width``), 0 off the legal
+        actions."""
+        out = np.zeros((len(rows), width), dtype=np.float32)
+        for k, i in enumerate(rows):
+            lo, hi = self.starts[i], self.starts[i + 1]
+            out[k, self.targets[lo:hi]] = self.weights[lo:hi]
+        return out
+
+    def legal(self, rows: npt.NDArray[np.intp], width: int) -> npt.NDArray[np.bool_]:
+        """The mask of legal actions of samples ``rows`` (rows x ``width``)."""
+        out = np.zeros((len(rows), width), dtype=np.bool_)
+        for k, i in enumerate(rows):
+            out[k, self.targets[self.starts[i]:self.starts[i + 1]]] = True
+        return out
+
+
+def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int]) -> TeacherSamples:
+    """Play one game per seed with ``teacher`` in every seat; return its samples.
+
+    >>> from oriflamme.api import GameConfig
+    >>> samples = teacher_games("ismcts:iterations=20", GameConfig(players=3).to_dict(), [1])
+    >>> first = samples.weights[samples.starts[0]:samples.starts[1]]
+    >>> samples.games, len(samples) > 20, round(float(first.sum()), 4)
+    (1, True, 1.0)
+    """
+    game_config = GameConfig.from_dict(config)
+    features = Features.of(game_config)
+    n = game_config.players
+    inputs: list[npt.NDArray[np.float32]] = []
+    actions: list[int] = []
+    starts: list[int] = [0]
+    targets: list[int] = []
+    weights: list[float] = []
+    returns: list[float] = []
+    shares: list[list[float]] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = new_game(players=n, cards=game_config.cards, variant=game_config.variant,
+                        edition=game_config.edition, first_player=rng.randrange(n),
+                        seed=rng.getrandbits(63), log=False)
+        s = state_of(game)
+        bots = [make_bot(teacher, seed=rng.getrandbits(32)) for _ in range(n)]
+        deciders: list[int] = []
+        while (player := current_player(s)) is not None:
+            legal = legal_actions(s)
+            if len(legal) == 1:
+                apply_unchecked(s, legal[0])
+                continue
+            bot = bots[player]
+            action = bot.act(game.observe(player), legal)
+            visits = getattr(getattr(bot, "last_search", None), "visits", None) or {action: 1}
+            x, slots = features.state(s, player)
+            indices = features.action_indices(legal, player, slots)
+            counts = np.array([visits.get(a, 0) for a in legal], dtype=np.float64)
+            total = counts.sum()
+            inputs.append(x)
+            actions.append(int(indices[legal.index(action)]))
+            targets.extend(int(i) for i in indices)
+            weights.extend((counts / total).tolist())
+            starts.append(len(targets))
+            deciders.append(player)
+            apply_unchecked(s, action)
+        outcome = result(s)
+        assert outcome is not None
+        won = [1.0 / len(outcome.winners) if p in outcome.winners else 0.0 for p in range(n)]
+        for p in deciders:
+            returns.append(won[p])
+            shares.append([won[(p + k) % n] for k in range(n)])
+    return TeacherSamples(
+        dict(config), teacher,
+        np.array(inputs, dtype=np.float16).reshape(-1, features.size),
+        np.array(actions, dtype=np.int32),
+        np.array(starts, dtype=np.int64),
+        np.array(targets, dtype=np.int32),
+        np.array(weights, dtype=np.float32),
+        np.array(returns, dtype=np.float32),
+        np.array(shares, dtype=np.float32).reshape(-1, n),
+        len(seeds),
+    )
+
+
+def save(samples: TeacherSamples, path: str | Path) -> None:
+    """Write ``samples`` to ``path`` (a NumPy archive without pickles)."""
+    import json
+
+    meta = json.dumps({"format": FORMAT, "version": VERSION, "config": dict(samples.config),
+                       "teacher": samples.teacher, "games": samples.games})
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, meta=np.array(meta), inputs=samples.inputs,
+                        actions=samples.actions, starts=samples.starts, targets=samples.targets,
+                        weights=samples.weights, returns=samples.returns, shares=samples.shares)
+    Path(path).write_bytes(buffer.getvalue())
+
+
+def load(path: str | Path) -> TeacherSamples:
+    """Read a file written by :func:`save`; anything else is a :class:`TeacherDataError`."""
+    import json
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+        raise TeacherDataError(f"{path}: not a file of teacher samples ({error})") from None
+    names = ("meta", "inputs", "actions", "starts", "targets", "weights", "returns", "shares")
+    missing = [name for name in names if name not in arrays]
+    if missing:
+        raise TeacherDataError(f"{path}: not a file of teacher samples (no {', '.join(missing)})")
+    try:
+        meta = json.loads(str(arrays["meta"]))
+    except ValueError:
+        raise TeacherDataError(f"{path}: its description is not JSON") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise TeacherDataError(f"{path}: not a file of teacher samples")
+    if meta.get("version") != VERSION:
+        raise TeacherDataError(f"{path}: version {meta.get('version')} of the teacher samples "
+                               f"format; this program reads version {VERSION}")
+    try:
+        config = GameConfig.from_dict(meta["config"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise TeacherDataError(f"{path}: no valid set-up ({error})") from None
+    features = Features.of(config)
+    rows = len(arrays["actions"])
+    starts = arrays["starts"]
+    ok = (arrays["inputs"].shape == (rows, features.size) and starts.shape == (rows + 1,)
+          and arrays["returns"].shape == (rows,)
+          and arrays["shares"].shape == (rows, config.players)
+          and arrays["targets"].shape == arrays["weights"].shape
+          and (rows == 0 or (starts[0] == 0 and starts[-1] == len(arrays["targets"])
+                             and bool(np.all(np.diff(starts) > 0)))))
+    if not ok:
+        raise TeacherDataError(f"{path}: its arrays do not fit together or the set-up")
+    width = features.actions
+    if rows and (arrays["targets"].min() < 0 or arrays["targets"].max() >= width
+                 or arrays["actions"].min() < 0 or arrays["actions"].max() >= width):
+        raise TeacherDataError(f"{path}: an action index is out of range for the set-up")
+    if not all(np.isfinite(arrays[name]).all() for name in ("inputs", "weights", "returns",
+                                                             "shares")):
+        raise TeacherDataError(f"{path}: a value is not a finite number")
+    return TeacherSamples(
+        config.to_dict(), str(meta.get("teacher", "?")),
+        arrays["inputs"].astype(np.float16), arrays["actions"].astype(np.int32),
+        starts.astype(np.int64), arrays["targets"].astype(np.int32),
+        arrays["weights"].astype(np.float32), arrays["returns"].astype(np.float32),
+        arrays["shares"].astype(np.float32), int(meta.get("games", 0)),
+    )
