@@ -325,7 +325,7 @@ def test_make_bot_master_and_learned() -> None:
     assert isinstance(master, GuidedBot) and master.name == "master"
     assert master.iterations == 6000 and master.seconds == 1.0
     assert isinstance(learned, NetworkBot) and learned.name == "learned"
-    assert (learned.choose, learned.worlds) == ("after", 1)
+    assert (learned.choose, learned.worlds) == ("auto", 1)
     assert make_bot("network:choose=action:worlds=3", 1).choose == "action"  # type: ignore[attr-defined]
     with pytest.raises(BotSpecError, match="worlds"):
         make_bot("network:worlds=0", 1)
@@ -527,3 +527,81 @@ def test_docstring_examples() -> None:
     for module in (features, network, shipped, learned, guided, levels, advice):
         failed, attempted = run_doctests(module)
         assert attempted > 0 and failed == 0, module.__name__
+
+
+# -- a policy network as the search's model of the opponents ---------------------------------
+def _policy_file(tmp_path: Path, seed: int = 3) -> Path:
+    net = _tiny(GameConfig(players=3), seed)
+    path = tmp_path / "policy.npz"
+    Network(net.config, net.arrays(), {"actions": "policy"}).save(path)
+    return path
+
+
+def test_the_policy_s_sparse_choice_is_the_dense_argmax() -> None:
+    """``best_action_in`` (the tree's opponent model) reads the same canonical vector and
+    action indices as the dense path, from the mover's own view of the world."""
+    net = _tiny(GameConfig(players=3), 5)
+    checked = 0
+    for game in _random_positions(dict(players=3), seed=4, every=2):
+        state = state_of(game)
+        player = game.current_player
+        assert player is not None
+        legal = game.legal_actions()
+        x, slots = net.features.state(state, player)
+        dense = legal[int(np.argmax(net.q_values(x)[net.features.action_indices(
+            legal, player, slots)]))]
+        assert net.best_action_in(state, player, legal) == dense
+        checked += len(legal) > 1
+    assert checked > 10
+
+
+def test_a_policy_opponent_model_changes_the_guided_search(tmp_path: Path) -> None:
+    """``opponents=policy``: the opponents inside the tree play the policy network's most
+    likely action instead of the heuristic's; with ``noise=1`` both models are the same random
+    play; the options are checked."""
+    path = _policy_file(tmp_path)
+    game = new_game(players=3, seed=12)
+    player = game.current_player
+    assert player is not None
+    observation, legal = game.observe(player), game.legal_actions()
+
+    def visits(spec: str) -> dict[Any, int]:
+        bot = make_bot(spec, 7)
+        bot.act(observation, legal)
+        return dict(bot.last_search.visits)  # type: ignore[attr-defined]
+
+    plain = visits("guided:iterations=200")
+    modelled = visits(f"guided:iterations=200:opponents=policy:policy={path}")
+    assert modelled != plain and sum(modelled.values()) == 200
+    (tmp_path / "other").mkdir()
+    other = _policy_file(tmp_path / "other", seed=9)
+    assert visits(f"guided:iterations=200:opponents=policy:policy={other}") != modelled
+    with pytest.raises(BotSpecError, match="add opponents=policy"):
+        make_bot(f"guided:policy={path}", 1)
+    with pytest.raises(BotSpecError, match="opponents"):
+        make_bot("guided:opponents=everyone", 1)
+    with pytest.raises(BotSpecError, match="policy"):
+        make_bot(f"guided:opponents=policy:policy={tmp_path / 'missing.npz'}", 1)
+    four = tmp_path / "four.npz"
+    _tiny(GameConfig(players=4)).save(four)
+    bot = make_bot(f"guided:opponents=policy:policy={four}", 1)
+    with pytest.raises(BotSpecError, match="4p-base"):
+        bot.check_setup(GameConfig(players=3))  # type: ignore[attr-defined]
+
+
+def test_a_policy_modelled_search_ignores_hidden_cards_and_pickles(tmp_path: Path) -> None:
+    """R-INFO-1 with the policy inside the tree (it reads each opponent's view of a world the
+    search dealt from the bot's observation), and the bot survives pickling."""
+    spec = f"guided:iterations=30:opponents=policy:policy={_policy_file(tmp_path)}"
+    rng = random.Random(2)
+    for game in _random_positions(dict(players=3), seed=17, every=9):
+        player = game.current_player
+        assert player is not None
+        observation, legal = game.observe(player), game.legal_actions()
+        world = WorldSampler(observation).sample(rng)
+        first = make_bot(spec, 4).act(observation, legal)
+        assert make_bot(spec, 4).act(world.observe(player), world.legal_actions()) == first
+    bot, game = make_bot(spec, 5), new_game(players=3, seed=8)
+    twin = pickle.loads(pickle.dumps(bot))
+    assert twin.act(game.observe(0), game.legal_actions()) == bot.act(
+        game.observe(0), game.legal_actions())

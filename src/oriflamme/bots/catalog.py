@@ -58,7 +58,7 @@ LEVELS: dict[str, tuple[str | None, str]] = {
 NETWORK_OPTIONS = ("weights", "temperature", "choose", "worlds", "reply")
 #: The options of a ``guided`` spec; a bare number is the first (``guided:500``).
 GUIDED_OPTIONS = ("iterations", "time", "c", "temperature", "prior", "leaf", "value", "infer",
-                  "noise", "weights", "seed")
+                  "noise", "opponents", "policy", "weights", "seed")
 
 
 def _lazy(module: str, function: str, *args: str) -> BotFactory:

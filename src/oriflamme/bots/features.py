@@ -115,6 +115,17 @@ class Features:
         moved, values, _ = self._moved(self._encoder.encode_state(state, player))
         return np.array(moved, dtype=np.intp), values
 
+    def state_sparse_slots(self, state: State, player: int
+                           ) -> tuple[Indices, Vector, list[int]]:
+        """:meth:`state_sparse` and the card permutation (``slots``, as a list) of that view,
+        for :meth:`canonical_actions`."""
+        moved, values, slots = self._moved(self._encoder.encode_state(state, player))
+        return np.array(moved, dtype=np.intp), values, slots
+
+    def encode_actions(self, legal: Sequence[Action], player: int) -> list[int]:
+        """The raw codec indices of ``legal`` (actions of ``player``)."""
+        return list(self._codec.encode_all(legal, player))
+
     def _moved(self, x: Vector) -> tuple[list[int], Vector, list[int]]:
         """The non-zero entries of raw vector ``x``: their canonical indices and values, and
         the card permutation."""

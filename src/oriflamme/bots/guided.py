@@ -85,6 +85,9 @@ from .value import fitted_state_values
 PRIORS: Final = ("off", "root", "on")
 LEAVES: Final = ("rollout", "value")
 VALUES: Final = ("auto", "views", "net", "fitted", "blend")
+#: The model of the opponents inside the tree: the one-step heuristic, or a policy network
+#: (the most likely action of a network trained to imitate a searching player).
+OPPONENTS: Final = ("heuristic", "policy")
 #: ``value=auto``: the value that predicts outcomes best for each set-up's shipped network
 #: (``benchmarks/bots/value_check.py``, docs/bots.md); ``views`` for the others.
 VALUE_BY_SETUP: Final = {"2p-base-two-families": "blend"}
@@ -127,6 +130,8 @@ class GuidedBot:
         infer: bool = True,
         noise: float = 0.0,
         name: str = "guided",
+        opponents: str = OPPONENTS[0],
+        policy: Networks | None = None,
     ) -> None:
         check_budget(iterations, seconds)
         if prior not in PRIORS or leaf not in LEAVES or value not in VALUES:
@@ -137,6 +142,12 @@ class GuidedBot:
             raise ValueError("the exploration must be >= 0 and the temperature positive")
         if not 0 <= noise <= 1:
             raise ValueError(f"noise must be a probability from 0 to 1, not {noise}")
+        if opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, not"
+                             f" {opponents!r}")
+        #: The opponents' model in the tree, and where its policy network comes from.
+        self.opponents = opponents
+        self.policy = policy if policy is not None else Networks(use="policy")
         self.name = name
         self.networks = networks
         self.iterations, self.seconds = iterations, seconds
@@ -151,6 +162,8 @@ class GuidedBot:
     def check_setup(self, config: GameConfig) -> None:
         """Refuse (:class:`BotSpecError`) a set-up this bot has no network for."""
         self.networks.check_setup(config)
+        if self.opponents == "policy":
+            self.policy.check_setup(config)
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         if not legal:
@@ -180,6 +193,8 @@ class GuidedBot:
         net = self.networks.for_setup(observation["config"])
         self._value = (VALUE_BY_SETUP.get(setup_key(net.config), "views")
                        if self.value == "auto" else self.value)
+        policy = (self.policy.for_setup(observation["config"]) if self.opponents == "policy"
+                  else None)
         me = observer(observation)
         worlds = Worlds(observation, self.infer)
         root = _Node(1.0, 0.5)
@@ -189,7 +204,7 @@ class GuidedBot:
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             first, rewards = self._iterate(net, state_of(worlds.draw(self._rng)), root, me,
-                                           allowed)
+                                           allowed, policy)
             done += 1
             if totals is not None and first is not None:
                 found = totals.get(first)
@@ -205,8 +220,12 @@ class GuidedBot:
 
     # -- one iteration ------------------------------------------------------------------
     def _iterate(self, net: Network, state: State, root: _Node, me: int,
-                 allowed: frozenset[Action]) -> tuple[Action | None, list[float]]:
-        """One iteration in world ``state``: the root action it tried and every player's reward."""
+                 allowed: frozenset[Action], policy: Network | None = None
+                 ) -> tuple[Action | None, list[float]]:
+        """One iteration in world ``state``: the root action it tried and every player's
+        reward. An opponent's decision in the tree is ``policy``'s most likely action from
+        that opponent's view of the world, or the heuristic's without ``policy`` (either
+        replaced by a random legal action with chance ``noise``)."""
         rng = self._rng
         node = root
         path: list[_Node] = []
@@ -230,7 +249,13 @@ class GuidedBot:
                 apply_unchecked(state, legal[0])
                 continue
             if mover != me:
-                apply_unchecked(state, modelled_opponent_action(state, mover, legal, noise, rng))
+                if policy is None:
+                    choice = modelled_opponent_action(state, mover, legal, noise, rng)
+                elif noise and rng.random() < noise:
+                    choice = legal[randbelow(rng, len(legal))]
+                else:
+                    choice = policy.best_action_in(state, mover, legal)
+                apply_unchecked(state, choice)
                 continue
             children = node.children
             if children is None:  # first reached: the network's prior (and value)
@@ -384,9 +409,18 @@ def guided_from_options(seed: int, options: Mapping[str, str]) -> Bot:
         value=choice_option("value", options.get("value", VALUES[0]), VALUES),
         infer=choice_option("infer", options.get("infer", "on"), ON_OFF) == "on",
         noise=number_option("noise", options.get("noise", "0"), positive=False),
+        opponents=choice_option("opponents", options.get("opponents", OPPONENTS[0]),
+                                OPPONENTS),
     )
     networks = networks_option(options, "guided")
+    policy = None
+    if "policy" in options:
+        policy = networks_option({"weights": options["policy"]}, "guided: policy",
+                                 use="policy")
+        if settings["opponents"] != "policy":
+            raise BotSpecError("guided: policy=FILE is the opponents' model: add"
+                               " opponents=policy")
     try:
-        return GuidedBot(networks, **settings)
+        return GuidedBot(networks, policy=policy, **settings)
     except ValueError as exc:
         raise BotSpecError(f"option {exc}") from None

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from oriflamme.api import GameConfig
+from oriflamme.api import Action, GameConfig
 from oriflamme.search import State
 
 from .features import Features, Indices, Vector
@@ -266,6 +266,14 @@ class Network:
     def sparse_value_logits(self, inputs: Indices, values: Vector) -> list[float]:
         """:meth:`value_logits` of the vector whose non-zero entries are ``values`` at
         ``inputs`` (``Features.state_sparse``), without building the vector."""
+        h = self._sparse_hidden(inputs, values)
+        w, b = self._v
+        logits: list[float] = (w @ h + b).tolist()
+        return logits
+
+    def _sparse_hidden(self, inputs: Indices, values: Vector) -> Matrix:
+        """The last hidden layer of the vector whose non-zero entries are ``values`` at
+        ``inputs``."""
         rows = self._first_rows
         if rows is None:
             rows = self._first_rows = np.ascontiguousarray(self._trunk[0][0].T)
@@ -276,9 +284,19 @@ class Network:
             h = w @ h
             h += b
             np.maximum(h, 0.0, out=h)
-        w, b = self._v
-        logits: list[float] = (w @ h + b).tolist()
-        return logits
+        return h
+
+    def best_action_in(self, state: State, player: int, legal: Sequence[Action]) -> Action:
+        """The legal action with the highest ``q`` output from ``player``'s view of world
+        ``state`` (a policy network's most likely action), by the sparse path: the search's
+        model of an opponent (``guided:opponents=policy``)."""
+        features = self.features
+        inputs, values, slots = features.state_sparse_slots(state, player)
+        indices = features.canonical_actions(features.encode_actions(legal, player), slots)
+        h = self._sparse_hidden(inputs, values)
+        w, b = self._q
+        logits = w.take(indices, axis=0) @ h + b.take(indices)
+        return legal[int(np.argmax(logits))]
 
     def own_share_in(self, state: State, player: int) -> float:
         """``player``'s own expected share of victory in world ``state``, from its view:

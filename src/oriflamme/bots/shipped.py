@@ -25,8 +25,10 @@ from oriflamme.api import GameConfig
 #: ``SETUP.json`` for each set-up (:func:`setup_key`), and ``SETUP.play.npz`` with
 #: ``SETUP.play.json`` where the network alone has its own.
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
-#: What a shipped network is for: the search's value (``SETUP.npz``), or play alone.
-USES = ("search", "play")
+#: What a shipped network is for: the search's value (``SETUP.npz``), play alone
+#: (``SETUP.play.npz``, else the search's), or the search's model of the opponents
+#: (``SETUP.policy.npz``: a policy imitating a searching player; no fallback).
+USES = ("search", "play", "policy")
 
 
 def setup_key(config: GameConfig | Mapping[str, Any]) -> str:
@@ -48,10 +50,13 @@ def setup_key(config: GameConfig | Mapping[str, Any]) -> str:
 
 def packaged_path(config: GameConfig | Mapping[str, Any], use: str = "search") -> Path | None:
     """The shipped weights of a set-up for ``use`` (:data:`USES`), if any: for ``play``, its
-    own file where there is one, else the search's."""
+    own file where there is one, else the search's; for ``policy``, its own file only."""
     if use not in USES:
         raise ValueError(f"use is one of {', '.join(USES)}, not {use!r}")
     key = setup_key(config)
+    if use == "policy":
+        own = WEIGHTS_DIR / f"{key}.policy.npz"
+        return own if own.is_file() else None
     if use == "play" and (own := WEIGHTS_DIR / f"{key}.play.npz").is_file():
         return own
     path = WEIGHTS_DIR / f"{key}.npz"
