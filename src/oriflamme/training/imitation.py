@@ -38,8 +38,9 @@ from oriflamme.bots.shipped import setup_key
 from oriflamme.build import build_name
 
 from .evaluation import Evaluation, evaluation_games, play_evaluation, summary
+from .files import append_csv, source_commit, start_file, write_whole
 from .learner import Adam, Average, Batch, losses_and_gradients
-from .run import NETWORK, SIDECAR, _append_csv, _commit, _start_file, _write
+from .run import NETWORK, SIDECAR
 from .teacher import TeacherDataError, TeacherSamples, load
 from .workers import Workers, split
 
@@ -201,7 +202,7 @@ def run_imitation(folder: Path, settings: ImitationSettings, workers: Workers,
     kept, reports = imitate(net, train, held, settings.epochs, settings.batch, settings.rate,
                             settings.seed, settings.value_weight, settings.average, report)
     hours = (time.monotonic() - started) / 3600
-    _append_csv(folder / "imitation.csv", IMITATION_COLUMNS, agreement_rows(reports))
+    append_csv(folder / "imitation.csv", IMITATION_COLUMNS, agreement_rows(reports))
     evaluations: list[Evaluation] = []
     weights = kept.to_bytes()
     plan = evaluation_games(settings.eval_games, config.players)
@@ -210,14 +211,14 @@ def run_imitation(folder: Path, settings: ImitationSettings, workers: Workers,
                                                settings.seed, chunk)
                                               for chunk in split(plan, workers.jobs)])
         evaluations.append(summary(opponent, [s for part in parts for s in part]))
-    _append_csv(folder / "evaluation.csv", ("opponent", "games", "share", "low", "high"),
+    append_csv(folder / "evaluation.csv", ("opponent", "games", "share", "low", "high"),
                 [{"opponent": e.opponent, "games": e.games, "share": round(e.share, 4),
                   "low": round(e.low, 4), "high": round(e.high, 4)} for e in evaluations])
     best = min(reports, key=lambda r: r.held_policy)
     kept.info["trained"] = {"teacher": train.teacher, "games": train.games + held.games,
                             "epochs": best.epoch}
     data = kept.to_bytes(half=True)
-    _write(folder / NETWORK, data)
+    write_whole(folder / NETWORK, data)
     sidecar = {
         "setup": setup_key(config),
         "command": settings.command_line(),
@@ -230,13 +231,13 @@ def run_imitation(folder: Path, settings: ImitationSettings, workers: Workers,
                    "hours": round(hours, 3)},
         "held_out": {"policy": round(best.held_policy, 5), "value": round(best.held_value, 5),
                      "agreement": round(best.agreement, 4)},
-        "commit": _commit(), "oriflamme": __version__, "build": build_name(),
+        "commit": source_commit(), "oriflamme": __version__, "build": build_name(),
         "python": platform.python_version(), "numpy": np.__version__,
         "sha256": hashlib.sha256(data).hexdigest(),
         "evaluations": [dataclasses.asdict(e) for e in evaluations],
-        **({} if settings.init is None else {"init": _start_file(settings.init)}),
+        **({} if settings.init is None else {"init": start_file(settings.init)}),
     }
-    _write(folder / SIDECAR, json.dumps(sidecar, indent=2).encode())
+    write_whole(folder / SIDECAR, json.dumps(sidecar, indent=2).encode())
     return kept, reports, evaluations
 
 

@@ -26,13 +26,10 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import hashlib
 import io
 import json
-import os
 import platform
 import shlex
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +47,7 @@ from oriflamme.build import build_name
 
 from .chart import Series, strength_chart
 from .evaluation import Evaluation, evaluation_games, play_evaluation, summary
+from .files import append_csv, sha256, source_commit, start_file, write_whole
 from .learner import Adam, Average, Losses, train_epochs
 from .selfplay import Samples, SelfPlay, play_games
 from .workers import Workers, split
@@ -223,7 +221,7 @@ class TrainingRun:
         network = _initial(settings)
         folder.mkdir(parents=True, exist_ok=True)
         network.info["trained"] = {"games": 0}
-        _write(folder / SETTINGS, json.dumps(settings.to_json(), indent=2).encode())
+        write_whole(folder / SETTINGS, json.dumps(settings.to_json(), indent=2).encode())
         return cls(folder, settings, network, Adam(network, settings.rate), Progress())
 
     @classmethod
@@ -259,11 +257,11 @@ class TrainingRun:
                 rows = [row for row in csv.DictReader(source)
                         if int(row["generation"]) <= self.progress.generation]
             path.unlink()
-            _append_csv(path, TRAINING_COLUMNS, rows)
+            append_csv(path, TRAINING_COLUMNS, rows)
         path = self.folder / EVALUATION_CSV
         if path.exists():
             path.unlink()
-        _append_csv(path, EVALUATION_COLUMNS, self.progress.evaluations)
+        append_csv(path, EVALUATION_COLUMNS, self.progress.evaluations)
 
     # -- the loop ---------------------------------------------------------------------------
     def train(self, workers: Workers, games: int | None = None, hours: float | None = None,
@@ -306,7 +304,7 @@ class TrainingRun:
                    "games_per_s": round(samples.games / elapsed, 2),
                    "decisions_per_s": round(samples.decisions / played, 1),
                    "loss_q": round(losses.q, 5), "loss_v": round(losses.v, 5)}
-            _append_csv(self.folder / TRAINING_CSV, TRAINING_COLUMNS, [row])
+            append_csv(self.folder / TRAINING_CSV, TRAINING_COLUMNS, [row])
             evaluations: list[Evaluation] = []
             finished = (games is not None and progress.games >= games) or (
                 deadline is not None and time.monotonic() >= deadline)
@@ -339,7 +337,7 @@ class TrainingRun:
                  "games": e.games, "share": round(e.share, 4), "low": round(e.low, 4),
                  "high": round(e.high, 4)} for e in results]
         progress.evaluations.extend(rows)
-        _append_csv(self.folder / EVALUATION_CSV, EVALUATION_COLUMNS, rows)
+        append_csv(self.folder / EVALUATION_CSV, EVALUATION_COLUMNS, rows)
         self._chart()
         return results
 
@@ -350,7 +348,7 @@ class TrainingRun:
                 (row["hours"], row["share"], row["low"], row["high"]))
         series = [Series(name, points) for name, points in by_opponent.items()]
         title = f"{setup_key(self.settings.config())}: the network's share of victory"
-        _write(self.folder / CHART,
+        write_whole(self.folder / CHART,
                strength_chart(series, 1 / self.settings.players, title))
 
     # -- files ------------------------------------------------------------------------------
@@ -366,9 +364,9 @@ class TrainingRun:
         if self.average is not None:
             arrays.update({f"average_{k}": v for k, v in self.average.arrays.items()})
         np.savez(buffer, **arrays)
-        _write(self.folder / CHECKPOINT, buffer.getvalue())
-        _write(self.folder / NETWORK, self.played().to_bytes(half=True))
-        _write(self.folder / SIDECAR, json.dumps(self.sidecar(), indent=2).encode())
+        write_whole(self.folder / CHECKPOINT, buffer.getvalue())
+        write_whole(self.folder / NETWORK, self.played().to_bytes(half=True))
+        write_whole(self.folder / SIDECAR, json.dumps(self.sidecar(), indent=2).encode())
 
     def sidecar(self) -> dict[str, Any]:
         """How ``network.npz`` was made (shipped next to the weights)."""
@@ -382,14 +380,14 @@ class TrainingRun:
                        "hours": round(progress.seconds / 3600, 3),
                        "self_play_hours": round(progress.play_seconds / 3600, 3),
                        "samples": progress.samples, "decisions": progress.decisions},
-            "commit": _commit(),
+            "commit": source_commit(),
             "oriflamme": __version__,
             "build": build_name(),
             "python": platform.python_version(),
             "numpy": np.__version__,
-            "sha256": _sha256(self.played().to_bytes(half=True)),
+            "sha256": sha256(self.played().to_bytes(half=True)),
             "evaluations": progress.evaluations[-len(self.settings.opponents):],
-            **({} if self.settings.init is None else {"init": _start_file(self.settings.init)}),
+            **({} if self.settings.init is None else {"init": start_file(self.settings.init)}),
         }
 
 
@@ -410,48 +408,3 @@ def _initial(settings: Settings) -> Network:
                             f" {','.join(map(str, widths))}, not the run's"
                             f" {','.join(map(str, settings.hidden))} (--hidden)")
     return Network(settings.config(), {k: v.copy() for k, v in network.arrays().items()})
-
-
-def _start_file(path: str) -> dict[str, str]:
-    """The weights a run started from (``--init``): its path and, while it can be read, its
-    SHA-256, so that the start of a reproduction can be checked."""
-    try:
-        return {"path": path, "sha256": _sha256(Path(path).read_bytes())}
-    except OSError:
-        return {"path": path, "sha256": "unknown (the file is gone)"}
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _commit() -> str:
-    """The git commit of the sources, if they are a git checkout (else "unknown")."""
-    here = Path(__file__).resolve().parent
-    try:
-        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
-                              text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    commit = done.stdout.strip()
-    if done.returncode or not commit:
-        return "unknown"
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                           capture_output=True, text=True, timeout=10, check=False).stdout
-    return commit + ("+changes" if dirty.strip() else "")
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Replace ``path`` whole: a run stopped mid-write leaves the previous file."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(data)
-    os.replace(partial, path)
-
-
-def _append_csv(path: Path, columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> None:
-    new = not path.exists()
-    with path.open("a", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=list(columns))
-        if new:
-            writer.writeheader()
-        writer.writerows(rows)
