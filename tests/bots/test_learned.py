@@ -576,6 +576,8 @@ def test_a_policy_opponent_model_changes_the_guided_search(tmp_path: Path) -> No
     (tmp_path / "other").mkdir()
     other = _policy_file(tmp_path / "other", seed=9)
     assert visits(f"guided:iterations=200:opponents=policy:policy={other}") != modelled
+    drawn = visits(f"guided:iterations=200:opponents=sample:policy={path}")
+    assert drawn not in (modelled, plain) and sum(drawn.values()) == 200
     with pytest.raises(BotSpecError, match="add opponents=policy"):
         make_bot(f"guided:policy={path}", 1)
     with pytest.raises(BotSpecError, match="opponents"):
@@ -592,7 +594,7 @@ def test_a_policy_opponent_model_changes_the_guided_search(tmp_path: Path) -> No
 def test_a_policy_modelled_search_ignores_hidden_cards_and_pickles(tmp_path: Path) -> None:
     """R-INFO-1 with the policy inside the tree (it reads each opponent's view of a world the
     search dealt from the bot's observation), and the bot survives pickling."""
-    spec = f"guided:iterations=30:opponents=policy:policy={_policy_file(tmp_path)}"
+    spec = f"guided:iterations=30:opponents=sample:policy={_policy_file(tmp_path)}"
     rng = random.Random(2)
     for game in _random_positions(dict(players=3), seed=17, every=9):
         player = game.current_player

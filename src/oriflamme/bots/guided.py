@@ -24,7 +24,12 @@ and the network (:mod:`oriflamme.bots.network`) in two places:
   that predicts outcomes best with the set-up's shipped network (:data:`VALUE_BY_SETUP`:
   ``blend`` for 2 players with two families, ``views`` otherwise).
 * **noise** (``noise=P``, default 0): as ``ismcts:noise``, each opponent decision inside the
-  tree is a random legal action with chance ``P`` instead of the heuristic's.
+  tree is a random legal action with chance ``P`` instead of the model's.
+* **opponents** (default ``heuristic``): the model of the opponents inside the tree, the
+  one-step heuristic; or a *policy network* (trained to imitate a searching player,
+  :mod:`oriflamme.training.imitation`; ``policy=FILE``, else the set-up's shipped
+  ``SETUP.policy.npz``) reading the opponent's own view of the sampled world: its most likely
+  action (``policy``) or an action drawn from its softmax (``sample``).
 
 Everything the network reads is the bot's observation or a world the search sampled from it
 (the other players' views of such a world hold cards dealt at random, like the worlds of every
@@ -86,8 +91,9 @@ PRIORS: Final = ("off", "root", "on")
 LEAVES: Final = ("rollout", "value")
 VALUES: Final = ("auto", "views", "net", "fitted", "blend")
 #: The model of the opponents inside the tree: the one-step heuristic, or a policy network
-#: (the most likely action of a network trained to imitate a searching player).
-OPPONENTS: Final = ("heuristic", "policy")
+#: (a network trained to imitate a searching player): its most likely action (``policy``), or
+#: an action drawn from its softmax (``sample``: the teacher's own spread of choices).
+OPPONENTS: Final = ("heuristic", "policy", "sample")
 #: ``value=auto``: the value that predicts outcomes best for each set-up's shipped network
 #: (``benchmarks/bots/value_check.py``, docs/bots.md); ``views`` for the others.
 VALUE_BY_SETUP: Final = {"2p-base-two-families": "blend"}
@@ -162,7 +168,7 @@ class GuidedBot:
     def check_setup(self, config: GameConfig) -> None:
         """Refuse (:class:`BotSpecError`) a set-up this bot has no network for."""
         self.networks.check_setup(config)
-        if self.opponents == "policy":
+        if self.opponents != "heuristic":
             self.policy.check_setup(config)
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
@@ -193,8 +199,8 @@ class GuidedBot:
         net = self.networks.for_setup(observation["config"])
         self._value = (VALUE_BY_SETUP.get(setup_key(net.config), "views")
                        if self.value == "auto" else self.value)
-        policy = (self.policy.for_setup(observation["config"]) if self.opponents == "policy"
-                  else None)
+        policy = (None if self.opponents == "heuristic"
+                  else self.policy.for_setup(observation["config"]))
         me = observer(observation)
         worlds = Worlds(observation, self.infer)
         root = _Node(1.0, 0.5)
@@ -233,6 +239,7 @@ class GuidedBot:
         rewards: list[float] | None = None
         rollout = self.leaf == "rollout"
         noise = self.noise
+        sample = self.opponents == "sample"
         last_round = state.round
         at_root = True  # the first decision is the bot's own, among ``allowed``
         while True:
@@ -253,6 +260,8 @@ class GuidedBot:
                     choice = modelled_opponent_action(state, mover, legal, noise, rng)
                 elif noise and rng.random() < noise:
                     choice = legal[randbelow(rng, len(legal))]
+                elif sample:
+                    choice = _draw(legal, policy.action_logits_in(state, mover, legal), rng)
                 else:
                     choice = policy.best_action_in(state, mover, legal)
                 apply_unchecked(state, choice)
@@ -380,6 +389,12 @@ def _own_views(net: Network, state: State) -> list[float]:
     return [share / total for share in own]
 
 
+def _draw(legal: Sequence[Action], logits: np.ndarray, rng: random.Random) -> Action:
+    """An action drawn from the softmax of ``logits``."""
+    weights = np.exp(logits - logits.max()).tolist()
+    return rng.choices(legal, weights=weights)[0]
+
+
 def _mean(node: _Node) -> float:
     return node.reward / node.visits if node.visits else node.q
 
@@ -417,9 +432,9 @@ def guided_from_options(seed: int, options: Mapping[str, str]) -> Bot:
     if "policy" in options:
         policy = networks_option({"weights": options["policy"]}, "guided: policy",
                                  use="policy")
-        if settings["opponents"] != "policy":
+        if settings["opponents"] == "heuristic":
             raise BotSpecError("guided: policy=FILE is the opponents' model: add"
-                               " opponents=policy")
+                               " opponents=policy (or opponents=sample)")
     try:
         return GuidedBot(networks, policy=policy, **settings)
     except ValueError as exc:

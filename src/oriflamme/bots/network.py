@@ -286,17 +286,21 @@ class Network:
             np.maximum(h, 0.0, out=h)
         return h
 
-    def best_action_in(self, state: State, player: int, legal: Sequence[Action]) -> Action:
-        """The legal action with the highest ``q`` output from ``player``'s view of world
-        ``state`` (a policy network's most likely action), by the sparse path: the search's
-        model of an opponent (``guided:opponents=policy``)."""
+    def action_logits_in(self, state: State, player: int, legal: Sequence[Action]) -> Vector:
+        """The ``q`` outputs of ``legal`` from ``player``'s view of world ``state`` (a policy
+        network's logits), by the sparse path: the search's model of an opponent
+        (``guided:opponents=policy``)."""
         features = self.features
         inputs, values, slots = features.state_sparse_slots(state, player)
         indices = features.canonical_actions(features.encode_actions(legal, player), slots)
         h = self._sparse_hidden(inputs, values)
         w, b = self._q
-        logits = w.take(indices, axis=0) @ h + b.take(indices)
-        return legal[int(np.argmax(logits))]
+        logits: Vector = w.take(indices, axis=0) @ h + b.take(indices)
+        return logits
+
+    def best_action_in(self, state: State, player: int, legal: Sequence[Action]) -> Action:
+        """The legal action of highest :meth:`action_logits_in` (a policy's most likely)."""
+        return legal[int(np.argmax(self.action_logits_in(state, player, legal)))]
 
     def own_share_in(self, state: State, player: int) -> float:
         """``player``'s own expected share of victory in world ``state``, from its view:
