@@ -344,19 +344,19 @@ def test_make_bot_master_and_learned() -> None:
         make_bot("guided:noise=some", 1)
 
 
-def test_a_noisy_opponent_model_changes_the_guided_search() -> None:
-    """``noise=P``: inside the tree each opponent decision is a random legal action with chance
-    P, otherwise the heuristic's (as ``ismcts:noise``); 0, the default, is the plain search."""
+def visits(spec: str) -> dict[Any, int]:
+    """How often the search of ``spec`` tried each action at the first decision of a game."""
     game = new_game(players=3, seed=12)
     player = game.current_player
     assert player is not None
-    observation, legal = game.observe(player), game.legal_actions()
+    bot = make_bot(spec, 7)
+    bot.act(game.observe(player), game.legal_actions())
+    return dict(bot.last_search.visits)  # type: ignore[attr-defined]
 
-    def visits(spec: str) -> dict[Any, int]:
-        bot = make_bot(spec, 7)
-        bot.act(observation, legal)
-        return dict(bot.last_search.visits)  # type: ignore[attr-defined]
 
+def test_a_noisy_opponent_model_changes_the_guided_search() -> None:
+    """``noise=P``: inside the tree each opponent decision is a random legal action with chance
+    P, otherwise the heuristic's (as ``ismcts:noise``); 0, the default, is the plain search."""
     plain = visits("guided:iterations=200")
     assert make_bot("guided:noise=0.3", 1).noise == 0.3  # type: ignore[attr-defined]
     assert visits("guided:iterations=200:noise=0") == plain
@@ -560,17 +560,9 @@ def test_a_policy_opponent_model_changes_the_guided_search(tmp_path: Path) -> No
     likely action instead of the heuristic's; with ``noise=1`` both models are the same random
     play; the options are checked."""
     path = _policy_file(tmp_path)
-    game = new_game(players=3, seed=12)
-    player = game.current_player
-    assert player is not None
-    observation, legal = game.observe(player), game.legal_actions()
-
-    def visits(spec: str) -> dict[Any, int]:
-        bot = make_bot(spec, 7)
-        bot.act(observation, legal)
-        return dict(bot.last_search.visits)  # type: ignore[attr-defined]
-
     plain = visits("guided:iterations=200")
+    assert visits(f"guided:iterations=200:noise=1:opponents=policy:policy={path}") == visits(
+        "guided:iterations=200:noise=1")
     modelled = visits(f"guided:iterations=200:opponents=policy:policy={path}")
     assert modelled != plain and sum(modelled.values()) == 200
     (tmp_path / "other").mkdir()

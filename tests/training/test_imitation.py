@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gradients import check_gradients
 from oriflamme.api import GameConfig, new_game
 from oriflamme.bots import make_bot
 from oriflamme.bots.learned import NetworkBot, Networks
@@ -135,26 +136,9 @@ def test_the_policy_gradients_match_finite_differences() -> None:
     batch = Batch(samples.inputs[rows].astype(np.float64), np.full(20, -1, np.int32),
                   samples.returns[rows], samples.shares[rows], samples.policy(rows, 420),
                   samples.legal(rows, 420))
-    _, grads = losses_and_gradients(net, batch, 0.7)
-    rng = np.random.default_rng(1)
-    checked = 0
-    for name, array in net.arrays().items():
-        flat = array.reshape(-1)
-        candidates = np.nonzero(grads[name].reshape(-1))[0]
-        for index in rng.choice(candidates, size=min(3, len(candidates)), replace=False):
-            old = flat[index].copy()
-            flat[index] = old + np.float32(1e-3)
-            high = float(flat[index])
-            plus, _ = losses_and_gradients(net, batch, 0.7)
-            flat[index] = old - np.float32(1e-3)
-            low = float(flat[index])
-            minus, _ = losses_and_gradients(net, batch, 0.7)
-            flat[index] = old
-            numeric = ((plus.q + 0.7 * plus.v) - (minus.q + 0.7 * minus.v)) / (high - low)
-            assert numeric == pytest.approx(float(grads[name].reshape(-1)[index]),
-                                            rel=0.01, abs=1e-6), name
-            checked += 1
+    checked = check_gradients(net, batch)
     assert checked >= 20
+    _, grads = losses_and_gradients(net, batch, 0.7)
     assert not grads["q_w"][~samples.legal(rows, 420).any(axis=0)].any()  # illegal: no push
 
 

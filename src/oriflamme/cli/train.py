@@ -165,10 +165,9 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    from oriflamme.bots import make_bot
-    from oriflamme.training.run import Settings
-
+def _fill_defaults(args: argparse.Namespace, defaults: dict[str, Any]) -> tuple[str, ...]:
+    """Give every setting left out its default (the hidden layers of ``--init``'s weights, if
+    any); return the opponents' specs."""
     if args.init is not None and args.hidden is None:
         from oriflamme.bots.network import Network, WeightsError
 
@@ -176,11 +175,17 @@ def _settings(args: argparse.Namespace) -> Settings:
             args.hidden = Network.load(args.init).hidden
         except WeightsError as exc:
             raise CliError(f"--init: {exc}") from None
-    for name, value in DEFAULTS.items():
+    for name, value in defaults.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
+    return tuple(spec.strip() for spec in args.opponents.split(",") if spec.strip())
 
-    opponents = tuple(spec.strip() for spec in args.opponents.split(",") if spec.strip())
+
+def _settings(args: argparse.Namespace) -> Settings:
+    from oriflamme.bots import make_bot
+    from oriflamme.training.run import Settings
+
+    opponents = _fill_defaults(args, DEFAULTS)
     if not opponents and args.eval_games:
         raise CliError("--opponents needs at least one bot spec (or --eval-games 0)")
     for spec in opponents:
@@ -252,17 +257,7 @@ def _run_imitation(args: argparse.Namespace) -> int:
     if given:
         options = ", ".join("--" + name.replace("_", "-") for name in given)
         raise CliError(f"--imitate trains on saved games: {options} belong to self-play")
-    if args.init is not None and args.hidden is None:
-        try:
-            from oriflamme.bots.network import Network
-
-            args.hidden = Network.load(args.init).hidden
-        except WeightsError as exc:
-            raise CliError(f"--init: {exc}") from None
-    for name, value in IMITATION_DEFAULTS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, value)
-    opponents = tuple(spec.strip() for spec in args.opponents.split(",") if spec.strip())
+    opponents = _fill_defaults(args, IMITATION_DEFAULTS)
     for spec in opponents:
         make_bot(spec, 0)
     if not 0 <= args.average < 1:

@@ -39,7 +39,7 @@ from oriflamme.build import build_name
 
 from .evaluation import Evaluation, evaluation_games, play_evaluation, summary
 from .files import append_csv, source_commit, start_file, write_whole
-from .learner import Adam, Average, Batch, losses_and_gradients
+from .learner import Adam, Average, Batch, losses_and_gradients, train_pass
 from .run import NETWORK, SIDECAR
 from .teacher import TeacherDataError, TeacherSamples, load
 from .workers import Workers, split
@@ -113,25 +113,12 @@ def imitate(net: Network, train: TeacherSamples, held: TeacherSamples, epochs: i
     reports: list[EpochReport] = []
     for epoch in range(1, epochs + 1):
         started = time.monotonic()
-        order = rng.permutation(len(train))
-        total_q = total_v = 0.0
-        steps = 0
-        for start in range(0, len(order), batch):
-            rows = order[start:start + batch]
-            if len(rows) < 2:
-                continue
-            losses, grads = losses_and_gradients(net, _batch(train, rows, width), value_weight)
-            adam.step(grads)
-            if averaged is not None:
-                averaged.update(net)
-            total_q += losses.q
-            total_v += losses.v
-            steps += 1
+        losses = train_pass(net, adam, len(train), lambda rows: _batch(train, rows, width),
+                            batch, rng, value_weight, averaged)
         played = net if averaged is None else averaged.network(net)
         held_q, held_v, agreement = measure(played, held)
-        steps = max(steps, 1)
-        line = EpochReport(epoch, time.monotonic() - started, total_q / steps, total_v / steps,
-                           held_q, held_v, agreement)
+        line = EpochReport(epoch, time.monotonic() - started, losses.q, losses.v, held_q,
+                           held_v, agreement)
         reports.append(line)
         if best is None or held_q < best[0]:
             best = (held_q, _copy(played))

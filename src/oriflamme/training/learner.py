@@ -16,6 +16,7 @@ runs on. ``tests/training/test_training.py`` checks them against finite differen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,22 +202,38 @@ def train_epochs(net: Network, adam: Adam, inputs: npt.NDArray[np.floating[Any]]
                  epochs: int, batch_size: int, rng: np.random.Generator,
                  value_weight: float = 1.0, average: Average | None = None) -> Losses:
     """``epochs`` passes over the samples in shuffled minibatches; the mean losses."""
+    def batch(pick: npt.NDArray[np.intp]) -> Batch:
+        return Batch(inputs[pick].astype(np.float32), actions[pick], returns[pick],
+                     shares[pick])
+
+    total_q = total_v = 0.0
+    for _ in range(epochs):
+        losses = train_pass(net, adam, len(actions), batch, batch_size, rng, value_weight,
+                            average)
+        total_q += losses.q
+        total_v += losses.v
+    return Losses(total_q / max(epochs, 1), total_v / max(epochs, 1))
+
+
+def train_pass(net: Network, adam: Adam, size: int,
+               batch: Callable[[npt.NDArray[np.intp]], Batch], batch_size: int,
+               rng: np.random.Generator, value_weight: float = 1.0,
+               average: Average | None = None) -> Losses:
+    """One pass over ``size`` samples in shuffled minibatches of ``batch_size`` (``batch``
+    builds the minibatch of the given rows); the mean losses over its steps."""
+    order = rng.permutation(size)
     total_q = total_v = 0.0
     steps = 0
-    for _ in range(epochs):
-        order = rng.permutation(len(actions))
-        for start in range(0, len(order), batch_size):
-            pick = order[start:start + batch_size]
-            if len(pick) < 2:
-                continue
-            batch = Batch(inputs[pick].astype(np.float32), actions[pick], returns[pick],
-                          shares[pick])
-            losses, grads = losses_and_gradients(net, batch, value_weight)
-            adam.step(grads)
-            if average is not None:
-                average.update(net)
-            total_q += losses.q
-            total_v += losses.v
-            steps += 1
+    for start in range(0, len(order), batch_size):
+        pick = order[start:start + batch_size]
+        if len(pick) < 2:
+            continue
+        losses, grads = losses_and_gradients(net, batch(pick), value_weight)
+        adam.step(grads)
+        if average is not None:
+            average.update(net)
+        total_q += losses.q
+        total_v += losses.v
+        steps += 1
     steps = max(steps, 1)
     return Losses(total_q / steps, total_v / steps)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from oriflamme.api import GameConfig, new_game
+from oriflamme.api import Game, GameConfig, new_game
 from oriflamme.bots.evaluation import greedy_state_action
 from oriflamme.bots.learned import NetworkBot, Networks
 from oriflamme.bots.network import Network
@@ -79,6 +79,14 @@ class Samples:
         return len(self.actions)
 
 
+def dealt_game(config: GameConfig, rng: random.Random) -> Game:
+    """A new game of ``config``, its first player and deal drawn from ``rng`` (the training's
+    games: self-play and the teacher's)."""
+    return new_game(players=config.players, cards=config.cards, variant=config.variant,
+                    edition=config.edition, first_player=rng.randrange(config.players),
+                    seed=rng.getrandbits(63), log=False)
+
+
 def play_games(weights: bytes, settings: SelfPlay, seeds: list[int]) -> Samples:
     """Play one game per seed with the network of ``weights``; return their samples."""
     net = Network.from_bytes(weights)
@@ -92,9 +100,7 @@ def play_games(weights: bytes, settings: SelfPlay, seeds: list[int]) -> Samples:
     n = config.players
     for seed in seeds:
         rng = random.Random(seed)
-        game = new_game(players=n, cards=config.cards, variant=config.variant,
-                        edition=config.edition, first_player=rng.randrange(n),
-                        seed=rng.getrandbits(63), log=False)
+        game = dealt_game(config, rng)
         s = state_of(game)
         heuristic = [rng.random() < settings.heuristic for _ in range(n)]
         after = NetworkBot(Networks.of(net), seed=rng.getrandbits(32)) \

@@ -30,10 +30,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from oriflamme.api import GameConfig, new_game
+from oriflamme.api import GameConfig
 from oriflamme.bots import make_bot
 from oriflamme.bots.features import Features
 from oriflamme.search import apply_unchecked, current_player, legal_actions, result, state_of
+
+from .selfplay import dealt_game
 
 #: The format name and version written in every file of teacher samples.
 FORMAT = "oriflamme-teacher-samples"
@@ -131,9 +133,7 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int])
     shares: list[list[float]] = []
     for seed in seeds:
         rng = random.Random(seed)
-        game = new_game(players=n, cards=game_config.cards, variant=game_config.variant,
-                        edition=game_config.edition, first_player=rng.randrange(n),
-                        seed=rng.getrandbits(63), log=False)
+        game = dealt_game(game_config, rng)
         s = state_of(game)
         bots = [make_bot(teacher, seed=rng.getrandbits(32)) for _ in range(n)]
         deciders: list[int] = []
