@@ -225,3 +225,37 @@ def test_docstring_examples() -> None:
 
     failed, attempted = run_doctests(teacher)
     assert attempted > 0 and failed == 0
+
+
+def test_the_teacher_command_plays_and_saves_the_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``oriflamme train --teacher SPEC --games K --out DATA``: K games in files of 5, whose
+    samples are the teacher's; a second call with more games plays only the seeds no file
+    holds; wrong options are refused before any game."""
+    data = tmp_path / "data"
+    assert main(["train", "--teacher", FAST_TEACHER, "--games", "7", "--seed", "100",
+                 "--jobs", "2", "--out", str(data)]) == 0
+    printed = capsys.readouterr()
+    assert "played 7 games of greedy" in printed.out and "teacher: 7/7 games" in printed.err
+    assert sorted(p.name for p in data.iterdir()) == ["chunk-100-104.npz", "chunk-105-106.npz"]
+    first = load(data / "chunk-100-104.npz")
+    assert first.games == 5 and first.teacher == FAST_TEACHER
+    assert np.array_equal(first.inputs, _games(100, 5, FAST_TEACHER).inputs)
+    stamp = (data / "chunk-100-104.npz").stat().st_mtime_ns
+    assert main(["train", "--teacher", FAST_TEACHER, "--games", "13", "--seed", "100",
+                 "--jobs", "1", "--out", str(data)]) == 0
+    assert "played 6 games" in capsys.readouterr().out  # only the seeds 107 to 112
+    assert (data / "chunk-100-104.npz").stat().st_mtime_ns == stamp
+    assert sorted(p.name for p in data.iterdir())[2:] == ["chunk-107-111.npz",
+                                                          "chunk-112-112.npz"]
+    train, held, files = load_folder(data)
+    assert files == 4 and train.games + held.games == 13
+    assert main(["train", "--teacher", FAST_TEACHER, "--out", str(tmp_path / "x")]) == 2
+    assert "--teacher needs --games" in capsys.readouterr().err
+    assert main(["train", "--teacher", "nobody", "--games", "2",
+                 "--out", str(tmp_path / "x")]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
+    assert main(["train", "--teacher", FAST_TEACHER, "--games", "2", "--epochs", "3",
+                 "--out", str(tmp_path / "x")]) == 2
+    assert "--epochs belong to training" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

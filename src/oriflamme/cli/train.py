@@ -32,8 +32,10 @@ were made), training.csv. Stop it at any time; --resume --out DIR goes on from t
 checkpoint with the run's settings, exactly as if it had not stopped. The same seed and
 settings give the same network, whatever --jobs.
 
---imitate DATA trains instead on a searching teacher's saved games (a folder of files written
-by benchmarks/training/teacher_data.py): the network's action head learns the teacher's
+--teacher SPEC --games K --out DATA plays K games with the bot SPEC (a search: the teacher) in
+every seat and saves, for each decision, what its search tried and the outcome, 5 games per
+file; run it again to go on (only the games no file holds are played). --imitate DATA then trains on
+a teacher's saved games: the network's action head learns the teacher's
 choices (how often its search tried each legal action) and its win shares the games'
 outcomes, for --epochs passes (default 20); every tenth file is held out, the epoch with the
 lowest held-out loss is kept, and its agreement with the teacher is reported. The network then
@@ -85,6 +87,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
                      help="the run's folder (created; see above)")
     run.add_argument("--resume", action="store_true",
                      help="continue the run in --out from its checkpoint, with its settings")
+    run.add_argument("--teacher", default=None, metavar="SPEC",
+                     help="play --games games with this bot in every seat and save its"
+                     " choices in --out, for --imitate (see above)")
     run.add_argument("--imitate", type=file_path, default=None, metavar="DATA",
                      help="train on a teacher's saved games in folder DATA instead of by"
                      " self-play (see above)")
@@ -210,6 +215,8 @@ def run_train(args: argparse.Namespace, console: Console | None = None) -> int:
     from oriflamme.training.run import TrainingError, TrainingRun
     from oriflamme.training.workers import Workers, WorkersError
 
+    if args.teacher is not None:
+        return _run_teacher(args)
     if args.imitate is not None:
         return _run_imitation(args)
     if args.games is None and args.hours is None:
@@ -285,6 +292,53 @@ def _run_imitation(args: argparse.Namespace) -> int:
     for e in evaluations:
         print(f"  vs {e.opponent}: share of victory {e.share:.1%}"
               f" ({e.low:.1%} - {e.high:.1%}, {e.games} games)")
+    return 0
+
+
+#: The options a teacher's games take (the others are refused with --teacher).
+_TEACHER_OPTIONS = ("teacher", "out", "games", "jobs", "backend", "ray_address", "players",
+                    "cards", "variant", "seed")
+#: Games per file of a teacher's data.
+TEACHER_CHUNK = 5
+
+
+def _run_teacher(args: argparse.Namespace) -> int:
+    from oriflamme.api import ConfigError, GameConfig
+    from oriflamme.bots import make_bot
+    from oriflamme.training.teacher import write_teacher_data
+    from oriflamme.training.workers import Workers, WorkersError
+
+    training_only = [name for name in (*_SETTING_OPTIONS, "resume", "hours", "imitate")
+                     if name not in _TEACHER_OPTIONS]
+    given = [name for name in training_only if getattr(args, name) not in (None, False)]
+    if given:
+        options = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise CliError(f"--teacher plays a teacher's games: {options} belong to training")
+    if args.games is None:
+        raise CliError("--teacher needs --games K: how many games to play")
+    make_bot(args.teacher, 0)  # a BotSpecError now, not in a worker
+    try:
+        config = GameConfig(players=args.players or 3, cards=args.cards or "base",
+                            variant=args.variant)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    if (args.out / "network.npz").exists() or (args.out / "checkpoint.npz").exists():
+        raise CliError(f"{args.out} holds a training run: choose another --out for the data")
+
+    def report(played: int, samples: int, total: int) -> None:
+        print(f"teacher: {played}/{total} games, {samples} samples", file=sys.stderr,
+              flush=True)
+
+    seed = 1 if args.seed is None else args.seed
+    try:
+        with Workers(args.jobs, args.backend, args.ray_address) as workers:
+            played, samples = write_teacher_data(args.out, args.teacher, config.to_dict(),
+                                                 args.games, seed, TEACHER_CHUNK, workers,
+                                                 report)
+    except WorkersError as exc:
+        raise CliError(str(exc)) from None
+    print(f"played {played} games of {args.teacher} ({samples} samples) into {args.out};"
+          f" train on them with: oriflamme train --imitate {args.out} --out RUN")
     return 0
 
 

@@ -13,9 +13,9 @@ The teacher reads only the deciding player's observation (R-INFO-1), and the sam
 that player's canonical vector (:mod:`oriflamme.bots.features`), so the network learns to
 imitate from exactly what the teacher knew.
 
-Searching is slow (a fraction of a second per decision), so :func:`teacher_games` is meant to
-run once, in worker processes, and its samples saved (:func:`save`) and trained on many times
-(``oriflamme train --teacher-data``).
+Searching is slow (a fraction of a second per decision), so the games are played once, in
+worker processes, and their samples saved (:func:`write_teacher_data`, ``oriflamme train
+--teacher SPEC``) and trained on many times (``oriflamme train --imitate DATA``).
 """
 
 from __future__ import annotations
@@ -240,3 +240,49 @@ def load(path: str | Path) -> TeacherSamples:
         arrays["weights"].astype(np.float32), arrays["returns"].astype(np.float32),
         arrays["shares"].astype(np.float32), int(meta.get("games", 0)),
     )
+
+
+def _write_chunk(teacher: str, config: Mapping[str, Any], seeds: Sequence[int],
+                 path: str) -> tuple[int, int]:
+    """Play ``seeds`` and save their samples to ``path`` (run by a worker): (games, samples)."""
+    samples = teacher_games(teacher, config, seeds)
+    partial = Path(path + ".partial")
+    save(samples, partial)
+    partial.replace(path)  # a stopped run never leaves half a file under the real name
+    return samples.games, len(samples)
+
+
+def write_teacher_data(folder: Path, teacher: str, config: Mapping[str, Any], games: int,
+                       seed: int, chunk: int, workers: Any,
+                       report: Any = None) -> tuple[int, int]:
+    """Play the games of seeds ``seed`` to ``seed + games - 1`` into ``folder``, at most
+    ``chunk`` games per file ``chunk-FIRST-LAST.npz`` (its seeds), skipping the seeds a file
+    there already holds (a stopped run, or a larger ``games`` later, goes on with the missing
+    ones only). ``workers`` (:class:`~oriflamme.training.workers.Workers`) play ``jobs`` files
+    at a time; ``report(games, samples, total)`` follows the progress. Returns the games and
+    samples played by this call."""
+    folder.mkdir(parents=True, exist_ok=True)
+    done: set[int] = set()
+    for path in folder.glob("chunk-*-*.npz"):
+        first, _, last = path.stem[len("chunk-"):].partition("-")
+        if first.isdigit() and last.isdigit():
+            done.update(range(int(first), int(last) + 1))
+    plan: list[tuple[str, dict[str, Any], list[int], str]] = []
+    run: list[int] = []
+    for game in [*(s for s in range(seed, seed + games) if s not in done), -1]:
+        if run and (game != run[-1] + 1 or len(run) == chunk):
+            path = folder / f"chunk-{run[0]}-{run[-1]}.npz"
+            plan.append((teacher, dict(config), run, str(path)))
+            run = []
+        if game >= 0:
+            run.append(game)
+    total = sum(len(p[2]) for p in plan)
+    played = samples = 0
+    for start in range(0, len(plan), workers.jobs):
+        for done_games, done_samples in workers.map(_write_chunk,
+                                                    plan[start:start + workers.jobs]):
+            played += done_games
+            samples += done_samples
+        if report is not None:
+            report(played, samples, total)
+    return played, samples
