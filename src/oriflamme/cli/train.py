@@ -249,7 +249,7 @@ _SELF_PLAY_ONLY = ("resume", "games", "hours", "players", "cards", "variant", "g
 #: The settings of an imitation run unless given.
 IMITATION_DEFAULTS: dict[str, Any] = {
     "seed": 1, "hidden": (256, 128), "epochs": 20, "batch": 256, "rate": 1e-3,
-    "value_weight": 1.0, "average": 0.0, "eval_games": 60, "opponents": "medium",
+    "value_weight": 0.2, "average": 0.0, "eval_games": 60, "opponents": "medium",
 }
 
 

@@ -152,7 +152,7 @@ class ImitationSettings:
     epochs: int = 20
     batch: int = 256
     rate: float = 1e-3
-    value_weight: float = 1.0
+    value_weight: float = 0.2
     average: float = 0.0
     init: str | None = None
     eval_games: int = 60
