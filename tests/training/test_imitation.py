@@ -203,7 +203,8 @@ def test_the_imitate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         assert (out / name).is_file(), name
     sidecar = json.loads((out / "network.json").read_text())
     assert sidecar["teacher"] == TEACHER and sidecar["data"]["files"] == 3
-    assert "--imitate" in sidecar["command"] and sidecar["held_out"]["agreement"] >= 0
+    assert "--imitate DATA" in sidecar["command"] and sidecar["held_out"]["agreement"] >= 0
+    assert str(tmp_path) not in (out / "network.json").read_text()  # no path of this machine
     assert Network.load(out / "network.npz").is_policy
     assert make_bot(f"network:weights={out / 'network.npz'}", 1) is not None
     assert main(["train", "--imitate", str(data), "--out", str(tmp_path / "x"),

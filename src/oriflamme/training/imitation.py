@@ -158,8 +158,10 @@ class ImitationSettings:
     eval_games: int = 60
     opponents: tuple[str, ...] = ("medium",)
 
-    def command_line(self, out: str = "RUN", jobs: int = 1) -> str:
-        parts = ["oriflamme", "train", "--imitate", self.data, "--seed", str(self.seed),
+    def command_line(self, out: str = "RUN", jobs: int = 1, data: str = "DATA") -> str:
+        """The command of this run, with ``data`` for the data's folder (a path of this
+        machine, which a sidecar does not record)."""
+        parts = ["oriflamme", "train", "--imitate", data, "--seed", str(self.seed),
                  "--hidden", ",".join(map(str, self.hidden)), "--epochs", str(self.epochs),
                  "--batch", str(self.batch), "--rate", f"{self.rate:g}",
                  "--value-weight", f"{self.value_weight:g}", "--average", f"{self.average:g}",
@@ -210,7 +212,8 @@ def run_imitation(folder: Path, settings: ImitationSettings, workers: Workers,
         "setup": setup_key(config),
         "command": settings.command_line(),
         "seed": settings.seed,
-        "settings": {**dataclasses.asdict(settings), "hidden": list(kept.hidden)},
+        "settings": {**dataclasses.asdict(settings), "hidden": list(kept.hidden),
+                     "data": "DATA"},
         "teacher": train.teacher,
         "data": {"files": files, "games": train.games + held.games,
                  "samples": len(train) + len(held), "held_out_samples": len(held)},
