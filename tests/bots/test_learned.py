@@ -280,9 +280,10 @@ def test_every_shipped_network_loads_and_matches_its_sidecar() -> None:
     assert len(files) >= len(setups)
     for path in files:
         key, _, use = path.stem.partition(".")
-        assert key in setups and use in ("", "play"), path.name
+        assert key in setups and use in ("", "play", "policy"), path.name
         net = Network.load(path)
         assert setup_key(net.config) == key
+        assert net.is_policy == (use == "policy")  # a policy file is marked as one
         assert packaged_path(net.config, use or "search") == path
         sidecar = json.loads(path.with_suffix(".json").read_text())
         assert sidecar["setup"] == key
@@ -576,6 +577,11 @@ def test_a_policy_opponent_model_changes_the_guided_search(tmp_path: Path) -> No
         make_bot("guided:opponents=everyone", 1)
     with pytest.raises(BotSpecError, match="policy"):
         make_bot(f"guided:opponents=policy:policy={tmp_path / 'missing.npz'}", 1)
+    shipped = make_bot("guided:iterations=20:opponents=policy", 1)
+    shipped.check_setup(GameConfig(players=3))  # type: ignore[attr-defined]
+    assert visits("guided:iterations=200:opponents=policy") not in (plain, modelled)
+    with pytest.raises(BotSpecError, match="no shipped policy network for 2p-base-two-families"):
+        shipped.check_setup(GameConfig(players=2))  # type: ignore[attr-defined]
     four = tmp_path / "four.npz"
     _tiny(GameConfig(players=4)).save(four)
     bot = make_bot(f"guided:opponents=policy:policy={four}", 1)

@@ -66,6 +66,9 @@ class Networks:
             self._fixed.check_setup(config)
             return self._fixed
         path = packaged_path(config, self._use)
+        if path is None and self._use == "policy":
+            raise WeightsError(f"no shipped policy network for {setup_key(config)}; give one"
+                               " with policy=FILE (oriflamme train --imitate writes them)")
         if path is None:
             shipped = ", ".join(packaged_setups()) or "none"
             raise WeightsError(f"no shipped network for {setup_key(config)} (shipped: {shipped});"
