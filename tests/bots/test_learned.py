@@ -368,7 +368,9 @@ def test_a_noisy_opponent_model_changes_the_guided_search() -> None:
                                   "network:reply=heuristic", "guided:iterations=30",
                                   "guided:iterations=30:leaf=value:prior=on",
                                   "guided:iterations=30:prior=root:value=blend",
-                                  "guided:iterations=30:noise=0.5"])
+                                  "guided:iterations=30:noise=0.5",
+                                  "guided:iterations=30:opponents=policy",
+                                  "guided:iterations=30:opponents=sample"])
 def test_the_learned_bots_ignore_the_hidden_cards_of_opponents(spec: str) -> None:
     """Re-dealing what the bot cannot see, consistently with its observation, changes nothing
     of its choices (R-INFO-1)."""
@@ -386,7 +388,8 @@ def test_the_learned_bots_ignore_the_hidden_cards_of_opponents(spec: str) -> Non
 
 @pytest.mark.parametrize("spec", ["learned", "network:choose=action", "network:reply=heuristic",
                                   "guided:iterations=40",
-                                  "guided:iterations=40:leaf=value:prior=on:value=net"])
+                                  "guided:iterations=40:leaf=value:prior=on:value=net",
+                                  "guided:iterations=40:opponents=sample"])
 def test_the_learned_bots_can_be_pickled_and_copied(spec: str) -> None:
     bot, game = make_bot(spec, 5), new_game(players=3, seed=8)
     player = game.current_player
@@ -416,11 +419,14 @@ _CHOICES = """
 import json, random, sys
 from oriflamme.api import new_game
 from oriflamme.bots import make_bot
+from oriflamme.bots.shipped import packaged_path
 from oriflamme.build import build_name
 out = []
 for spec in ("learned", "network:choose=action:worlds=2", "network:reply=heuristic",
              "guided:iterations=60",
-             "guided:iterations=40:leaf=value:prior=on"):
+             "guided:iterations=40:leaf=value:prior=on",
+             "guided:iterations=40:opponents=policy", "guided:iterations=40:opponents=sample",
+             "network:weights=" + str(packaged_path(new_game(players=3).config, "policy"))):
     rng = random.Random(3)
     game = new_game(players=3, seed=21)
     step = 0
@@ -587,21 +593,3 @@ def test_a_policy_opponent_model_changes_the_guided_search(tmp_path: Path) -> No
     bot = make_bot(f"guided:opponents=policy:policy={four}", 1)
     with pytest.raises(BotSpecError, match="4p-base"):
         bot.check_setup(GameConfig(players=3))  # type: ignore[attr-defined]
-
-
-def test_a_policy_modelled_search_ignores_hidden_cards_and_pickles(tmp_path: Path) -> None:
-    """R-INFO-1 with the policy inside the tree (it reads each opponent's view of a world the
-    search dealt from the bot's observation), and the bot survives pickling."""
-    spec = f"guided:iterations=30:opponents=sample:policy={_policy_file(tmp_path)}"
-    rng = random.Random(2)
-    for game in _random_positions(dict(players=3), seed=17, every=9):
-        player = game.current_player
-        assert player is not None
-        observation, legal = game.observe(player), game.legal_actions()
-        world = WorldSampler(observation).sample(rng)
-        first = make_bot(spec, 4).act(observation, legal)
-        assert make_bot(spec, 4).act(world.observe(player), world.legal_actions()) == first
-    bot, game = make_bot(spec, 5), new_game(players=3, seed=8)
-    twin = pickle.loads(pickle.dumps(bot))
-    assert twin.act(game.observe(0), game.legal_actions()) == bot.act(
-        game.observe(0), game.legal_actions())
