@@ -112,19 +112,15 @@ class Features:
         """The non-zero entries of :meth:`state`'s canonical vector: their indices (in no
         particular order) and values, for the network's sparse forward pass
         (:meth:`oriflamme.bots.network.Network.sparse_value_logits`), the search's hot path."""
-        moved, values, _ = self._moved(self._encoder.encode_state(state, player))
-        return np.array(moved, dtype=np.intp), values
+        inputs, values, _ = self.state_sparse_slots(state, player)
+        return inputs, values
 
     def state_sparse_slots(self, state: State, player: int
                            ) -> tuple[Indices, Vector, list[int]]:
         """:meth:`state_sparse` and the card permutation (``slots``, as a list) of that view,
-        for :meth:`canonical_actions`."""
+        for :meth:`action_indices`."""
         moved, values, slots = self._moved(self._encoder.encode_state(state, player))
         return np.array(moved, dtype=np.intp), values, slots
-
-    def encode_actions(self, legal: Sequence[Action], player: int) -> list[int]:
-        """The raw codec indices of ``legal`` (actions of ``player``)."""
-        return list(self._codec.encode_all(legal, player))
 
     def _moved(self, x: Vector) -> tuple[list[int], Vector, list[int]]:
         """The non-zero entries of raw vector ``x``: their canonical indices and values, and
@@ -142,9 +138,11 @@ class Features:
         return [int(i) for i in np.nonzero(blocks[:self.family_size, hand_col])[0]]
 
     # -- actions ----------------------------------------------------------------------------
-    def action_indices(self, legal: Sequence[Action], player: int, slots: Indices) -> Indices:
+    def action_indices(self, legal: Sequence[Action], player: int,
+                       slots: Indices | list[int]) -> Indices:
         """The canonical output index of each of ``legal`` (actions of ``player``)."""
-        return self.canonical_actions(self._codec.encode_all(legal, player), slots.tolist())
+        return self.canonical_actions(self._codec.encode_all(legal, player),
+                                      slots if isinstance(slots, list) else slots.tolist())
 
     def canonical_actions(self, raw: Sequence[int], slots: Sequence[int]) -> Indices:
         """Raw action indices of the codec renumbered by the card permutation ``slots``."""

@@ -114,14 +114,9 @@ class Network:
         teacher, :mod:`oriflamme.training.imitation`) rather than action values."""
         return self.info.get(ACTIONS_KEY) == POLICY
 
-    def q_batch(self, inputs: Matrix) -> Matrix:
-        """The ``q`` head's outputs for a batch of canonical vectors (rows)."""
-        h = inputs
-        for w, b in self._trunk:
-            h = np.maximum(h @ w.T + b, 0.0)
-        q_w, q_b = self._q
-        out: Matrix = h @ q_w.T + q_b
-        return out
+    def copy(self) -> Network:
+        """A network with copies of these weights (training changes its own in place)."""
+        return Network(self.config, {k: v.copy() for k, v in self.arrays().items()}, self.info)
 
     # -- building, saving, loading ---------------------------------------------------------
     @classmethod
@@ -238,6 +233,7 @@ class Network:
         return q, _softmax(self._value_logits(h))
 
     def q_values(self, x: Vector) -> Vector:
+        """The ``q`` head's outputs of one canonical vector, or of a batch of them (rows)."""
         h = self._hidden(x)
         w, b = self._q
         q: Vector = h @ w.T + b
@@ -292,7 +288,7 @@ class Network:
         (``guided:opponents=policy``)."""
         features = self.features
         inputs, values, slots = features.state_sparse_slots(state, player)
-        indices = features.canonical_actions(features.encode_actions(legal, player), slots)
+        indices = features.action_indices(legal, player, slots)
         h = self._sparse_hidden(inputs, values)
         w, b = self._q
         logits: Vector = w.take(indices, axis=0) @ h + b.take(indices)

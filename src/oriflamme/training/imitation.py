@@ -19,7 +19,6 @@ overfitting; the weights of the epoch with the lowest held-out loss are the ones
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import platform
 import shlex
@@ -38,7 +37,7 @@ from oriflamme.bots.shipped import setup_key
 from oriflamme.build import build_name
 
 from .evaluation import Evaluation, evaluation_games, play_evaluation, summary
-from .files import append_csv, source_commit, start_file, write_whole
+from .files import append_csv, sha256, source_commit, start_file, write_whole
 from .learner import Adam, Average, Batch, losses_and_gradients, train_pass
 from .run import NETWORK, SIDECAR
 from .teacher import TeacherDataError, TeacherSamples, load
@@ -93,7 +92,7 @@ def measure(net: Network, samples: TeacherSamples, batch: int = 1024
         policy += losses.q * len(rows)
         value += losses.v * len(rows)
         assert b.legal is not None
-        logits = np.where(b.legal, net.q_batch(b.inputs), -np.inf)
+        logits = np.where(b.legal, net.q_values(b.inputs), -np.inf)
         agree += float((logits.argmax(axis=1) == samples.actions[rows]).sum())
     n = max(len(samples), 1)
     return policy / n, value / n, agree / n
@@ -121,17 +120,13 @@ def imitate(net: Network, train: TeacherSamples, held: TeacherSamples, epochs: i
                            held_v, agreement)
         reports.append(line)
         if best is None or held_q < best[0]:
-            best = (held_q, _copy(played))
+            best = (held_q, played.copy())
         if report is not None:
             report(line)
     assert best is not None
     kept = best[1]
     kept.info[ACTIONS_KEY] = POLICY
     return kept, reports
-
-
-def _copy(net: Network) -> Network:
-    return Network(net.config, {k: v.copy() for k, v in net.arrays().items()}, net.info)
 
 
 def agreement_rows(reports: Sequence[EpochReport]) -> list[dict[str, float]]:
@@ -183,7 +178,7 @@ def run_imitation(folder: Path, settings: ImitationSettings, workers: Workers,
     if settings.init is not None:
         start = Network.load(settings.init)
         start.check_setup(config)
-        net = Network(config, {k: v.copy() for k, v in start.arrays().items()})
+        net = Network(config, start.copy().arrays())  # the run's set-up, no description
     else:
         net = Network.initial(config, settings.hidden, np.random.default_rng(settings.seed))
     folder.mkdir(parents=True, exist_ok=True)
@@ -223,7 +218,7 @@ def run_imitation(folder: Path, settings: ImitationSettings, workers: Workers,
                      "agreement": round(best.agreement, 4)},
         "commit": source_commit(), "oriflamme": __version__, "build": build_name(),
         "python": platform.python_version(), "numpy": np.__version__,
-        "sha256": hashlib.sha256(data).hexdigest(),
+        "sha256": sha256(data),
         "evaluations": [dataclasses.asdict(e) for e in evaluations],
         **({} if settings.init is None else {"init": start_file(settings.init)}),
     }

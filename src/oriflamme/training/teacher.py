@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,9 @@ from oriflamme.bots import make_bot
 from oriflamme.bots.features import Features
 from oriflamme.search import apply_unchecked, current_player, legal_actions, result, state_of
 
+from .files import write_whole
 from .selfplay import dealt_game
+from .workers import Workers
 
 #: The format name and version written in every file of teacher samples.
 FORMAT = "oriflamme-teacher-samples"
@@ -176,7 +178,8 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int])
 
 
 def save(samples: TeacherSamples, path: str | Path) -> None:
-    """Write ``samples`` to ``path`` (a NumPy archive without pickles)."""
+    """Write ``samples`` to ``path`` (a NumPy archive without pickles), whole: a stopped run
+    never leaves half a file under that name."""
     import json
 
     meta = json.dumps({"format": FORMAT, "version": VERSION, "config": dict(samples.config),
@@ -185,7 +188,7 @@ def save(samples: TeacherSamples, path: str | Path) -> None:
     np.savez_compressed(buffer, meta=np.array(meta), inputs=samples.inputs,
                         actions=samples.actions, starts=samples.starts, targets=samples.targets,
                         weights=samples.weights, returns=samples.returns, shares=samples.shares)
-    Path(path).write_bytes(buffer.getvalue())
+    write_whole(Path(path), buffer.getvalue())
 
 
 def load(path: str | Path) -> TeacherSamples:
@@ -246,15 +249,14 @@ def _write_chunk(teacher: str, config: Mapping[str, Any], seeds: Sequence[int],
                  path: str) -> tuple[int, int]:
     """Play ``seeds`` and save their samples to ``path`` (run by a worker): (games, samples)."""
     samples = teacher_games(teacher, config, seeds)
-    partial = Path(path + ".partial")
-    save(samples, partial)
-    partial.replace(path)  # a stopped run never leaves half a file under the real name
+    save(samples, path)
     return samples.games, len(samples)
 
 
 def write_teacher_data(folder: Path, teacher: str, config: Mapping[str, Any], games: int,
-                       seed: int, chunk: int, workers: Any,
-                       report: Any = None) -> tuple[int, int]:
+                       seed: int, chunk: int, workers: Workers,
+                       report: Callable[[int, int, int], None] | None = None
+                       ) -> tuple[int, int]:
     """Play the games of seeds ``seed`` to ``seed + games - 1`` into ``folder``, at most
     ``chunk`` games per file ``chunk-FIRST-LAST.npz`` (its seeds), skipping the seeds a file
     there already holds (a stopped run, or a larger ``games`` later, goes on with the missing
