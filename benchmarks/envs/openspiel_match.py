@@ -8,7 +8,9 @@ bot plays one seat through ``BotPlayer`` (its player's observation only), OpenSp
 others. The seats rotate: game ``i`` gives our bot seat ``i mod n`` and is dealt from deal
 ``i // n`` (chance outcomes drawn with the deal's own generator), so each deal is played from
 every seat. Prints our bot's share of victory with its 95% Wilson interval, and writes one JSON
-line per game to ``--out`` (appended; an interrupted run goes on where it stopped).
+line per game to ``--out`` (appended; an interrupted run goes on where it stopped). ``--first``
+starts at another game, so that processes share a match (one per core, each its own ``--out``);
+``--summary`` sums such files.
 
 Run: ``python benchmarks/envs/openspiel_match.py --bot master --games 60 --simulations 1000
 --players 3 --out matches/openspiel.jsonl``.
@@ -82,19 +84,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--simulations", type=int, default=1000)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--first", type=int, default=0,
+                        help="index of this process's first game (default 0)")
+    parser.add_argument("--out", type=Path, required=True, nargs="+",
+                        help="the games' JSON lines (with --summary, every file to sum)")
+    parser.add_argument("--summary", action="store_true", help="sum the --out files and stop")
     args = parser.parse_args(argv)
+    if args.summary:
+        rows = [json.loads(line) for path in args.out for line in path.read_text().splitlines()
+                if line]
+        total = sum(float(r["share"]) for r in rows)
+        low, high = wilson(total, len(rows))
+        seconds = sum(float(r["seconds_per_move"]) for r in rows) / max(len(rows), 1)
+        print(f"{len(rows)} games: share {total / max(len(rows), 1):.3f} ({low:.3f} - {high:.3f}),"
+              f" {seconds:.2f} s per move")
+        return 0
+    if len(args.out) != 1:
+        parser.error("one --out file, unless --summary")
+    out_path: Path = args.out[0]
     import oriflamme.envs.openspiel  # noqa: F401  (registers python_oriflamme)
 
     game = pyspiel.load_game(f"python_oriflamme(players={args.players},cards=base)")
     done = []
-    if args.out.exists():
-        done = [json.loads(line) for line in args.out.read_text().splitlines() if line]
+    if out_path.exists():
+        done = [json.loads(line) for line in out_path.read_text().splitlines() if line]
     n = args.players
-    for i in range(len(done), args.games):
+    for i in range(args.first + len(done), args.first + args.games):
         row = play(game, args.bot, i % n, i // n, args.simulations, n)
         done.append(row)
-        with args.out.open("a") as out:
+        with out_path.open("a") as out:
             out.write(json.dumps(row) + "\n")
         total = sum(float(r["share"]) for r in done)
         low, high = wilson(total, len(done))

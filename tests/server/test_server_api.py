@@ -269,10 +269,13 @@ def test_no_action_after_the_game_is_over(client: TestClient) -> None:
     assert response.status_code == 409 and response.json()["error"]["code"] == "game_over"
 
 
-def test_the_last_action_sent_again_is_stale_not_game_over(client: TestClient) -> None:
+def test_the_last_action_sent_again_is_answered_as_played_not_game_over(
+    client: TestClient,
+) -> None:
     """A page that sends the game's last action again pinned to its step (its socket moved to
-    another process before the view came back, docs/server.md "Rolling restarts") hears
-    "stale", as for any other copy applied already, not "game over": no error to show."""
+    another process before the view came back, docs/server.md "Rolling restarts"; or its first
+    answer was a 503 for a commit that went through) hears that it was played, with the view of
+    the game over, not "game over": no error to show. Any other seat sending it hears "stale"."""
     table = create(client, players=2, seats=HUMANS3[:2])
     public = view(client, table, table["spectator_token"])
     while True:
@@ -286,7 +289,11 @@ def test_the_last_action_sent_again_is_stale_not_game_over(client: TestClient) -
             break
     seat, action, step = last
     again = post_action(client, table, seat_token(table, seat), action, step=step)
-    assert again.status_code == 409 and again.json()["error"]["code"] == "stale"
+    assert again.status_code == 200, again.text
+    assert again.json()["step"] == step + 1 and again.json()["result"] is not None
+    other = post_action(client, table, seat_token(table, 1 - seat), action, step=step)
+    assert other.status_code == 409 and other.json()["error"]["code"] == "stale"
+    assert view(client, table, table["spectator_token"])["step"] == step + 1
 
 
 # -- seats handed to bots -------------------------------------------------------------------

@@ -197,6 +197,31 @@ def test_reconnecting_resumes_the_seat(client: TestClient) -> None:
             assert back["view"]["step"] == 1
 
 
+def test_a_move_sent_again_after_reconnecting_is_answered_with_the_view(
+    client: TestClient,
+) -> None:
+    """A page whose socket dropped before it saw its move applied sends the move again, pinned
+    to its step: it gets the view after it (again, though it had it), not an error; another
+    seat sending that move there is told "stale"."""
+    table = create(client)
+    with connect(client, table, seat_token(table, 0)) as red:
+        legal = receive(red)["view"]["legal"]
+        red.send_json({"type": "act", "action": legal[0]["action"], "step": 0})
+        until(red, view_at(1))
+    with connect(client, table, seat_token(table, 0)) as red_again:
+        assert receive(red_again)["view"]["step"] == 1
+        red_again.send_json({"type": "act", "action": legal[0]["action"], "step": 0})
+        answer = receive(red_again)
+        assert answer["type"] == "view" and answer["view"]["step"] == 1, answer
+    with connect(client, table, seat_token(table, 1)) as blue:
+        receive(blue)
+        blue.send_json({"type": "act", "action": legal[0]["action"], "step": 0})
+        assert until(blue, is_error)["code"] == "stale"
+    public = client.get(f"/api/tables/{table['table_id']}/view",
+                        params={"token": table["spectator_token"]}).json()
+    assert public["step"] == 1
+
+
 def test_flooding_is_throttled(tmp_path: Path) -> None:
     with make_client(tmp_path, rate=0.5, burst=5) as client:
         table = create(client)

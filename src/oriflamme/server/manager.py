@@ -195,9 +195,10 @@ class TableManager:
         data: object,
         step: int | None = None,
         game_number: int | None = None,
-    ) -> None:
-        """Apply a human's action for the seat ``identity`` designates (every check first)."""
-        await self.moves.act(table, identity, data, step, game_number)
+    ) -> bool:
+        """Apply a human's action for the seat ``identity`` designates (every check first);
+        True if it was stored already (the same request sent again: ``Moves.act``)."""
+        return await self.moves.act(table, identity, data, step, game_number)
 
     async def apply_bot(
         self,

@@ -3,7 +3,9 @@
 A move is checked under the table's lock against this server's copy, then stored; only once
 stored is the copy changed and anyone told. Of two servers storing an action at the same step
 one wins; the other reloads its copy and answers ``409 stale`` (or applies the action again on
-the new state, when the client did not pin a step and the action is still legal).
+the new state, when the client did not pin a step and the action is still legal). A player's
+action sent again at the step where it is stored as their own move is answered as played: the
+first answer was lost (a ``503`` for a commit that went through while the database went away).
 """
 
 from __future__ import annotations
@@ -54,15 +56,18 @@ class Moves:
         data: object,
         step: int | None = None,
         game_number: int | None = None,
-    ) -> None:
-        """Apply a human's action for the seat ``identity`` designates (every check first)."""
+    ) -> bool:
+        """Apply a human's action for the seat ``identity`` designates (every check first).
+        True if it was stored already, as this seat's move at ``step``: the same request sent
+        again, answered as played (nothing changes, so nobody else is told)."""
         if identity.role is not Role.SEAT or identity.seat is None:
             raise ApiError(403, "not_a_player", "only a seat's link can act")
         action = parse_action(data)
-        await self._apply(table, identity.seat, action, step, game_number, by=HUMAN)
+        again = await self._apply(table, identity.seat, action, step, game_number, by=HUMAN)
         record = table.seats[identity.seat]
         if record.away_since is not None or record.arrived is None:
             spawn(self._presence.here(table, identity.seat), f"back:{table.id}")  # acting: here
+        return again
 
     async def apply_bot(
         self,
@@ -85,7 +90,8 @@ class Moves:
         step: int | None,
         game_number: int | None,
         by: str,
-    ) -> None:
+    ) -> bool:
+        """Check and store the action; True if it was stored already (``_stored_already``)."""
         arrived = time.perf_counter()
         async with table.lock:
             if (step is not None and step > len(table.game.history)) or (
@@ -94,6 +100,8 @@ class Moves:
                 # The client saw what this server has not yet.
                 await self._registry.reload_locked(table)
             for attempt in range(RETRIES + 1):
+                if _stored_already(table, seat, action, step, game_number, by):
+                    return True
                 self._check(table, seat, action, step, game_number, by)
                 after = table.game.copy()
                 after.apply(action, check=False)
@@ -107,11 +115,15 @@ class Moves:
                     # checks decide (a pinned step is stale; an unpinned action may still fit).
                     log.info("table %s: step %d taken elsewhere", table.id, len(after.history) - 1)
                     await self._registry.reload_locked(table)
+                    if _stored_already(table, seat, action, step, game_number, by):
+                        self._broadcast.changed(table)
+                        return True
                     if step is not None or attempt == RETRIES:
                         self._broadcast.changed(table)
                         raise stale() from None
                     continue
                 break
+        return False
 
     async def _store_action(
         self, table: Table, action: Action, after: Game, source: str, arrived: float
@@ -166,6 +178,25 @@ class Moves:
             raise ApiError(403, "not_your_turn", "it is not your turn")
         if action not in game.legal_actions():
             raise ApiError(400, "illegal_action", "this action is not legal now")
+
+
+def _stored_already(
+    table: Table, seat: int, action: Action, step: int | None, game_number: int | None, by: str
+) -> bool:
+    """True if a player's action pinned to ``step`` is already stored there as that player's
+    own move: the same request sent again after its answer was lost. Only the seat that moved at
+    that step, by its own hand, gets this answer: any other request for a past step stays
+    ``409 stale``, so it tells nothing of what was played (R-INFO-1)."""
+    if by != HUMAN or step is None or game_number not in (None, table.game_number):
+        return False
+    history = table.game.history
+    return (
+        0 <= step < len(history)
+        and table.seats[seat].kind == HUMAN
+        and table.sources[step] == sources.PLAYER
+        and table.move_at(step)[0] == seat
+        and history[step] == action
+    )
 
 
 def _source(table: Table, seat: int, by: str) -> str:

@@ -88,6 +88,11 @@ class Connection:
         self._dirty = True
         self._wake.set()
 
+    def resend(self) -> None:
+        """Send the current view soon, even if this socket has it already."""
+        self._sent = None
+        self.notify()
+
     def push(self, message: dict[str, Any]) -> None:
         """Send a chat message soon (after the replies waiting)."""
         self._reply(message)
@@ -241,7 +246,11 @@ class Connection:
                     raise ApiError(
                         400, "malformed_action", "step and game_number are small whole numbers"
                     )
-            await self._manager.act(self._table, self.identity, data.get("action"), step, number)
+            again = await self._manager.act(
+                self._table, self.identity, data.get("action"), step, number
+            )
+            if again:  # sent again after its answer was lost: the answer is the view, again
+                self.resend()
         else:
             raise ApiError(400, "unknown_type", "type is 'act', 'chat', 'lang' or 'ping'")
 

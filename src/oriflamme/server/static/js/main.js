@@ -231,7 +231,8 @@ function onSocketStatus(status, attempt) {
   if (status === "open" && state.busy) {
     if (state.pending && !state.pending.resent) {
       // The connection was replaced while an action was on its way (a server restart): send it
-      // again, pinned to its step, so that it is applied once (a second copy is "stale").
+      // again, pinned to its step, so that it is applied once (a second copy of this seat's
+      // move is answered with the view after it; older servers answered "stale").
       state.pending.resent = true;
       const { action, step, gameNumber } = state.pending;
       state.socket.send({ type: "act", action, step, game_number: gameNumber });
@@ -293,7 +294,7 @@ function sendNow(action) {
 }
 
 /** Post an action pinned to its step; after a network failure (a server process switching)
- * once more, a copy already applied being answered "stale", which is then no error. */
+ * once more, a copy already applied being answered as played (or "stale", then no error). */
 function postOnce(action, step, gameNumber, retry) {
   postAction(state.tableId, state.token, action, step, gameNumber)
     .then(onView)
