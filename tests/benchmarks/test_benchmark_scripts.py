@@ -114,3 +114,26 @@ def test_a_short_rolling_restart_run_checks_every_acknowledged_action() -> None:
     assert figures["acknowledged_not_stored_as_sent"] == 0 and figures["client_errors"] == []
     refused = run("server/rolling_restart.py", "--tables", "0")
     assert refused.returncode == 2 and "--tables" in refused.stderr
+
+
+def test_an_openspiel_match_split_in_two_and_summed(tmp_path: Path) -> None:
+    """#30's external check (benchmarks/envs/openspiel_match.py): two processes share a match
+    (``--first``), a stopped one goes on where it stopped, and ``--summary`` sums their files."""
+    pytest.importorskip("pyspiel")
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    common = ("--bot", "random", "--simulations", "4", "--players", "3")
+    started = run("envs/openspiel_match.py", *common, "--games", "1", "--out", str(first))
+    assert started.returncode == 0, started.stderr
+    done = run("envs/openspiel_match.py", *common, "--games", "2", "--out", str(first))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("2 games: random share")  # the first game was not played again
+    done = run("envs/openspiel_match.py", *common, "--games", "2", "--first", "2",
+               "--out", str(second))
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for f in (first, second) for line in f.read_text().splitlines()]
+    assert [(r["deal"], r["seat"]) for r in rows] == [(0, 0), (0, 1), (0, 2), (1, 0)]
+    share = sum(r["share"] for r in rows) / 4
+    summed = run("envs/openspiel_match.py", "--summary", "--out", str(first), str(second))
+    assert summed.returncode == 0 and summed.stdout.startswith(f"4 games: share {share:.3f} (")
+    refused = run("envs/openspiel_match.py", "--out", str(first), str(second))
+    assert refused.returncode == 2 and "one --out file" in refused.stderr
