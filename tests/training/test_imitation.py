@@ -260,3 +260,68 @@ def test_the_teacher_command_plays_and_saves_the_games(
                  "--out", str(tmp_path / "x")]) == 2
     assert "--epochs belong to training" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_student_plays_and_the_teacher_labels_its_positions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """DAgger (``--student SPEC``): the game follows the student's moves, every sample is a
+    position the student reached, labelled by the teacher's search (its visit shares, its
+    choice); the files say who played; ``--student`` without ``--teacher`` is refused."""
+    import random
+
+    from oriflamme.training.selfplay import dealt_game
+
+    samples = teacher_games(TEACHER, CONFIG, [7], student="random")
+    assert samples.student == "random" and samples.games == 1
+    # The same game again, the students alone (their seeds drawn after the teacher's).
+    rng = random.Random(7)
+    game = dealt_game(GameConfig.from_dict(CONFIG), rng)
+    for _ in range(3):
+        rng.getrandbits(32)
+    students = [make_bot("random", seed=rng.getrandbits(32)) for _ in range(3)]
+    net = Network.initial(GameConfig(players=3), (4,), np.random.default_rng(0))
+    inputs, played = [], []
+    while not game.is_over:
+        player = game.current_player
+        assert player is not None
+        legal = game.legal_actions()
+        if len(legal) > 1:
+            x, slots = net.features.observation(game.observe(player))
+            inputs.append(x)
+            action = students[player].act(game.observe(player), legal)
+            played.append(int(net.features.action_indices([action], player, slots)[0]))
+        else:
+            action = legal[0]
+        game.apply(action)
+    assert np.array_equal(samples.inputs, np.array(inputs, dtype=np.float16))
+    differs = 0
+    for i in range(len(samples)):
+        lo, hi = samples.starts[i], samples.starts[i + 1]
+        targets, weights = samples.targets[lo:hi].tolist(), samples.weights[lo:hi]
+        assert weights[targets.index(int(samples.actions[i]))] == weights.max()  # its choice
+        differs += int(samples.actions[i]) != played[i]
+    assert differs > len(samples) // 3  # random moves are mostly not the teacher's
+    teacher_only = teacher_games(TEACHER, CONFIG, [7])
+    assert np.array_equal(teacher_only.inputs[0], samples.inputs[0])  # the same deal
+    assert teacher_only.student is None and load_round_trip(tmp_path, samples).student == "random"
+
+    data = tmp_path / "data"
+    assert main(["train", "--teacher", FAST_TEACHER, "--student", "random", "--games", "2",
+                 "--seed", "300", "--jobs", "1", "--out", str(data)]) == 0
+    assert "played 2 games of random (labelled by greedy)" in capsys.readouterr().out
+    written = load(data / "chunk-300-301.npz")
+    assert written.student == "random" and written.teacher == FAST_TEACHER
+    assert np.array_equal(written.inputs,
+                          teacher_games(FAST_TEACHER, CONFIG, [300, 301], "random").inputs)
+    assert main(["train", "--student", "random", "--games", "2", "--out",
+                 str(tmp_path / "x")]) == 2
+    assert "it goes with --teacher" in capsys.readouterr().err
+    assert main(["train", "--teacher", FAST_TEACHER, "--student", "nobody", "--games", "2",
+                 "--out", str(tmp_path / "x")]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def load_round_trip(tmp_path: Path, samples: TeacherSamples) -> TeacherSamples:
+    save(samples, tmp_path / "round-trip.npz")
+    return load(tmp_path / "round-trip.npz")

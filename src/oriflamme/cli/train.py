@@ -34,7 +34,10 @@ settings give the same network, whatever --jobs.
 
 --teacher SPEC --games K --out DATA plays K games with the bot SPEC (a search: the teacher) in
 every seat and saves, for each decision, what its search tried and the outcome, 5 games per
-file; run it again to go on (only the games no file holds are played). --imitate DATA then trains on
+file; run it again to go on (only the games no file holds are played). With --student SPEC the
+student (e.g. a policy: network:weights=RUN/network.npz) plays every move and the teacher only
+labels each decision (DAgger): give new --seed values and the same DATA to add the positions the
+student reaches to the teacher's. --imitate DATA then trains on
 a teacher's saved games: the network's action head learns the teacher's
 choices (how often its search tried each legal action) and its win shares the games'
 outcomes, for --epochs passes (default 20); every tenth file is held out, the epoch with the
@@ -90,6 +93,9 @@ def add_parser(commands: argparse._SubParsersAction[Any]) -> None:
     run.add_argument("--teacher", default=None, metavar="SPEC",
                      help="play --games games with this bot in every seat and save its"
                      " choices in --out, for --imitate (see above)")
+    run.add_argument("--student", default=None, metavar="SPEC",
+                     help="with --teacher: this bot plays the moves, the teacher labels them"
+                     " (see above)")
     run.add_argument("--imitate", type=file_path, default=None, metavar="DATA",
                      help="train on a teacher's saved games in folder DATA instead of by"
                      " self-play (see above)")
@@ -217,6 +223,8 @@ def run_train(args: argparse.Namespace, console: Console | None = None) -> int:
 
     if args.teacher is not None:
         return _run_teacher(args)
+    if args.student is not None:
+        raise CliError("--student plays a teacher's games: it goes with --teacher SPEC")
     if args.imitate is not None:
         return _run_imitation(args)
     if args.games is None and args.hours is None:
@@ -296,7 +304,8 @@ def _run_imitation(args: argparse.Namespace) -> int:
 
 
 #: The options a teacher's games take (the others are refused with --teacher).
-_TEACHER_OPTIONS = ("teacher", "out", "games", "jobs", "backend", "ray_address", "players",
+_TEACHER_OPTIONS = ("teacher", "student", "out", "games", "jobs", "backend", "ray_address",
+                    "players",
                     "cards", "variant", "seed")
 #: Games per file of a teacher's data.
 TEACHER_CHUNK = 5
@@ -317,6 +326,8 @@ def _run_teacher(args: argparse.Namespace) -> int:
     if args.games is None:
         raise CliError("--teacher needs --games K: how many games to play")
     make_bot(args.teacher, 0)  # a BotSpecError now, not in a worker
+    if args.student is not None:
+        make_bot(args.student, 0)
     try:
         config = GameConfig(players=args.players or 3, cards=args.cards or "base",
                             variant=args.variant)
@@ -334,10 +345,11 @@ def _run_teacher(args: argparse.Namespace) -> int:
         with Workers(args.jobs, args.backend, args.ray_address) as workers:
             played, samples = write_teacher_data(args.out, args.teacher, config.to_dict(),
                                                  args.games, seed, TEACHER_CHUNK, workers,
-                                                 report)
+                                                 report, args.student)
     except WorkersError as exc:
         raise CliError(str(exc)) from None
-    print(f"played {played} games of {args.teacher} ({samples} samples) into {args.out};"
+    by = args.teacher if args.student is None else f"{args.student} (labelled by {args.teacher})"
+    print(f"played {played} games of {by} ({samples} samples) into {args.out};"
           f" train on them with: oriflamme train --imitate {args.out} --out RUN")
     return 0
 

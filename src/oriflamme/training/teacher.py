@@ -13,6 +13,12 @@ The teacher reads only the deciding player's observation (R-INFO-1), and the sam
 that player's canonical vector (:mod:`oriflamme.bots.features`), so the network learns to
 imitate from exactly what the teacher knew.
 
+With a *student* (a bot spec such as ``network:weights=POLICY``: DAgger, Ross et al. 2011) the
+student plays every move and the teacher only labels: at each decision the teacher searches and
+the sample keeps its visit shares and its choice, then the student's move is played. The samples
+then come from the positions the student reaches, where its own mistakes led, and the teacher
+says what to do there: imitation alone only sees the positions the teacher reaches.
+
 Searching is slow (a fraction of a second per decision), so the games are played once, in
 worker processes, and their samples saved (:func:`write_teacher_data`, ``oriflamme train
 --teacher SPEC``) and trained on many times (``oriflamme train --imitate DATA``).
@@ -53,7 +59,8 @@ class TeacherSamples:
     """The samples of a batch of teacher games.
 
     Sample ``i`` has input ``inputs[i]`` (the decider's canonical vector), the canonical index
-    of the action played ``actions[i]``, and its policy target: the legal actions' canonical
+    of the teacher's choice ``actions[i]`` (the move played, but with a ``student``, whose move
+    is played instead), and its policy target: the legal actions' canonical
     indices ``targets[starts[i]:starts[i + 1]]`` with their visit shares
     ``weights[starts[i]:starts[i + 1]]`` (summing to 1). ``returns[i]`` is the decider's share
     of victory, ``shares[i]`` every player's share relative to the decider.
@@ -69,6 +76,7 @@ class TeacherSamples:
     returns: npt.NDArray[np.float32]
     shares: npt.NDArray[np.float32]
     games: int
+    student: str | None = None
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -95,6 +103,7 @@ class TeacherSamples:
             np.concatenate([p.returns for p in parts]),
             np.concatenate([p.shares for p in parts]),
             sum(p.games for p in parts),
+            first.student if all(p.student == first.student for p in parts) else "mixed",
         )
 
     def policy(self, rows: npt.NDArray[np.intp], width: int) -> npt.NDArray[np.float32]:
@@ -114,8 +123,10 @@ class TeacherSamples:
         return out
 
 
-def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int]) -> TeacherSamples:
-    """Play one game per seed with ``teacher`` in every seat; return its samples.
+def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int],
+                  student: str | None = None) -> TeacherSamples:
+    """Play one game per seed with ``teacher`` in every seat (or, with ``student``, the
+    student's moves, labelled by the teacher); return its samples.
 
     >>> from oriflamme.api import GameConfig
     >>> samples = teacher_games("ismcts:iterations=20", GameConfig(players=3).to_dict(), [1])
@@ -138,6 +149,8 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int])
         game = dealt_game(game_config, rng)
         s = state_of(game)
         bots = [make_bot(teacher, seed=rng.getrandbits(32)) for _ in range(n)]
+        players = bots if student is None else [
+            make_bot(student, seed=rng.getrandbits(32)) for _ in range(n)]
         deciders: list[int] = []
         while (player := current_player(s)) is not None:
             legal = legal_actions(s)
@@ -145,7 +158,8 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int])
                 apply_unchecked(s, legal[0])
                 continue
             bot = bots[player]
-            action = bot.act(game.observe(player), legal)
+            observation = game.observe(player)
+            action = bot.act(observation, legal)
             visits = getattr(getattr(bot, "last_search", None), "visits", None) or {action: 1}
             x, slots = features.state(s, player)
             indices = features.action_indices(legal, player, slots)
@@ -157,6 +171,8 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int])
             weights.extend((counts / total).tolist())
             starts.append(len(targets))
             deciders.append(player)
+            if student is not None:
+                action = players[player].act(observation, legal)
             apply_unchecked(s, action)
         outcome = result(s)
         assert outcome is not None
@@ -174,6 +190,7 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int])
         np.array(returns, dtype=np.float32),
         np.array(shares, dtype=np.float32).reshape(-1, n),
         len(seeds),
+        student,
     )
 
 
@@ -183,7 +200,8 @@ def save(samples: TeacherSamples, path: str | Path) -> None:
     import json
 
     meta = json.dumps({"format": FORMAT, "version": VERSION, "config": dict(samples.config),
-                       "teacher": samples.teacher, "games": samples.games})
+                       "teacher": samples.teacher, "games": samples.games,
+                       "student": samples.student})
     buffer = io.BytesIO()
     np.savez_compressed(buffer, meta=np.array(meta), inputs=samples.inputs,
                         actions=samples.actions, starts=samples.starts, targets=samples.targets,
@@ -242,39 +260,41 @@ def load(path: str | Path) -> TeacherSamples:
         starts.astype(np.int64), arrays["targets"].astype(np.int32),
         arrays["weights"].astype(np.float32), arrays["returns"].astype(np.float32),
         arrays["shares"].astype(np.float32), int(meta.get("games", 0)),
+        None if meta.get("student") is None else str(meta["student"]),
     )
 
 
 def _write_chunk(teacher: str, config: Mapping[str, Any], seeds: Sequence[int],
-                 path: str) -> tuple[int, int]:
+                 path: str, student: str | None) -> tuple[int, int]:
     """Play ``seeds`` and save their samples to ``path`` (run by a worker): (games, samples)."""
-    samples = teacher_games(teacher, config, seeds)
+    samples = teacher_games(teacher, config, seeds, student)
     save(samples, path)
     return samples.games, len(samples)
 
 
 def write_teacher_data(folder: Path, teacher: str, config: Mapping[str, Any], games: int,
                        seed: int, chunk: int, workers: Workers,
-                       report: Callable[[int, int, int], None] | None = None
-                       ) -> tuple[int, int]:
+                       report: Callable[[int, int, int], None] | None = None,
+                       student: str | None = None) -> tuple[int, int]:
     """Play the games of seeds ``seed`` to ``seed + games - 1`` into ``folder``, at most
     ``chunk`` games per file ``chunk-FIRST-LAST.npz`` (its seeds), skipping the seeds a file
     there already holds (a stopped run, or a larger ``games`` later, goes on with the missing
-    ones only). ``workers`` (:class:`~oriflamme.training.workers.Workers`) play ``jobs`` files
-    at a time; ``report(games, samples, total)`` follows the progress. Returns the games and
-    samples played by this call."""
+    ones only). With ``student`` the student plays, the teacher labels. ``workers``
+    (:class:`~oriflamme.training.workers.Workers`) play ``jobs`` files at a time;
+    ``report(games, samples, total)`` follows the progress. Returns the games and samples
+    played by this call."""
     folder.mkdir(parents=True, exist_ok=True)
     done: set[int] = set()
     for path in folder.glob("chunk-*-*.npz"):
         first, _, last = path.stem[len("chunk-"):].partition("-")
         if first.isdigit() and last.isdigit():
             done.update(range(int(first), int(last) + 1))
-    plan: list[tuple[str, dict[str, Any], list[int], str]] = []
+    plan: list[tuple[str, dict[str, Any], list[int], str, str | None]] = []
     run: list[int] = []
     for game in [*(s for s in range(seed, seed + games) if s not in done), -1]:
         if run and (game != run[-1] + 1 or len(run) == chunk):
             path = folder / f"chunk-{run[0]}-{run[-1]}.npz"
-            plan.append((teacher, dict(config), run, str(path)))
+            plan.append((teacher, dict(config), run, str(path), student))
             run = []
         if game >= 0:
             run.append(game)
