@@ -593,3 +593,25 @@ def test_a_policy_opponent_model_changes_the_guided_search(tmp_path: Path) -> No
     bot = make_bot(f"guided:opponents=policy:policy={four}", 1)
     with pytest.raises(BotSpecError, match="4p-base"):
         bot.check_setup(GameConfig(players=3))  # type: ignore[attr-defined]
+    auto = make_bot(f"guided:opponents=auto:policy={four}", 1)  # a file: strict, as policy
+    with pytest.raises(BotSpecError, match="4p-base"):
+        auto.check_setup(GameConfig(players=3))  # type: ignore[attr-defined]
+
+
+def test_the_automatic_opponent_model_is_the_shipped_policy_where_one_ships() -> None:
+    """``opponents=auto``: the shipped policy's search for 3 players (a policy ships), the
+    heuristic's for 2 players (none does), where ``opponents=policy`` is refused."""
+    assert visits("guided:iterations=200:opponents=auto") == visits(
+        "guided:iterations=200:opponents=policy")
+    assert visits("guided:iterations=200:opponents=auto") != visits("guided:iterations=200")
+    config = GameConfig(players=2)
+    make_bot("guided:opponents=auto", 1).check_setup(config)  # type: ignore[attr-defined]
+    game = new_game(players=2, seed=12)
+    player = game.current_player
+    assert player is not None
+    chosen = {}
+    for spec in ("guided:iterations=150:opponents=auto", "guided:iterations=150"):
+        bot = make_bot(spec, 7)
+        bot.act(game.observe(player), game.legal_actions())
+        chosen[spec] = dict(bot.last_search.visits)  # type: ignore[attr-defined]
+    assert chosen["guided:iterations=150:opponents=auto"] == chosen["guided:iterations=150"]

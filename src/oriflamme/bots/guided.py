@@ -29,7 +29,8 @@ and the network (:mod:`oriflamme.bots.network`) in two places:
   one-step heuristic; or a *policy network* (trained to imitate a searching player,
   :mod:`oriflamme.training.imitation`; ``policy=FILE``, else the set-up's shipped
   ``SETUP.policy.npz``) reading the opponent's own view of the sampled world: its most likely
-  action (``policy``) or an action drawn from its softmax (``sample``).
+  action (``policy``) or an action drawn from its softmax (``sample``); ``auto``: ``policy``
+  where the set-up has a shipped policy (or ``policy=FILE`` is given), the heuristic elsewhere.
 
 Everything the network reads is the bot's observation or a world the search sampled from it
 (the other players' views of such a world hold cards dealt at random, like the worlds of every
@@ -82,7 +83,7 @@ from .evaluation import (
 )
 from .ismcts import SearchStats, Worlds
 from .learned import Networks, networks_option
-from .network import Network
+from .network import Network, WeightsError
 from .shipped import setup_key
 from .value import fitted_state_values
 
@@ -92,8 +93,9 @@ LEAVES: Final = ("rollout", "value")
 VALUES: Final = ("auto", "views", "net", "fitted", "blend")
 #: The model of the opponents inside the tree: the one-step heuristic, or a policy network
 #: (a network trained to imitate a searching player): its most likely action (``policy``), or
-#: an action drawn from its softmax (``sample``: the teacher's own spread of choices).
-OPPONENTS: Final = ("heuristic", "policy", "sample")
+#: an action drawn from its softmax (``sample``: the teacher's own spread of choices);
+#: ``auto``: ``policy`` for the set-ups with a shipped policy, the heuristic for the others.
+OPPONENTS: Final = ("heuristic", "policy", "sample", "auto")
 #: ``value=auto``: the value that predicts outcomes best for each set-up's shipped network
 #: (``benchmarks/bots/value_check.py``, docs/bots.md); ``views`` for the others.
 VALUE_BY_SETUP: Final = {"2p-base-two-families": "blend"}
@@ -168,7 +170,7 @@ class GuidedBot:
     def check_setup(self, config: GameConfig) -> None:
         """Refuse (:class:`BotSpecError`) a set-up this bot has no network for."""
         self.networks.check_setup(config)
-        if self.opponents != "heuristic":
+        if self.opponents in ("policy", "sample"):
             self.policy.check_setup(config)
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
@@ -199,8 +201,7 @@ class GuidedBot:
         net = self.networks.for_setup(observation["config"])
         self._value = (VALUE_BY_SETUP.get(setup_key(net.config), "views")
                        if self.value == "auto" else self.value)
-        policy = (None if self.opponents == "heuristic"
-                  else self.policy.for_setup(observation["config"]))
+        policy = self._opponents_policy(observation["config"])
         me = observer(observation)
         worlds = Worlds(observation, self.infer)
         root = _Node(1.0, 0.5)
@@ -223,6 +224,17 @@ class GuidedBot:
         stats = {a: (node.visits, node.reward) for a in legal
                  if (node := edges.get(a)) is not None and node.visits}
         return stats, done
+
+    def _opponents_policy(self, config: Mapping[str, Any]) -> Network | None:
+        """The policy network that plays the opponents in the tree, or None (the heuristic)."""
+        if self.opponents == "heuristic":
+            return None
+        if self.opponents == "auto":
+            try:
+                return self.policy.for_setup(config)
+            except WeightsError:  # no policy ships for this set-up
+                return None
+        return self.policy.for_setup(config)
 
     # -- one iteration ------------------------------------------------------------------
     def _iterate(self, net: Network, state: State, root: _Node, me: int,
@@ -435,6 +447,8 @@ def guided_from_options(seed: int, options: Mapping[str, str]) -> Bot:
         if settings["opponents"] == "heuristic":
             raise BotSpecError("guided: policy=FILE is the opponents' model: add"
                                " opponents=policy (or opponents=sample)")
+        if settings["opponents"] == "auto":  # a file given: its set-up only, as policy
+            settings["opponents"] = "policy"
     try:
         return GuidedBot(networks, policy=policy, **settings)
     except ValueError as exc:
