@@ -325,6 +325,7 @@ def test_make_bot_master_and_learned() -> None:
     master, learned = make_bot("master", 1), make_bot("learned", 1)
     assert isinstance(master, GuidedBot) and master.name == "master"
     assert master.iterations == 6000 and master.seconds == 1.0
+    assert master.opponents == "auto"  # the shipped policy models the opponents (3 players)
     assert isinstance(learned, NetworkBot) and learned.name == "learned"
     assert (learned.choose, learned.worlds) == ("auto", 1)
     assert make_bot("network:choose=action:worlds=3", 1).choose == "action"  # type: ignore[attr-defined]
@@ -464,8 +465,8 @@ def test_the_same_choices_on_the_pure_and_the_compiled_build() -> None:
 
 # -- the server's adviser ---------------------------------------------------------------------
 def test_the_adviser_is_hard_until_master_is_measured_stronger() -> None:
-    """Analyses and hints (bots.advice) use ``hard``: master is not yet stronger than expert
-    (docs/bots.md)."""
+    """Analyses and hints (bots.advice) use ``hard``: master is not yet stronger than expert in
+    every set-up, nor quick enough for a hint's first opinion (docs/bots.md)."""
     from oriflamme.bots.advice import adviser, adviser_level
     from oriflamme.bots.ismcts import IsmctsBot
 

@@ -47,10 +47,11 @@ if TYPE_CHECKING:
 #: The level whose search gives the opinions, where a network is shipped for the set-up and
 #: :data:`MASTER_ADVISES`.
 ADVISER_LEVEL = "master"
-#: Whether ``master`` advises where a network is shipped. Not yet: it is not measured stronger
-#: than ``expert`` in any set-up (issue #30's targets, docs/bots.md), and on a busy machine its
-#: first opinion in a fresh worker (NumPy and the network loaded) misses the server's hint
-#: deadline. Until both change, ``hard`` advises everywhere.
+#: Whether ``master`` advises where a network is shipped. Not yet: it is measured stronger than
+#: ``expert`` with 3 players only (since it models the opponents by the policy: 44.5% of 312
+#: games against two, issue #30, docs/bots.md), not with 2, and on a busy machine its first
+#: opinion in a fresh worker (NumPy and the networks loaded) misses the server's hint deadline.
+#: Until both change, ``hard`` advises everywhere.
 MASTER_ADVISES = False
 #: The level that gives them in the other set-ups.
 FALLBACK_LEVEL = "hard"

@@ -50,8 +50,9 @@ LEVELS: dict[str, tuple[str | None, str]] = {
     ),
     "learned": ("network", "the learned network alone (shipped weights; under 5 ms)"),
     "master": (
-        "guided:iterations=6000:time=1",
-        "ISMCTS guided by the learned network, 6000 iterations (at most 1 s)",
+        "guided:iterations=6000:time=1:opponents=auto",
+        "ISMCTS guided by the learned network, its opponents played by the learned policy"
+        " where one ships, 6000 iterations (at most 1 s)",
     ),
 }
 #: The options of a ``network`` spec.

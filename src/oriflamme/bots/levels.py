@@ -18,8 +18,9 @@ level       bot and budget
             instead of the hand-set one
 ``learned`` the network trained by self-play alone (:mod:`oriflamme.bots.learned`),
             in the set-ups the package ships a network for
-``master``  the search guided by that network (:mod:`oriflamme.bots.guided`), at most
-            1 s per decision
+``master``  the search guided by that network (:mod:`oriflamme.bots.guided`), the
+            opponents inside its tree played by the policy that imitates ``expert``'s
+            search where one ships (3 players), at most 1 s per decision
 ==========  ====================================================================
 
 Their time per decision and strength are measured in ``docs/benchmarks.md`` and
