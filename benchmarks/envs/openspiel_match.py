@@ -45,6 +45,14 @@ def wilson(successes: float, trials: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def share_line(rows: list[dict[str, object]], who: str = "") -> str:
+    """``N games: [WHO ]share S (LOW - HIGH)`` of the games ``rows``."""
+    total = sum(float(str(r["share"])) for r in rows)
+    low, high = wilson(total, len(rows))
+    return (f"{len(rows)} games: {who}share {total / max(len(rows), 1):.3f}"
+            f" ({low:.3f} - {high:.3f})")
+
+
 def play(game: pyspiel.Game, spec: str, seat: int, deal: int, simulations: int,
          players: int) -> dict[str, object]:
     """One game: our bot at ``seat``; returns its share of victory and its time per move."""
@@ -93,11 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary:
         rows = [json.loads(line) for path in args.out for line in path.read_text().splitlines()
                 if line]
-        total = sum(float(r["share"]) for r in rows)
-        low, high = wilson(total, len(rows))
         seconds = sum(float(r["seconds_per_move"]) for r in rows) / max(len(rows), 1)
-        print(f"{len(rows)} games: share {total / max(len(rows), 1):.3f} ({low:.3f} - {high:.3f}),"
-              f" {seconds:.2f} s per move")
+        print(f"{share_line(rows)}, {seconds:.2f} s per move")
         return 0
     if len(args.out) != 1:
         parser.error("one --out file, unless --summary")
@@ -114,10 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         done.append(row)
         with out_path.open("a") as out:
             out.write(json.dumps(row) + "\n")
-        total = sum(float(r["share"]) for r in done)
-        low, high = wilson(total, len(done))
-        print(f"{len(done)} games: {args.bot} share {total / len(done):.3f}"
-              f" ({low:.3f} - {high:.3f}), {row['seconds_per_move']:.2f} s per move",
+        print(f"{share_line(done, args.bot + ' ')}, {row['seconds_per_move']:.2f} s per move",
               flush=True)
     return 0
 

@@ -83,8 +83,8 @@ from .evaluation import (
 )
 from .ismcts import SearchStats, Worlds
 from .learned import Networks, networks_option
-from .network import Network, WeightsError
-from .shipped import setup_key
+from .network import Network
+from .shipped import packaged_path, setup_key
 from .value import fitted_state_values
 
 #: The options' values, the default first (``master``'s choices: docs/bots.md says why).
@@ -170,7 +170,7 @@ class GuidedBot:
     def check_setup(self, config: GameConfig) -> None:
         """Refuse (:class:`BotSpecError`) a set-up this bot has no network for."""
         self.networks.check_setup(config)
-        if self.opponents in ("policy", "sample"):
+        if self._models_by_policy(config):
             self.policy.check_setup(config)
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
@@ -225,16 +225,16 @@ class GuidedBot:
                  if (node := edges.get(a)) is not None and node.visits}
         return stats, done
 
+    def _models_by_policy(self, config: GameConfig | Mapping[str, Any]) -> bool:
+        """Whether a policy network plays the opponents in the tree (``auto``: where one ships
+        for the set-up; a shipped file that cannot be read is then an error, not a fallback)."""
+        if self.opponents == "auto":
+            return packaged_path(config, "policy") is not None
+        return self.opponents != "heuristic"
+
     def _opponents_policy(self, config: Mapping[str, Any]) -> Network | None:
         """The policy network that plays the opponents in the tree, or None (the heuristic)."""
-        if self.opponents == "heuristic":
-            return None
-        if self.opponents == "auto":
-            try:
-                return self.policy.for_setup(config)
-            except WeightsError:  # no policy ships for this set-up
-                return None
-        return self.policy.for_setup(config)
+        return self.policy.for_setup(config) if self._models_by_policy(config) else None
 
     # -- one iteration ------------------------------------------------------------------
     def _iterate(self, net: Network, state: State, root: _Node, me: int,

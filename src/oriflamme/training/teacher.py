@@ -149,7 +149,7 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int],
         game = dealt_game(game_config, rng)
         s = state_of(game)
         bots = [make_bot(teacher, seed=rng.getrandbits(32)) for _ in range(n)]
-        players = bots if student is None else [
+        students = None if student is None else [
             make_bot(student, seed=rng.getrandbits(32)) for _ in range(n)]
         deciders: list[int] = []
         while (player := current_player(s)) is not None:
@@ -171,8 +171,8 @@ def teacher_games(teacher: str, config: Mapping[str, Any], seeds: Sequence[int],
             weights.extend((counts / total).tolist())
             starts.append(len(targets))
             deciders.append(player)
-            if student is not None:
-                action = players[player].act(observation, legal)
+            if students is not None:
+                action = students[player].act(observation, legal)
             apply_unchecked(s, action)
         outcome = result(s)
         assert outcome is not None
