@@ -48,10 +48,11 @@ if TYPE_CHECKING:
 #: :data:`MASTER_ADVISES`.
 ADVISER_LEVEL = "master"
 #: Whether ``master`` advises where a network is shipped. Not yet: it is measured stronger than
-#: ``expert`` with 3 players only (since it models the opponents by the policy: 44.5% of 312
+#: ``expert`` with 3 players only (since it models the opponents by the policy: 45.9% of 603
 #: games against two, issue #30, docs/bots.md), not with 2, and on a busy machine its first
 #: opinion in a fresh worker (NumPy and the networks loaded) misses the server's hint deadline.
-#: Until both change, ``hard`` advises everywhere.
+#: Until the set-ups where it advises follow the measurements and the hint worker loads the
+#: networks before its first hint, ``hard`` advises everywhere.
 MASTER_ADVISES = False
 #: The level that gives them in the other set-ups.
 FALLBACK_LEVEL = "hard"
