@@ -464,37 +464,41 @@ def test_the_same_choices_on_the_pure_and_the_compiled_build() -> None:
 
 
 # -- the server's adviser ---------------------------------------------------------------------
-def test_the_adviser_is_hard_until_master_is_measured_stronger() -> None:
-    """Analyses and hints (bots.advice) use ``hard``: master is not yet stronger than expert in
-    every set-up, nor quick enough for a hint's first opinion (docs/bots.md)."""
-    from oriflamme.bots.advice import adviser, adviser_level
-    from oriflamme.bots.ismcts import IsmctsBot
-
-    three = new_game(players=3, seed=4).config.to_dict()
-    assert adviser_level(three) == "hard"
-    assert isinstance(adviser(1, 50, None, three), IsmctsBot)
-
-
-def test_the_adviser_would_be_master_where_a_network_is_shipped(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once master advises (bots.advice.MASTER_ADVISES), the guided search judges in a set-up
-    with shipped weights, ``hard`` elsewhere; master's opinion carries everyone's chances after
-    each move it tried."""
-    from oriflamme.bots import advice as advice_module
+def test_the_adviser_is_master_where_it_is_measured_stronger_and_hard_elsewhere() -> None:
+    """Analyses and hints (bots.advice) use master's search with 3 players and the base cards,
+    where it is measured stronger than expert (docs/bots.md), and hard elsewhere: with 2
+    players (a network ships, but master is not measured stronger there) and where no network
+    ships. master's opinion carries everyone's chances after each move it tried, and the same
+    knowledge gets the same opinion."""
     from oriflamme.bots.advice import advise, adviser, adviser_level
     from oriflamme.bots.ismcts import IsmctsBot
 
-    monkeypatch.setattr(advice_module, "MASTER_ADVISES", True)
-    three, four = new_game(players=3, seed=4), new_game(players=4, seed=4)
-    assert adviser_level(three.config.to_dict()) == "master"
-    assert adviser_level(four.config.to_dict()) == "hard"
+    two, three, four = (new_game(players=n, seed=4) for n in (2, 3, 4))
+    assert packaged_path(two.config) is not None  # shipped, yet not measured stronger
+    levels = [adviser_level(game.config.to_dict()) for game in (two, three, four)]
+    assert levels == ["hard", "master", "hard"]
     assert isinstance(adviser(1, 50, None, three.config.to_dict()), GuidedBot)
+    assert isinstance(adviser(1, 50, None, two.config.to_dict()), IsmctsBot)
     assert isinstance(adviser(1, 50, None, four.config.to_dict()), IsmctsBot)
     advice = advise(three.observe(0), three.legal_actions(), iterations=80)
     assert advice.best in three.legal_actions() and advice.iterations == 80
     assert sum(advice.win) == pytest.approx(1.0, abs=1e-6)
     assert sum(visits for _, visits in advice.by_action.values()) == 80
     assert advice == advise(three.observe(0), three.legal_actions(), iterations=80)
+
+
+def test_the_warm_up_loads_master_where_it_advises() -> None:
+    """A fresh process's warm-up (the server's hint worker runs it when it starts) gives one
+    opinion in each set-up where master advises, which loads NumPy and the networks."""
+    script = (
+        "import sys\n"
+        "from oriflamme.bots.advice import warm_up\n"
+        "assert 'numpy' not in sys.modules\n"
+        "print(warm_up(), 'numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.strip() == "['3p-base'] True"
 
 
 def test_the_commands_refuse_a_setup_without_a_network(

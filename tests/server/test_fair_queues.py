@@ -21,7 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from oriflamme.api import new_game
+from oriflamme.api import Action, new_game
 from oriflamme.server import create_app
 from oriflamme.server.errors import ApiError
 from oriflamme.server.hints import PER_ADDRESS, WAITING_MAX, HintDesk
@@ -220,6 +220,27 @@ def test_hints_are_answered_in_turn_address_by_address() -> None:
             found = await asyncio.gather(*answers.values())
             assert order == [1, 3, 4, 2]  # A, B, C, then A's second
             assert all(set(f) == {"action", "win"} for f in found)
+        finally:
+            await desk.stop()
+
+    asyncio.run(test())
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_the_hint_worker_loads_masters_networks_before_the_first_hint() -> None:
+    """The desk's worker warms up when the desk starts (master advises with 3 players); a hint
+    asked meanwhile waits for it, then is answered (which adviser: tests/bots/test_learned.py;
+    not compared with one here, as the worker's time cap binds on a busy machine)."""
+
+    async def test() -> None:
+        desk = HintDesk()
+        try:
+            desk.start()
+            observation, legal = decision(7)
+            answer = await desk.ask("A", observation, legal)
+            assert desk.warmed == ["3p-base"]
+            assert Action.from_json(answer["action"]) in legal
+            assert sum(answer["win"]) == pytest.approx(1.0, abs=1e-6)
         finally:
             await desk.stop()
 

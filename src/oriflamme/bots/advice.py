@@ -1,9 +1,9 @@
 """A strong player's opinion of one decision: the move it prefers and everyone's chances.
 
-The adviser is the ``hard`` level's search (:mod:`oriflamme.bots.ismcts`); once ``master``
-(:mod:`oriflamme.bots.guided`: ISMCTS guided by the learned network) is measured stronger than
-``expert``, it will be ``master``'s in the set-ups the package ships a network for
-(:data:`MASTER_ADVISES`), with the settings of that level (see
+The adviser is ``master``'s search (:mod:`oriflamme.bots.guided`: ISMCTS guided by the learned
+network) in the set-ups where ``master`` is measured stronger than ``expert`` and the package
+ships its network (:data:`MASTER_ADVISES_IN`: 3 players, base cards), the ``hard`` level's
+(:mod:`oriflamme.bots.ismcts`) everywhere else; with the settings of that level (see
 :mod:`oriflamme.bots.levels`) and a budget of its own: the caller's (the server's analyses and
 hints allow about a second, which both levels fit). Like every bot it reads
 only the deciding player's observation and the legal actions, never a hidden card: its opinion
@@ -35,25 +35,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from oriflamme.api import Action, Observation
+from oriflamme.api import Action, GameConfig, Observation
 
 from .ismcts import IsmctsBot, ismcts_from_options
 from .levels import LEVELS
-from .shipped import packaged_path
+from .shipped import packaged_path, setup_key
 
 if TYPE_CHECKING:
     from .guided import GuidedBot
 
-#: The level whose search gives the opinions, where a network is shipped for the set-up and
-#: :data:`MASTER_ADVISES`.
+#: The level whose search gives the opinions in the set-ups of :data:`MASTER_ADVISES_IN`.
 ADVISER_LEVEL = "master"
-#: Whether ``master`` advises where a network is shipped. Not yet: it is measured stronger than
-#: ``expert`` with 3 players only (since it models the opponents by the policy: 45.9% of 603
-#: games against two, issue #30, docs/bots.md), not with 2, and on a busy machine its first
-#: opinion in a fresh worker (NumPy and the networks loaded) misses the server's hint deadline.
-#: Until the set-ups where it advises follow the measurements and the hint worker loads the
-#: networks before its first hint, ``hard`` advises everywhere.
-MASTER_ADVISES = False
+#: The set-ups where ``master`` is measured stronger than ``expert`` (issue #30, docs/bots.md):
+#: 3 players, base cards (45.9% of 603 games against two ``expert``, the fair share a third).
+#: Not 2 players (46.4% of 166 head to head), nor the set-ups without a shipped network.
+MASTER_SETUPS: tuple[GameConfig, ...] = (GameConfig(players=3),)
+#: Their names (:func:`oriflamme.bots.shipped.setup_key`): ``master`` advises there.
+MASTER_ADVISES_IN = frozenset(setup_key(config) for config in MASTER_SETUPS)
 #: The level that gives them in the other set-ups.
 FALLBACK_LEVEL = "hard"
 
@@ -99,9 +97,29 @@ def observation_seed(observation: Observation, salt: str = "") -> int:
 
 
 def adviser_level(config: Mapping[str, Any]) -> str:
-    """The level that advises in the set-up ``config`` (an observation's ``config``)."""
-    shipped = MASTER_ADVISES and packaged_path(config) is not None
-    return ADVISER_LEVEL if shipped else FALLBACK_LEVEL
+    """The level that advises in the set-up ``config`` (an observation's ``config``).
+
+    >>> [adviser_level(GameConfig(players=n).to_dict()) for n in (2, 3, 4)]
+    ['hard', 'master', 'hard']
+    """
+    measured = setup_key(config) in MASTER_ADVISES_IN and packaged_path(config) is not None
+    return ADVISER_LEVEL if measured else FALLBACK_LEVEL
+
+
+def warm_up() -> list[str]:
+    """Give one tiny opinion in each set-up where ``master`` advises, so that a fresh worker
+    has NumPy and the shipped networks loaded before its first real opinion (the server's hint
+    worker runs this when it starts: a hint has a deadline). Returns the set-ups warmed."""
+    from oriflamme.api import Game
+
+    warmed = []
+    for config in MASTER_SETUPS:
+        if adviser_level(config.to_dict()) != ADVISER_LEVEL:
+            continue
+        game = Game.new(config, seed=0)
+        advise(game.observe(game.current_player), game.legal_actions(), iterations=2)
+        warmed.append(setup_key(config))
+    return warmed
 
 
 def adviser(seed: int, iterations: int | None, seconds: float | None,

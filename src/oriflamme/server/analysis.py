@@ -9,8 +9,8 @@ priority than the server, one analysis at a time per server). After each decisio
 steps done so far and the progress: a server that dies leaves a claim that expires, and the
 server that takes it over goes on from there.
 
-Each decision is judged by the adviser's search (:mod:`oriflamme.bots.advice`: ``hard``; ``master``
-where a network is shipped, once it is measured stronger than ``expert``) from the
+Each decision is judged by the adviser's search (:mod:`oriflamme.bots.advice`: ``master`` where it
+is measured stronger than ``expert``, 3 players with the base cards; ``hard`` elsewhere) from the
 deciding seat's observation at that moment, never from the hidden cards: the worker rebuilds the
 game, takes that seat's observation and the legal actions, and gives the adviser nothing else.
 """

@@ -14,9 +14,11 @@ bots' expense.
   client waits (:data:`HINT_TIMEOUT`); a hint still waiting at its deadline fails (``503
   busy``).
 
-The hint is the adviser's search (:mod:`oriflamme.bots.advice`: ``hard``; ``master`` where a
-network is shipped, once it is measured stronger than ``expert``) from the asking seat's
-observation only.
+The hint is the adviser's search (:mod:`oriflamme.bots.advice`: ``master`` where it is measured
+stronger than ``expert``, 3 players with the base cards; ``hard`` elsewhere) from the asking
+seat's observation only. The worker loads ``master``'s networks when the desk starts
+(:func:`warm`), before any hint: a fresh worker's first ``master`` opinion, NumPy and the
+networks loaded on a busy machine, could miss a hint's deadline.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oriflamme.api import Action, Observation
-from oriflamme.bots.advice import advise
+from oriflamme.bots.advice import advise, warm_up
 
 from . import thinking
 from .analysis import budget_iterations, lower_priority
@@ -52,6 +54,8 @@ PER_ADDRESS = 2
 WAITING_MAX = 32
 #: The least a hint thinks (seconds), however many wait.
 SHORTEST = 0.1
+#: Seconds the hint worker may take to start and load the adviser's networks (:func:`warm`).
+WARM_TIMEOUT = 60.0
 
 
 def budget(iterations: int, waiting: int) -> tuple[int, float]:
@@ -70,6 +74,13 @@ def think(
     lower_priority()
     advice = advise(observation, legal, iterations, seconds)
     return {"action": advice.best.to_json(), "win": list(advice.win)}
+
+
+def warm() -> list[str]:
+    """Runs in the hint worker when the desk starts (below the bots' priority): what ``master``'s
+    advice needs is loaded before the first hint. Returns the set-ups warmed."""
+    lower_priority()
+    return warm_up()
 
 
 def busy() -> ApiError:
@@ -109,6 +120,8 @@ class HintDesk:
         self._count = 0
         #: Hints being thought about now (0 or 1).
         self.running = 0
+        #: The set-ups whose adviser the worker has loaded (:func:`warm`), once it has.
+        self.warmed: list[str] | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -165,7 +178,16 @@ class HintDesk:
             self._waiting[address] = queue
         return hint
 
+    async def _warm(self) -> None:
+        try:
+            warmed = await self._pool.run(warm, timeout=WARM_TIMEOUT)
+        except Exception as exc:  # the hints still work, the first one more slowly
+            log.warning("the hint worker did not load the adviser's networks (%r)", exc)
+        else:
+            self.warmed = warmed
+
     async def _serve(self) -> None:
+        await self._warm()  # in the worker, before the first hint (which waits for it)
         while True:
             if not self._count:
                 self._wake.clear()
