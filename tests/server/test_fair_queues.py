@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from oriflamme.api import Action, new_game
-from oriflamme.server import create_app
+from oriflamme.server import create_app, hints
 from oriflamme.server.errors import ApiError
 from oriflamme.server.hints import PER_ADDRESS, WAITING_MAX, HintDesk
 from oriflamme.server.storage import (
@@ -228,8 +228,8 @@ def test_hints_are_answered_in_turn_address_by_address() -> None:
 
 @pytest.mark.usefixtures("small_budget")
 def test_the_hint_worker_loads_masters_networks_before_the_first_hint() -> None:
-    """The desk's worker warms up when the desk starts (master advises with 3 players); a hint
-    asked meanwhile waits for it, then is answered (which adviser: tests/bots/test_learned.py;
+    """A hint asked before the desk's warm-up delay starts the warm-up at once (master advises
+    with 3 players), waits for it, then is answered (which adviser: tests/bots/test_learned.py;
     not compared with one here, as the worker's time cap binds on a busy machine)."""
 
     async def test() -> None:
@@ -241,6 +241,36 @@ def test_the_hint_worker_loads_masters_networks_before_the_first_hint() -> None:
             assert desk.warmed == ["3p-base"]
             assert Action.from_json(answer["action"]) in legal
             assert sum(answer["win"]) == pytest.approx(1.0, abs=1e-6)
+        finally:
+            await desk.stop()
+
+    asyncio.run(test())
+
+
+def test_the_hint_worker_warms_up_after_a_delay_and_not_at_all_if_stopped_sooner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without a hint, the worker starts and warms up WARM_DELAY after the desk starts; a desk
+    stopped sooner (a server restarted, a test's app) never starts its worker process."""
+
+    async def test() -> None:
+        monkeypatch.setattr(hints, "WARM_DELAY", 30.0)
+        early = HintDesk()
+        early.start()
+        await asyncio.sleep(0.3)
+        await early.stop()
+        assert early.warmed is None and early._pool._executor is None  # no process spawned
+        monkeypatch.setattr(hints, "WARM_DELAY", 0.2)
+        desk = HintDesk()
+        try:
+            desk.start()
+            await asyncio.sleep(0.1)
+            assert desk._pool._executor is None  # not yet
+            deadline = time.monotonic() + hints.WARM_TIMEOUT
+            while desk.warmed is None:
+                assert time.monotonic() < deadline, "the worker never warmed up"
+                await asyncio.sleep(0.05)
+            assert desk.warmed == ["3p-base"]
         finally:
             await desk.stop()
 

@@ -56,6 +56,10 @@ WAITING_MAX = 32
 SHORTEST = 0.1
 #: Seconds the hint worker may take to start and load the adviser's networks (:func:`warm`).
 WARM_TIMEOUT = 60.0
+#: Seconds after the desk starts before its worker warms up, unless a hint comes first: the
+#: server's own start comes first, and a server stopped sooner (a short-lived test app, a
+#: restart) never starts a worker it does not use.
+WARM_DELAY = 5.0
 
 
 def budget(iterations: int, waiting: int) -> tuple[int, float]:
@@ -187,7 +191,11 @@ class HintDesk:
             self.warmed = warmed
 
     async def _serve(self) -> None:
-        await self._warm()  # in the worker, before the first hint (which waits for it)
+        # Warm up in the worker WARM_DELAY after the start, or at once for an earlier hint
+        # (which waits for it).
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), WARM_DELAY)
+        await self._warm()
         while True:
             if not self._count:
                 self._wake.clear()
