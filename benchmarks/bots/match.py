@@ -12,10 +12,12 @@ done: run the same command again after a stop and it carries on. Then it sums al
 - each bot's mean time per decision.
 
 Run: ``python benchmarks/bots/match.py --bots A,B --chunks N [--chunk 10] [--players 2]
-[--seed 81] [--jobs 1] --out DIR``; ``--summary`` only sums the chunks found in ``DIR``. With more
-players, give one spec per seat (``--bots master,expert,expert --players 3``: one against two, a
-spec given twice being two entrants); the seats then rotate over each deal, and the per-deal
-counts read "won every game of the deal", "lost every one" or "split".
+[--cards base] [--seed 81] [--jobs 1] --out DIR``; ``--summary`` only sums the chunks found
+in ``DIR``. With more players, give one spec per seat (``--bots master,expert,expert
+--players 3``: one against two, a spec given twice being two entrants); the seats then rotate
+over each deal, and the per-deal counts read "won every game of the deal", "lost every one"
+or "split". ``--cards`` is ``oriflamme tournament``'s (``embrasement``, or ten card names);
+the summary refuses chunks of another set-up, as it does those of other bots.
 """
 
 from __future__ import annotations
@@ -38,14 +40,15 @@ def chunk_dir(out: Path, seed: int) -> Path:
 
 
 def play_chunks(bots: str, players: int, chunks: int, chunk: int, seed: int, jobs: int,
-                out: Path) -> None:
+                out: Path, cards: str = "base") -> None:
     """Play the chunks not yet done (seeds ``seed`` .. ``seed + chunks - 1``)."""
     for k in range(chunks):
         target = chunk_dir(out, seed + k)
         if (target / "results.json").exists():
             continue
         command = [sys.executable, "-m", "oriflamme", "tournament", "--bots", bots,
-                   "--players", str(players), "--games", str(chunk), "--jobs", str(jobs),
+                   "--players", str(players), "--cards", cards, "--games", str(chunk),
+                   "--jobs", str(jobs),
                    "--seed", str(seed + k), "--out", str(target)]
         print(f"chunk {k + 1}/{chunks}: {' '.join(command[2:])}", flush=True)
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -57,6 +60,7 @@ def summarise(out: Path) -> dict[str, Any]:
     if not files:
         raise SystemExit(f"no finished chunk in {out}")
     first: str | None = None
+    setup: dict[str, Any] | None = None
     games = 0
     wins = 0.0
     by_deal: dict[tuple[str, int], float] = defaultdict(float)
@@ -68,6 +72,11 @@ def summarise(out: Path) -> dict[str, Any]:
             first = names[0]
         elif names[0] != first:
             raise SystemExit(f"{path} is a match of {names}, not of {first}")
+        config = {k: v for k, v in data["settings"]["config"].items() if k != "first_player"}
+        if setup is None:
+            setup = config
+        elif config != setup:
+            raise SystemExit(f"{path} is a match of the set-up {config}, not {setup}")
         for b in data["bots"]:
             seconds[b["bot"]].append((b["mean_decision_seconds"], b["games"]))
         for record in data["records"]:
@@ -81,7 +90,8 @@ def summarise(out: Path) -> dict[str, Any]:
     neither = sum(1 for v in by_deal.values() if v <= 1e-9)
     low, high = wilson_interval(wins, games)
     return {
-        "first": first, "chunks": len(files), "games": games, "win_share": wins / games,
+        "first": first, "setup": setup, "chunks": len(files), "games": games,
+        "win_share": wins / games,
         "interval": [low, high], "deals": len(by_deal), "won_both": both,
         "lost_both": neither, "split": len(by_deal) - both - neither,
         "sign_test_p": sign_test(both, neither),
@@ -110,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", help="two bot specs, or one per seat, comma-separated (first:"
                         " the one judged)")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--cards", default="base", help="'base' (default), 'embrasement', or"
+                        " ten card names separated by commas")
     parser.add_argument("--chunks", type=int, default=10, help="number of chunks (default 10)")
     parser.add_argument("--chunk", type=int, default=10, help="games per chunk (default 10)")
     parser.add_argument("--seed", type=int, default=81, help="seed of the first chunk")
@@ -122,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(specs) < 2 or (len(specs) > 2 and len(specs) != args.players):
             parser.error("--bots takes two bot specs, or one per seat, separated by commas")
         play_chunks(args.bots, args.players, args.chunks, args.chunk, args.seed, args.jobs,
-                    args.out)
+                    args.out, args.cards)
     s = summarise(args.out)
     low, high = s["interval"]
     print(f"{s['first']}: {s['win_share']:.1%} of {s['games']} games ({low:.1%} - {high:.1%}),"

@@ -77,3 +77,24 @@ def test_one_against_two_in_three_player_games(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         match.main(["--bots", "greedy,random,random", "--players", "4", "--out",
                     str(tmp_path)])
+
+
+BASE_TYPES = {"archer", "soldier", "spy", "heir", "assassination", "royal_decree", "lord",
+              "shapeshifter", "ambush", "conspiracy"}
+
+
+def test_a_match_with_the_embrasement_cards_and_a_summary_of_one_set_up(tmp_path: Path) -> None:
+    """``--cards`` reaches the tournament; chunks of another set-up in the same folder are
+    refused, as those of other bots are."""
+    match = load_script()
+    assert match.main(["--bots", "greedy,random,random", "--players", "3", "--cards",
+                       "embrasement", "--chunks", "1", "--chunk", "3", "--seed", "4", "--out",
+                       str(tmp_path)]) == 0
+    summary = match.summarise(tmp_path)
+    assert summary["setup"]["cards"] == "embrasement" and summary["games"] == 3
+    report = json.loads((tmp_path / "chunk-4" / "results.json").read_text())
+    played = {c["type"] for c in report["card_types"]}
+    assert played and played.isdisjoint(BASE_TYPES)
+    with pytest.raises(SystemExit, match="set-up"):  # a base chunk beside them: played, refused
+        match.main(["--bots", "greedy,random,random", "--players", "3", "--chunks", "1",
+                    "--chunk", "3", "--seed", "5", "--out", str(tmp_path)])
