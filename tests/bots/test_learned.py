@@ -162,13 +162,14 @@ def test_a_placement_is_named_by_the_card_type_not_its_random_id() -> None:
 
 
 # -- the network and its weights files ------------------------------------------------------
-@pytest.mark.parametrize("key", ["3p-base", "2p-base-two-families"])
+@pytest.mark.parametrize("key", packaged_setups())
 def test_the_search_s_sparse_value_equals_the_dense_product(key: str) -> None:
     """``value_logits`` (first layer over the non-zero inputs only), ``own_share`` and
-    ``shares`` give the dense product's win shares, on the shipped networks, at every kind of
-    position of a random game and from every player's view."""
-    setup = dict(players=3) if key == "3p-base" else dict(players=2)
+    ``shares`` give the dense product's win shares, on every shipped network, at every kind of
+    position of a random game of its set-up and from every player's view."""
     net = Network.load(WEIGHTS_DIR / f"{key}.npz")
+    setup = {k: v for k, v in net.config.to_dict().items() if k in ("players", "cards",
+                                                                    "variant")}
     checked = 0
     for game in _random_positions(setup, seed=11, every=2):
         state = state_of(game)
