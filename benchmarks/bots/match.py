@@ -48,8 +48,7 @@ def play_chunks(bots: str, players: int, chunks: int, chunk: int, seed: int, job
             continue
         command = [sys.executable, "-m", "oriflamme", "tournament", "--bots", bots,
                    "--players", str(players), "--cards", cards, "--games", str(chunk),
-                   "--jobs", str(jobs),
-                   "--seed", str(seed + k), "--out", str(target)]
+                   "--jobs", str(jobs), "--seed", str(seed + k), "--out", str(target)]
         print(f"chunk {k + 1}/{chunks}: {' '.join(command[2:])}", flush=True)
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 

@@ -109,7 +109,7 @@ def adviser_level(config: Mapping[str, Any]) -> str:
 def warm_up() -> list[str]:
     """Give one tiny opinion in each set-up where ``master`` advises, so that a fresh worker
     has NumPy and the shipped networks loaded before its first real opinion (the server's hint
-    worker runs this when it starts: a hint has a deadline). Returns the set-ups warmed."""
+    worker runs this before its first hint: a hint has a deadline). Returns the set-ups warmed."""
     from oriflamme.api import Game
 
     warmed = []

@@ -16,9 +16,10 @@ bots' expense.
 
 The hint is the adviser's search (:mod:`oriflamme.bots.advice`: ``master`` where it is measured
 stronger than ``expert``, 3 players with the base cards; ``hard`` elsewhere) from the asking
-seat's observation only. The worker loads ``master``'s networks when the desk starts
-(:func:`warm`), before any hint: a fresh worker's first ``master`` opinion, NumPy and the
-networks loaded on a busy machine, could miss a hint's deadline.
+seat's observation only. The worker loads ``master``'s networks (:func:`warm`)
+:data:`WARM_DELAY` after the desk starts, or at once when a hint comes first (that hint waits
+for it): a fresh worker's first ``master`` opinion, NumPy and the networks loaded on a busy
+machine, could miss a hint's deadline.
 """
 
 from __future__ import annotations
@@ -81,8 +82,9 @@ def think(
 
 
 def warm() -> list[str]:
-    """Runs in the hint worker when the desk starts (below the bots' priority): what ``master``'s
-    advice needs is loaded before the first hint. Returns the set-ups warmed."""
+    """Runs in the hint worker before its first hint (below the bots' priority): what
+    ``master``'s advice needs is loaded before the first opinion. Returns the set-ups
+    warmed."""
     lower_priority()
     return warm_up()
 
