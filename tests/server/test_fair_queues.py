@@ -10,6 +10,7 @@ test needs them slow. The order of events is what the tests check, never their s
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -273,6 +274,35 @@ def test_the_hint_worker_warms_up_after_a_delay_and_not_at_all_if_stopped_sooner
             assert desk.warmed == ["3p-base"]
         finally:
             await desk.stop()
+
+    asyncio.run(test())
+
+
+def test_a_desk_stopped_during_its_warm_up_ends_its_worker_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server stopped while its hint worker warms up (or thinks) ends that worker then:
+    before, the worker was left to finish, and the process's exit waited for it (a SIGTERM to a
+    loaded server took over 30 s)."""
+
+    async def test() -> None:
+        monkeypatch.setattr(hints, "WARM_DELAY", 0.0)
+        monkeypatch.setattr(hints, "warm", functools.partial(time.sleep, 120))  # a long warm-up
+        desk = HintDesk()
+        desk.start()
+        try:
+            deadline = time.monotonic() + 30
+            while not getattr(desk._pool._executor, "_processes", None):
+                assert time.monotonic() < deadline, "the worker never started"
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)  # the worker has the warm-up
+            (worker,) = desk._pool._executor._processes.values()  # type: ignore[union-attr]
+            assert worker.is_alive()
+        finally:
+            started = time.monotonic()
+            await desk.stop()
+        assert time.monotonic() - started < 20
+        assert not worker.is_alive() and worker.exitcode is not None
 
     asyncio.run(test())
 

@@ -139,7 +139,9 @@ class HintDesk:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        self._pool.shutdown()
+        # Its worker is stopped and awaited, not left to finish: a warm-up or a hint under way
+        # would otherwise hold up the process's exit (a SIGTERM waited for it).
+        await self._pool.close()
         for queue in self._waiting.values():
             for hint in queue:
                 if not hint.answer.done():
