@@ -9,8 +9,11 @@ opened during an outage; a clean stop.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,7 @@ import asyncpg
 import httpx
 import pytest
 
-from oriflamme.server.heartbeat import ALIVE, HEARTBEAT
+from oriflamme.server.heartbeat import beat_seconds
 from oriflamme.server.scheduler import LEASE
 from servers import proxied, running_server
 from test_scale_out import LIVE_TIMEOUT, Follower, follow, post, view
@@ -28,8 +31,12 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SI
 
 #: Tables created for the load race: it hit about one table in 17 before the fix.
 RACING_TABLES = 80
+#: The heartbeat of the servers whose death or freeze the tests wait out (the default 5 s makes
+#: a window of 20 s: two tests took 30 s each).
+BEAT = 1.5
+QUICK_BEAT = {"ORIFLAMME_HEARTBEAT": str(BEAT)}
 #: Seconds within which the other servers notice a silent one (and a waking one beats again).
-NOTICED = ALIVE + 2 * HEARTBEAT + LIVE_TIMEOUT
+NOTICED = 4 * BEAT + 2 * BEAT + LIVE_TIMEOUT
 
 
 def _create_bot_first(client: httpx.Client, seed: int) -> dict[str, Any]:
@@ -160,14 +167,35 @@ def test_after_a_restart_only_the_seats_connected_before_are_away(tmp_path: Path
         _check_only_ann_away(db, table, watcher)
 
 
+def test_a_bad_heartbeat_setting_stops_the_server_before_it_starts(tmp_path: Path) -> None:
+    """``ORIFLAMME_HEARTBEAT`` (the seconds between beats, docs/server.md): a bad value is one
+    clear line and exit status 2, before any database is opened."""
+    assert (beat_seconds(None), beat_seconds(""), beat_seconds("2")) == (5.0, 5.0, 2.0)
+    for bad in ("abc", "0.1", "nan", "inf", "-3", "61"):
+        with pytest.raises(ValueError, match="ORIFLAMME_HEARTBEAT must be the seconds"):
+            beat_seconds(bad)
+    db = tmp_path / "games.sqlite3"
+    result = subprocess.run(
+        [sys.executable, "-m", "oriflamme", "serve", "--port", "0", "--db", str(db)],
+        env={**os.environ, "ORIFLAMME_HEARTBEAT": "often"}, capture_output=True, text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        "oriflamme serve: error: ORIFLAMME_HEARTBEAT must be the seconds between a server's"
+        " heartbeats, from 0.5 to 60, not 'often'\n"
+    )
+    assert not db.exists()
+
+
 def test_a_dead_process_makes_away_only_the_seats_connected_to_it(
     pg_url: str, tmp_path: Path
 ) -> None:
     """Item 3, two servers: Ann connected on B only, B killed. Once A notices, Ann is away and
     Bob, who never connected, is not."""
     with (
-        running_server(pg_url, tmp_path / "a.log", "--bot-delay", "0") as (_, a),
-        running_server(pg_url, tmp_path / "b.log", "--bot-delay", "0") as (pb, b),
+        running_server(pg_url, tmp_path / "a.log", "--bot-delay", "0", env=QUICK_BEAT) as (_, a),
+        running_server(pg_url, tmp_path / "b.log", "--bot-delay", "0", env=QUICK_BEAT) as (pb, b),
     ):
         table = _two_humans(b)
         with follow(a, table, table["spectator_token"]) as watcher:
@@ -186,8 +214,8 @@ def test_a_process_paused_longer_than_the_heartbeat_window_publishes_again(
     Ann must show connected again, and not away (before the fix she stayed disconnected on A
     and her stand-in played for her)."""
     with (
-        running_server(pg_url, tmp_path / "a.log", "--bot-delay", "0") as (_, a),
-        running_server(pg_url, tmp_path / "b.log", "--bot-delay", "0") as (pb, b),
+        running_server(pg_url, tmp_path / "a.log", "--bot-delay", "0", env=QUICK_BEAT) as (_, a),
+        running_server(pg_url, tmp_path / "b.log", "--bot-delay", "0", env=QUICK_BEAT) as (pb, b),
     ):
         table = _two_humans(b)
         tid = table["table_id"]

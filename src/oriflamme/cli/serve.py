@@ -246,6 +246,11 @@ def run_serve(args: argparse.Namespace) -> int:
     from oriflamme.server.metrics import METRICS_FROM_ENV, MULTIPROCESS_ENV
     from oriflamme.server.storage import StoreError, is_postgres_url
 
+    try:  # read when the server's modules are imported: a bad value stops it here, clearly
+        from oriflamme.server import heartbeat  # noqa: F401  (ORIFLAMME_HEARTBEAT)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
     url = database(args)
     if args.workers > 1 and not is_postgres_url(url):
         raise CliError(
