@@ -284,7 +284,8 @@ def test_a_stopped_server_gives_its_analysis_back_and_another_goes_on(
 ) -> None:
     """Two servers in turn on one database: the first stops in the middle of an analysis, the
     second takes it over at once and keeps the decisions already judged."""
-    monkeypatch.setenv("ORIFLAMME_REVIEW_ITERATIONS", "400")
+    # Enough for the first server to be stopped with some steps done and most not.
+    monkeypatch.setenv("ORIFLAMME_REVIEW_ITERATIONS", "120")
     path = tmp_path / "games.sqlite3"
 
     def server() -> TestClient:
