@@ -5,13 +5,22 @@ deal given by one server that the other honours."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+from fastapi.testclient import TestClient
+
 from fairplay import ANN, BEN, LEAVE_SPY, OPEN, Json, refused, summary, view, wait_until
+from oriflamme.server.app import create_app
+from oriflamme.server.errors import ApiError
+from oriflamme.server.manager import TableManager
+from oriflamme.server.replays import Replays
+from oriflamme.server.storage.postgres import PostgresStore
 from scenarios import SHARED_VICTORY
 from test_scale_out import follow, post, stored_actions, two_servers
 
@@ -92,6 +101,42 @@ def test_a_ghost_is_played_for_once_whichever_server_sees_its_limit(
         time.sleep(0.5)
         assert len(stored_actions(pg_url, table_id)) == over["step"]
         assert view(a, table_id, spectator)["step"] == over["step"]
+
+
+def test_a_game_finished_by_another_server_is_reviewed_before_this_one_hears_of_it(
+    pg_url: str,
+) -> None:
+    """Server B still holds the table as it was before A stored the last move (its news of the
+    move not yet arrived, as under load in the suite): B's replay of that game, and a rematch
+    asked through B, must go by the database, the authority, not answer ``409 not_over`` from
+    B's stale copy."""
+    with TestClient(create_app(pg_url, bot_delay=0, tune_gc=False)) as a:
+        seats = [ANN, BEN, {"kind": "human", "name": "Cid"}]
+        table = a.post("/api/tables", json={"players": 3, "seats": seats, "save": SHARED_VICTORY})
+        table_id, ann = table.json()["table_id"], table.json()["seats"][0]["token"]
+
+        async def on_b() -> None:
+            store = await PostgresStore.open(pg_url)
+            b = TableManager(store, bot_delay=0)  # not started: it never hears of A's moves
+            try:
+                stale = await b.get(table_id)
+                with pytest.raises(ApiError) as playing:  # being played: not_over, from storage
+                    await Replays(store).finished(stale, 1)
+                assert (playing.value.status, playing.value.code) == (409, "not_over")
+                act = {"token": ann, "action": LEAVE_SPY, "step": 0}
+                moved = await asyncio.to_thread(a.post, f"/api/tables/{table_id}/actions", json=act)
+                assert moved.status_code == 200
+                assert not stale.game.is_over  # B's copy is stale
+                finished = await Replays(store).finished(stale, 1)
+                assert finished.final.is_over and finished.record["actions"]
+                await b.rematch(stale, ann)  # through B: the next game starts
+                assert stale.game_number == 2 and not stale.game.is_over
+            finally:
+                await b.bot_pool.close()
+                await store.close()
+
+        asyncio.run(on_b())
+        assert a.get(f"/api/tables/{table_id}").json()["game_number"] == 2
 
 
 def test_replay_links_and_custom_deals_hold_on_every_server(

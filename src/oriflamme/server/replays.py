@@ -99,7 +99,9 @@ class Replays:
         found: FinishedGame | None = self._games.get_fresh(key)
         if found is not None:
             return found
-        if number == table.game_number and not table.game.is_over:
+        # This process's copy is the truth only when no other process writes: on a shared
+        # database another server may have stored the last move before this one hears of it.
+        if number == table.game_number and not table.game.is_over and not self._store.shared:
             raise not_over()
         loaded = await self._store.load_game(table.id, number)
         if loaded is None:

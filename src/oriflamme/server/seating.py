@@ -223,6 +223,9 @@ class Seating:
                 await self._registry.reload_locked(table)
             if game_number is not None and game_number < table.game_number:
                 return
+            if game_number is None and not table.game.is_over and self._store.shared:
+                # Another server may have stored the last move before this one heard of it.
+                await self._registry.reload_locked(table)
             if not table.game.is_over:
                 raise ApiError(409, "not_over", "the game is not over yet")
             seed = secrets.randbelow(SEED_BOUND)
