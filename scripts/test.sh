@@ -36,12 +36,11 @@ fi
 source scripts/postgres.sh
 trap pg_stop EXIT
 pg_start
-# Three test processes (pytest-xdist; a file's tests stay in one process, which keeps its
-# module fixtures): most tests wait on servers, databases and browsers rather than compute.
-# Four were tried and were not faster on a quiet machine, and a browser test failed once
-# with them (docs/benchmarks.md, "The test suite").
+# Four test processes (pytest-xdist; a file's tests stay in one process, which keeps its
+# module fixtures): most tests wait on servers, databases and browsers rather than compute
+# (with three, the suite kept 1.2 of two cores busy; docs/benchmarks.md, "The test suite").
 # ORIFLAMME_TEST_WORKERS=N runs N instead; ORIFLAMME_TEST_WORKERS=0 runs them in this process.
-WORKERS=(-n "${ORIFLAMME_TEST_WORKERS:-3}" --dist loadfile)
+WORKERS=(-n "${ORIFLAMME_TEST_WORKERS:-4}" --dist loadfile)
 # The 20 slowest tests are listed at the end: the suite stays well under 15 minutes.
 ORIFLAMME_EXPECT_BUILD=pure .venv/bin/python -m pytest "${WORKERS[@]}" --durations=20 "$@"
 
