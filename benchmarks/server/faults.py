@@ -54,6 +54,8 @@ from oriflamme.api import Game, GameConfig
 REQUEST_TIMEOUT = 5.0  #: seconds before a request without an answer counts as failed
 DOWN_FOR = 3.0  #: seconds a server that did not answer is left alone
 ADDRESSES = [f"127.0.0.{2 + i}" for i in range(50)]  #: the clients' loopback addresses
+#: seconds within which a seat connected on one server must show connected on another
+SHOWN_TIMEOUT = 30.0
 DRAIN_TIMEOUT = 600.0  #: seconds the games under way may take to finish at the end
 BOT = 2  #: the bot's seat at every table
 
@@ -244,7 +246,12 @@ async def presence_after_pause(
         ws_url += f"/ws/{table['table_id']}?token={table['seats'][0]['token']}"
         async with connect(ws_url) as ws:
             reader = asyncio.create_task(_drain(ws))
-            while not await connected():
+            shown = time.monotonic()
+            while not await connected():  # bounded: a failure to report, not a hang
+                if time.monotonic() - shown > SHOWN_TIMEOUT:
+                    reader.cancel()
+                    record.errors["held seat never shown connected by the other server"] += 1
+                    return
                 await asyncio.sleep(0.2)
             servers.signal(paused, signal.SIGSTOP)
             await asyncio.sleep(pause)
