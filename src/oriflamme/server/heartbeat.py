@@ -36,14 +36,14 @@ def beat_seconds(text: str | None) -> float:
         return 5.0
     try:
         value = float(text)
+        if BEAT_RANGE[0] <= value <= BEAT_RANGE[1]:  # (False for nan)
+            return value
     except ValueError:
-        value = float("nan")
-    if not BEAT_RANGE[0] <= value <= BEAT_RANGE[1]:
-        raise ValueError(
-            f"ORIFLAMME_HEARTBEAT must be the seconds between a server's heartbeats, from"
-            f" {BEAT_RANGE[0]:g} to {BEAT_RANGE[1]:g}, not {text!r}"
-        )
-    return value
+        pass
+    raise ValueError(
+        f"ORIFLAMME_HEARTBEAT must be the seconds between a server's heartbeats, from"
+        f" {BEAT_RANGE[0]:g} to {BEAT_RANGE[1]:g}, not {text!r}"
+    )
 
 
 #: Seconds between this server's heartbeats (shared storage: its connections count while alive).
