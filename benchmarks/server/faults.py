@@ -375,6 +375,12 @@ def check(record: Record, games: dict[str, list[dict[str, Any]]]) -> dict[str, i
 
 
 async def run(args: argparse.Namespace, folder: Path) -> bool:
+    # SIGTERM or Ctrl-C (a test's timeout, a person): stop the servers and the cluster before
+    # leaving, as after a failure (the "finally" below), rather than leave them running.
+    loop, this = asyncio.get_running_loop(), asyncio.current_task()
+    assert this is not None
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, this.cancel)
     cluster = Cluster()
     cluster.start()
     servers = Servers(cluster.url, args.servers, folder, args.bot_delay)
@@ -467,6 +473,8 @@ def main(argv: list[str] | None = None) -> None:
     ok = False
     try:
         ok = asyncio.run(run(args, folder))
+    except asyncio.CancelledError:
+        print("interrupted: the servers and the cluster are stopped")
     finally:
         if ok:
             shutil.rmtree(folder, ignore_errors=True)

@@ -19,8 +19,22 @@ from scripts import ROOT
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
-                          capture_output=True, text=True, timeout=300)
+    """Run a benchmark script; one still running after 300 s is stopped (SIGTERM), so that it
+    stops what it started (servers, a PostgreSQL cluster) before the test fails."""
+    command = [sys.executable, str(ROOT / "benchmarks" / script), *args]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            try:
+                stdout, stderr = process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                stdout, stderr = process.communicate()
+            pytest.fail(f"{script} still ran after 300 s; stopped:\n{stdout}\n{stderr}")
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 @pytest.mark.parametrize("script", ["engine/playouts.py", "envs/adapters.py"])

@@ -4,7 +4,8 @@ A table is loaded on first use and let go when idle (``evict_idle``); a copy is 
 than a change this server was told of. Storage announces every committed change, by any server,
 to every server (``on_change``): the very next action of a game is applied at once; anything
 else is caught up in one task per table, which reads what changed. When listening (re)starts,
-every copy is suspect and read again on its next use (``on_reset``).
+every copy is suspect and read again on its next use, with the seats connected elsewhere
+(``on_reset``): announcements made while nobody listened are lost.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class TableRegistry:
         #: What was announced of the tables being loaded (their copy may predate it).
         self._announced: dict[str, Announced] = {}
         self._stale: dict[str, Announced] = {}  #: tables to bring up to date
+        self._elsewhere_reads = 0  #: reads of the seats connected elsewhere, started so far
 
     def cached(self, table_id: str) -> Table | None:
         """The table if this server holds it now (nothing is loaded)."""
@@ -90,7 +92,7 @@ class TableRegistry:
         if table is not None:
             table.touched = time.monotonic()
             if table.suspect:
-                await self.refresh(table)
+                await self._recover(table)
             return table
         loading = self._loading.get(table_id)
         if loading is None:
@@ -108,7 +110,7 @@ class TableRegistry:
                 del self._loading[table_id]
                 del self._announced[table_id]
             if self._store.shared:
-                table.set_elsewhere(frozenset(await self._store.present_seats(table_id, ALIVE)))
+                await self.read_elsewhere(table)
             self._broadcast.offer(table)
             return table
         return await asyncio.shield(loading)
@@ -140,6 +142,26 @@ class TableRegistry:
             changed = await self.reload_locked(table)
         if changed:
             self._broadcast.changed(table)
+
+    async def _recover(self, table: Table) -> None:
+        """Bring a suspect copy (listening restarted, a catch-up failed) up to storage: the
+        seats connected elsewhere too, since their announcements may have been missed. Presence
+        first: the copy stays suspect until both are read."""
+        if self._store.shared and await self.read_elsewhere(table):
+            self._broadcast.changed(table)
+        await self.refresh(table)
+
+    async def read_elsewhere(self, table: Table) -> bool:
+        """Read which seats are connected through other servers; True if that changed. Of two
+        reads under way at once, the one started last wins: it saw every presence change
+        announced before it began, while the other may predate one."""
+        self._elsewhere_reads += 1
+        order = self._elsewhere_reads
+        seats = frozenset(await self._store.present_seats(table.id, ALIVE))
+        if order < table.elsewhere_read:
+            return False  # a later read was applied meanwhile
+        table.elsewhere_read = order
+        return table.set_elsewhere(seats)
 
     async def reload_locked(self, table: Table) -> bool:
         found = await self._store.load_table(table.id)
@@ -208,7 +230,7 @@ class TableRegistry:
         for table in self._tables.values():
             table.suspect = True
             if table.listeners:
-                spawn(self.refresh(table), f"refresh:{table.id}")
+                spawn(self._recover(table), f"refresh:{table.id}")
 
     async def _catch_up(self, table: Table) -> None:
         """Apply the announced changes of ``table`` until none is left (a change announced
@@ -219,8 +241,7 @@ class TableRegistry:
             try:
                 changed = False
                 if PRESENCE in kinds:
-                    seats = await self._store.present_seats(table.id, ALIVE)
-                    changed = table.set_elsewhere(frozenset(seats))
+                    changed = await self.read_elsewhere(table)
                 if kinds - {PRESENCE}:
                     async with table.lock:
                         known = (table.game_number, len(table.game.history)) >= upto

@@ -360,6 +360,9 @@ class Table:
         self.version = 0
         #: Seats connected through other servers (only when storage is shared).
         self.elsewhere: frozenset[int] = frozenset()
+        #: The order of the read of ``elsewhere`` last applied (``TableRegistry.read_elsewhere``):
+        #: a read started before it never overwrites it.
+        self.elsewhere_read = 0
         #: Whether storage may hold a newer state than this copy (e.g. after a lost connection).
         self.suspect = False
         self.seats = list(record.seats)
