@@ -19,7 +19,7 @@ from oriflamme.server.heartbeat import ALIVE
 from oriflamme.server.manager import TableManager
 from oriflamme.server.storage import PRESENCE, Change, SeatCount
 from oriflamme.server.storage.postgres import PostgresStore
-from oriflamme.server.tables import Identity
+from test_cancelled_moves import Follower
 
 HUMANS = [{"kind": "human", "name": name} for name in ("Ann", "Ben", "Cid")]
 ELSEWHERE = "server-elsewhere"
@@ -60,23 +60,6 @@ def on_b(pg_url: str, body: Callable[[TableManager, Any], Awaitable[None]],
     asyncio.run(run())
 
 
-class Follower:
-    """A connection following a table (what a WebSocket registers), counting its news."""
-
-    def __init__(self, identity: Identity) -> None:
-        self.identity = identity
-        self.told = 0
-
-    def notify(self) -> None:
-        self.told += 1
-
-    def push(self, message: dict[str, Any]) -> None:
-        pass
-
-    def hand_over(self) -> None:
-        pass
-
-
 def test_a_connection_made_elsewhere_while_nobody_listened_is_read_on_the_next_use(
     pg_url: str,
 ) -> None:
@@ -102,15 +85,16 @@ def test_a_followed_table_reads_the_connections_made_elsewhere_as_soon_as_listen
     """A table someone follows is not left until its next use: its followers are shown the
     seat connected elsewhere during the gap (what the fault run waited for in vain)."""
     with TestClient(create_app(pg_url, bot_delay=0, tune_gc=False)) as a:
-        table_id, tokens = new_table(a)
+        table_id, _ = new_table(a)
 
         async def body(b: TableManager, store: PostgresStore) -> None:
             table = await b.get(table_id)
-            follower = Follower(table.identify(tokens[0]))
+            follower = Follower(0)
             table.add_listener(follower)
             await connect_elsewhere(store, table_id, 1)
             b.registry.on_reset()
             assert await eventually(lambda: table.elsewhere == frozenset({1}))
+            assert follower.told  # and its follower is told
 
         on_b(pg_url, body)
 
