@@ -508,12 +508,12 @@ def test_the_commands_refuse_a_setup_without_a_network(
     no network for the set-up: never an error in the middle of a game."""
     from oriflamme.cli.main import main
 
-    expected = "no shipped network for 4p-base (shipped: "
+    expected = "no shipped network for 5p-base (shipped: "
     for command in (
-        ["simulate", "--players", "4", "--bots", "learned", "--games", "1"],
-        ["tournament", "--players", "4", "--bots", "master,random", "--games", "4", "--jobs",
+        ["simulate", "--players", "5", "--bots", "learned", "--games", "1"],
+        ["tournament", "--players", "5", "--bots", "master,random", "--games", "5", "--jobs",
          "1", "--out", str(tmp_path / "t")],
-        ["play", "--players", "4", "--bots", "learned", "--humans", "0"],
+        ["play", "--players", "5", "--bots", "learned", "--humans", "0"],
     ):
         assert main(command) == 2, command
         assert expected in capsys.readouterr().err
