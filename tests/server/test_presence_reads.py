@@ -104,7 +104,7 @@ class HeldStore(PostgresStore):
     answer until ``hold`` is set free (a read slow to come back under load)."""
 
     hold: asyncio.Event | None = None
-    answered = asyncio.Event()
+    answered: asyncio.Event  #: set once the held read has its answer (given by the test)
 
     async def present_seats(self, table_id: str, alive: float) -> set[int]:
         seats = await super().present_seats(table_id, alive)
